@@ -1,0 +1,1 @@
+"""Subcommands of ``referee``: each module has ``register(subparsers)`` that adds one command."""

@@ -1,0 +1,48 @@
+"""``referee play GAME``: play a game in the terminal (``--auto``: random legal moves, seeded)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from typing import Any
+
+import rules
+from rules.errors import OptionError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("play", help="play a game in the terminal; --auto plays a whole random game")
+    p.add_argument("game", help="game name: " + ", ".join(g.name for g in rules.games()))
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--preset", default="seed", help="rule preset (seed, official)")
+    p.add_argument("--variant", default=None, help="game variant, e.g. triple for yahtzee")
+    p.add_argument("--auto", action="store_true", help="play random legal moves to the end")
+    p.set_defaults(func=run)
+
+
+def options_from_args(args: argparse.Namespace) -> rules.Options:
+    spec = rules.get_game(args.game)
+    overrides: dict[str, Any] = {"players": args.players, "seed": args.seed}
+    if args.variant is not None:
+        if "variant" not in {f.name for f in dataclasses.fields(spec.options_type)}:
+            raise OptionError("variant", f"{args.game} has no variants")
+        overrides["variant"] = args.variant
+    return spec.options_type.preset(args.preset, **overrides)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        spec = rules.get_game(args.game)
+        options = options_from_args(args)
+    except (KeyError, OptionError) as exc:
+        print(f"referee play: {exc.args[0] if isinstance(exc, KeyError) else exc}")
+        return 2
+    if not args.auto:
+        interactive = getattr(spec, "play_interactive", None)
+        if interactive is None:
+            print(f"referee play {spec.name}: only --auto is available in the terminal")
+            return 2
+    state = spec.auto_play(options)
+    print(spec.describe(state))
+    return 0

@@ -1,0 +1,42 @@
+"""The rule engine: pure, deterministic game states, actions, scoring and solvers. No I/O, no clock.
+
+Public names: the one error type :class:`IllegalAction`, actions and their JSON form, options with
+presets, outcomes, the registry of games, :func:`replay`, and one module per game (the conformance
+API of RULES.md).
+"""
+
+from rules.actions import (
+    Action,
+    action,
+    action_from_json,
+    action_to_json,
+    actions_from_json,
+    actions_to_json,
+)
+from rules.errors import IllegalAction, OptionError
+from rules.options import Options
+from rules.outcome import Outcome, Termination, places
+from rules.registry import LANGUAGES, GameSpec, GameState, game_of, games, get_game, register, replay
+
+__all__ = [
+    "LANGUAGES",
+    "Action",
+    "GameSpec",
+    "GameState",
+    "IllegalAction",
+    "OptionError",
+    "Options",
+    "Outcome",
+    "Termination",
+    "action",
+    "action_from_json",
+    "action_to_json",
+    "actions_from_json",
+    "actions_to_json",
+    "game_of",
+    "games",
+    "get_game",
+    "places",
+    "register",
+    "replay",
+]

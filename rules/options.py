@@ -1,0 +1,142 @@
+"""Rule options: one frozen dataclass per game, with named presets.
+
+Every game's options class derives from :class:`Options`. ``players`` and ``seed`` are part of the
+options so that a game is exactly its options plus its actions (``rules.replay``). The other fields are
+the rule variants of RULES.md, each marked *(option)* there. ``PRESETS`` maps a preset name to the
+field values that differ from the class defaults; ``seed`` (the default preset, following the seed
+text) is always the class defaults.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Demo(Options):
+...     joker: Literal["forced", "free"] = "forced"
+...     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {"official": {"joker": "free"}}
+>>> Demo.preset("official", players=3).joker
+'free'
+>>> Demo.from_dict({"joker": "sometimes"})
+Traceback (most recent call last):
+...
+rules.errors.OptionError: joker: 'sometimes' is not allowed; allowed values: 'forced', 'free'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Self
+
+from rules.errors import OptionError
+
+__all__ = ["MAX_SEED", "Options"]
+
+MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Options:
+    """Base of every game's options: the table set-up plus the rule variants."""
+
+    players: int = 2
+    seed: int = 0
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
+    MIN_PLAYERS: ClassVar[int] = 1
+    MAX_PLAYERS: ClassVar[int] = 4
+
+    def __post_init__(self) -> None:
+        hints = typing.get_type_hints(type(self))
+        for field in dataclasses.fields(self):
+            _check(field.name, hints[field.name], getattr(self, field.name))
+        if not self.MIN_PLAYERS <= self.players <= self.MAX_PLAYERS:
+            raise OptionError(
+                "players", f"{self.players} players; allowed: {self.MIN_PLAYERS}–{self.MAX_PLAYERS}"
+            )
+        if not 0 <= self.seed <= MAX_SEED:
+            raise OptionError("seed", f"{self.seed} is out of range 0–{MAX_SEED}")
+
+    @classmethod
+    def preset_names(cls) -> list[str]:
+        return ["seed", *[name for name in cls.PRESETS if name != "seed"]]
+
+    @classmethod
+    def preset(cls, name: str = "seed", **overrides: Any) -> Self:
+        """The options of a named preset, with ``overrides`` (field values) applied on top."""
+        if name != "seed" and name not in cls.PRESETS:
+            allowed = ", ".join(repr(n) for n in cls.preset_names())
+            raise OptionError("preset", f"{name!r} is not a preset; allowed values: {allowed}")
+        values = {**cls.PRESETS.get(name, {}), **overrides}
+        return cls.from_dict(values)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """Options from a plain mapping (a config table); unknown keys and bad values name the key."""
+        names = [f.name for f in dataclasses.fields(cls)]
+        for key in data:
+            if key not in names:
+                raise OptionError(key, f"unknown option; allowed keys: {', '.join(names)}")
+        return cls(**data)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    def replace(self, **changes: Any) -> Self:
+        return dataclasses.replace(self, **changes)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _check(key: str, tp: Any, value: Any) -> None:
+    origin = typing.get_origin(tp)
+    if origin is Literal:
+        allowed = typing.get_args(tp)
+        if value not in allowed:
+            listed = ", ".join(repr(a) for a in allowed)
+            raise OptionError(key, f"{value!r} is not allowed; allowed values: {listed}")
+        return
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                _check(key, arg, value)
+                return
+            except OptionError:
+                continue
+        raise OptionError(key, f"{value!r} does not fit {tp}")
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            raise OptionError(key, f"expected a list, got {value!r}")
+        args = typing.get_args(tp)
+        item = args[0] if args else Any
+        for v in value:
+            _check(key, item, v)
+        return
+    if tp is Any:
+        return
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise OptionError(key, f"expected true or false, got {value!r}")
+        return
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(key, f"expected a whole number, got {value!r}")
+        return
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise OptionError(key, f"expected a number, got {value!r}")
+        return
+    if tp is str:
+        if not isinstance(value, str):
+            raise OptionError(key, f"expected a string, got {value!r}")
+        return
+    if isinstance(tp, type) and not isinstance(value, tp):
+        raise OptionError(key, f"expected {tp.__name__}, got {value!r}")

@@ -1,0 +1,95 @@
+"""The registry of games by name, and ``replay``: a game is its options plus its actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol, Self
+
+from rules.actions import Action
+from rules.options import Options
+from rules.outcome import Outcome
+
+__all__ = ["LANGUAGES", "GameSpec", "GameState", "game_of", "games", "get_game", "register", "replay"]
+
+LANGUAGES = ("pl", "hu", "de", "en")
+
+
+class GameState(Protocol):
+    """What every game's immutable state offers."""
+
+    @property
+    def options(self) -> Options: ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game is on."""
+        ...
+
+    def apply(self, action: Action) -> Self:
+        """The state after ``action``; raises ``IllegalAction`` and leaves ``self`` unchanged."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the device and the CLI see it.
+
+    ``titles`` holds the display name in every language of ``LANGUAGES``; ``variants`` the display
+    names of the values of the options' ``variant`` field, if it has one. ``auto_play`` plays a whole
+    game with random (seeded by ``options.seed``) but legal moves and returns the final state;
+    ``describe`` prints a state (the sheets, the table, the scores) as plain text.
+    """
+
+    name: str
+    titles: Mapping[str, str]
+    options_type: type[Options]
+    new_game: Callable[[Options], GameState]
+    auto_play: Callable[[Options], GameState]
+    describe: Callable[[GameState], str]
+    variants: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        missing = [lang for lang in LANGUAGES if lang not in self.titles]
+        if missing:
+            raise ValueError(f"game {self.name!r} has no title in {missing}")
+
+    def title(self, lang: str = "en") -> str:
+        return self.titles.get(lang, self.titles["en"])
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    if spec.name in _GAMES and _GAMES[spec.name] is not spec:
+        raise ValueError(f"game {spec.name!r} is registered twice")
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def get_game(name: str) -> GameSpec:
+    """The game registered under ``name``; ``KeyError`` names the known games."""
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}") from None
+
+
+def games() -> list[GameSpec]:
+    return list(_GAMES.values())
+
+
+def game_of(options: Options) -> GameSpec:
+    for spec in _GAMES.values():
+        if type(options) is spec.options_type:
+            return spec
+    raise KeyError(f"no game uses options of type {type(options).__name__}")
+
+
+def replay(options: Options, actions: Iterable[Action]) -> GameState:
+    """Rebuild a game's state from its options and its actions, exactly."""
+    state = game_of(options).new_game(options)
+    for act in actions:
+        state = state.apply(act)
+    return state

@@ -1,0 +1,155 @@
+"""The rule-engine core: the error type, actions as JSON, options and presets, outcomes."""
+
+from __future__ import annotations
+
+import doctest
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+import pytest
+
+import rules
+from rules import actions as actions_mod
+from rules import options as options_mod
+from rules import outcome as outcome_mod
+from rules.actions import action, action_from_json, action_to_json, actions_from_json, actions_to_json
+from rules.errors import IllegalAction, OptionError
+from rules.options import Options
+from rules.outcome import Outcome, Termination, places
+
+
+@pytest.mark.parametrize("module", [actions_mod, options_mod, outcome_mod, rules.errors])
+def test_doctests(module: object) -> None:
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.failed == 0
+
+
+def test_illegal_action_is_a_value_error_with_code_and_details() -> None:
+    err = IllegalAction("box_filled", "box 'chance' is already filled", box="chance")
+    assert isinstance(err, ValueError)
+    assert err.code == "box_filled"
+    assert err.details == {"box": "chance"}
+    assert "box_filled" in str(err)
+
+
+class _Pip:
+    """A tiny value object with a text form, as Roll/Tile/Card are."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    @classmethod
+    def parse(cls, text: str) -> _Pip:
+        if not text.startswith("p"):
+            raise ValueError(f"not a pip: {text!r}")
+        return cls(int(text[1:]))
+
+    def __str__(self) -> str:
+        return f"p{self.n}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Pip) and other.n == self.n
+
+    def __hash__(self) -> int:
+        return self.n
+
+
+@action("test.move")
+@dataclass(frozen=True)
+class _Move(rules.Action):
+    box: str
+    dice: tuple[int, ...]
+    pip: _Pip
+    note: str | None = None
+    flag: bool = False
+
+
+def test_action_round_trips_through_json() -> None:
+    move = _Move("chance", (1, 2, 3, 4, 5), _Pip(4), None, True)
+    data = action_to_json(move)
+    assert data == {
+        "kind": "test.move",
+        "box": "chance",
+        "dice": [1, 2, 3, 4, 5],
+        "pip": "p4",
+        "note": None,
+        "flag": True,
+    }
+    assert action_from_json(data) == move
+    assert actions_from_json(actions_to_json([move, move])) == [move, move]
+
+
+@pytest.mark.parametrize(
+    "data, fragment",
+    [
+        ({"kind": "nope"}, "unknown action kind"),
+        ({"box": "x"}, "not an action"),
+        ({"kind": "test.move", "dice": [1], "pip": "p1"}, "missing field 'box'"),
+        ({"kind": "test.move", "box": 3, "dice": [1], "pip": "p1"}, "test.move.box"),
+        ({"kind": "test.move", "box": "a", "dice": [1], "pip": "x1"}, "test.move.pip"),
+        ({"kind": "test.move", "box": "a", "dice": [1], "pip": "p1", "extra": 1}, "unknown fields"),
+        ({"kind": "test.move", "box": "a", "dice": [True], "pip": "p1"}, "test.move.dice"),
+    ],
+)
+def test_bad_action_json_names_the_problem(data: dict[str, object], fragment: str) -> None:
+    with pytest.raises(ValueError, match=fragment):
+        action_from_json(data)
+
+
+def test_action_kind_cannot_be_registered_twice() -> None:
+    with pytest.raises(ValueError, match="registered twice"):
+
+        @action("test.move")
+        @dataclass(frozen=True)
+        class _Other(rules.Action):
+            x: int
+
+
+@dataclass(frozen=True)
+class _DemoOptions(Options):
+    joker: Literal["forced", "free"] = "forced"
+    timer: int = 0
+    PRESETS: ClassVar[dict[str, dict[str, object]]] = {"official": {"joker": "free", "timer": 60}}
+
+
+def test_presets_and_overrides() -> None:
+    assert _DemoOptions.preset().joker == "forced"
+    official = _DemoOptions.preset("official", players=3)
+    assert (official.joker, official.timer, official.players) == ("free", 60, 3)
+    assert _DemoOptions.preset_names() == ["seed", "official"]
+    assert _DemoOptions.from_dict(official.to_dict()) == official
+
+
+@pytest.mark.parametrize(
+    "data, key, fragment",
+    [
+        ({"joker": "sometimes"}, "joker", "allowed values: 'forced', 'free'"),
+        ({"timer": "60"}, "timer", "whole number"),
+        ({"timer": True}, "timer", "whole number"),
+        ({"players": 9}, "players", "allowed: 1–4"),
+        ({"seed": -1}, "seed", "out of range"),
+        ({"jokr": "free"}, "jokr", "allowed keys: players, seed, joker, timer"),
+    ],
+)
+def test_bad_options_name_the_key(data: dict[str, object], key: str, fragment: str) -> None:
+    with pytest.raises(OptionError, match=fragment) as info:
+        _DemoOptions.from_dict(data)
+    assert info.value.key == key
+
+
+def test_unknown_preset_is_refused() -> None:
+    with pytest.raises(OptionError, match="allowed values: 'seed', 'official'"):
+        _DemoOptions.preset("house")
+
+
+def test_places_share_equal_scores() -> None:
+    assert places([10, 10, 5]) == (1, 1, 3)
+    assert places([7]) == (1,)
+    out = Outcome.from_scores(Termination.SHEETS_FULL, [3, 9, 9])
+    assert out.places == (3, 1, 1)
+    assert out.winners == (1, 2)
+
+
+def test_unknown_game_names_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="known games"):
+        rules.get_game("chess")

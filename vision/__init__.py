@@ -1,0 +1,3 @@
+"""Camera frames -> observations (dice values, tiles, melds) with confidence; calibration."""
+
+__all__: list[str] = []
