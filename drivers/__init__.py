@@ -1,3 +1,5 @@
 """Hardware behind small interfaces, each with a real and a fake implementation."""
 
-__all__: list[str] = []
+from drivers.events import ButtonEvent, CameraBack, CameraLost, DriverEvent, PodConnected, PodLost
+
+__all__ = ["ButtonEvent", "CameraBack", "CameraLost", "DriverEvent", "PodConnected", "PodLost"]

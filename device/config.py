@@ -1,0 +1,331 @@
+"""The one config file (TOML), validated at start: every error names the key and the allowed values.
+
+The file is ``/etc/tabletop-referee/config.toml`` unless ``--config`` or ``$TABLETOP_REFEREE_CONFIG``
+names another. Every key is optional; a missing file means all defaults. See ``config.example.toml``.
+
+>>> load_config_text('[device]\\nlanguage = "pl"').device.language
+'pl'
+>>> load_config_text('[device]\\nlanguage = "fr"')
+Traceback (most recent call last):
+...
+device.config.ConfigError: device.language: 'fr' is not allowed; allowed values: 'pl', 'hu', 'de', 'en'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = [
+    "DEFAULT_PATH",
+    "CameraConfig",
+    "Config",
+    "ConfigError",
+    "DeviceConfig",
+    "DisplayConfig",
+    "SeatsConfig",
+    "SerialConfig",
+    "config_path",
+    "load_config",
+    "load_config_text",
+]
+
+DEFAULT_PATH = Path("/etc/tabletop-referee/config.toml")
+Language = Literal["pl", "hu", "de", "en"]
+
+
+class ConfigError(ValueError):
+    """A broken config: ``key`` is the dotted path of the offending key (``seats.buttons[2]``)."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+
+@dataclass(frozen=True)
+class DeviceConfig:
+    language: Language = "en"
+    owner_pin: str = "0000"
+    state_dir: str = "/var/lib/tabletop-referee"
+    journal: str = ""  # empty: <state_dir>/journal.sqlite3
+
+    def __post_init__(self) -> None:
+        if not (self.owner_pin.isdigit() and 4 <= len(self.owner_pin) <= 8):
+            raise ConfigError("device.owner_pin", f"{self.owner_pin!r} must be 4–8 digits")
+
+    @property
+    def journal_path(self) -> Path:
+        return Path(self.journal) if self.journal else Path(self.state_dir) / "journal.sqlite3"
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    width: int = 800
+    height: int = 480
+    fullscreen: bool = True
+    fps: int = 30
+
+    def __post_init__(self) -> None:
+        if not 320 <= self.width <= 7680:
+            raise ConfigError("display.width", f"{self.width} is out of range 320–7680")
+        if not 240 <= self.height <= 4320:
+            raise ConfigError("display.height", f"{self.height} is out of range 240–4320")
+        if not 1 <= self.fps <= 120:
+            raise ConfigError("display.fps", f"{self.fps} is out of range 1–120")
+
+
+CAMERA_KINDS = ("picamera2", "usb", "folder", "synthetic")
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """``sources`` is a priority chain: ``picamera2``, ``usb:0`` / ``usb:/dev/video2``,
+    ``folder:/path/to/images``, ``synthetic``. The first that opens is used."""
+
+    sources: tuple[str, ...] = ("picamera2", "usb:0", "synthetic")
+    width: int = 1280
+    height: int = 720
+    calibration: str = ""  # empty: <state_dir>/calibration.json
+
+    def __post_init__(self) -> None:
+        if not self.sources:
+            raise ConfigError("camera.sources", "needs at least one source")
+        for i, src in enumerate(self.sources):
+            kind, _, arg = src.partition(":")
+            if kind not in CAMERA_KINDS:
+                allowed = ", ".join(repr(k) for k in CAMERA_KINDS)
+                raise ConfigError(
+                    f"camera.sources[{i}]", f"{src!r} is not a camera; allowed kinds: {allowed}"
+                )
+            if kind in ("usb", "folder") and not arg:
+                raise ConfigError(f"camera.sources[{i}]", f"{kind} needs an argument, e.g. '{kind}:0'")
+
+
+# BCM pin numbers, chosen to avoid I2C, SPI, UART and the PWM audio pins (see the README wiring table).
+DEFAULT_BUTTONS = (17, 27, 22, 23)
+DEFAULT_LEDS = (5, 6, 13, 19)
+DEFAULT_BUZZER = 18
+
+
+@dataclass(frozen=True)
+class SeatsConfig:
+    count: int = 4
+    buttons: tuple[int, ...] = DEFAULT_BUTTONS
+    leds: tuple[int, ...] = DEFAULT_LEDS
+    buzzer: int | None = DEFAULT_BUZZER
+    bounce_seconds: float = 0.05
+    hold_seconds: float = 1.0
+    colours: tuple[str, ...] = ("#d62828", "#1d4ed8", "#15803d", "#f59e0b")
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.count <= 4:
+            raise ConfigError("seats.count", f"{self.count} is out of range 1–4")
+        for name in ("buttons", "leds"):
+            pins = getattr(self, name)
+            if len(pins) < self.count:
+                raise ConfigError(f"seats.{name}", f"lists {len(pins)} pins for {self.count} seats")
+            for i, pin in enumerate(pins):
+                if not 2 <= pin <= 27:
+                    raise ConfigError(f"seats.{name}[{i}]", f"BCM pin {pin} is out of range 2–27")
+        used = [*self.buttons[: self.count], *self.leds[: self.count]]
+        if self.buzzer is not None:
+            if not 2 <= self.buzzer <= 27:
+                raise ConfigError("seats.buzzer", f"BCM pin {self.buzzer} is out of range 2–27")
+            used.append(self.buzzer)
+        dup = sorted({p for p in used if used.count(p) > 1})
+        if dup:
+            raise ConfigError("seats", f"BCM pins used twice: {dup}")
+        if not 0 <= self.bounce_seconds <= 1:
+            raise ConfigError("seats.bounce_seconds", f"{self.bounce_seconds} is out of range 0–1")
+        if not 0.2 <= self.hold_seconds <= 10:
+            raise ConfigError("seats.hold_seconds", f"{self.hold_seconds} is out of range 0.2–10")
+        for i, colour in enumerate(self.colours):
+            if not (len(colour) == 7 and colour.startswith("#")):
+                raise ConfigError(f"seats.colours[{i}]", f"{colour!r} is not a colour like '#d62828'")
+            try:
+                int(colour[1:], 16)
+            except ValueError:
+                raise ConfigError(
+                    f"seats.colours[{i}]", f"{colour!r} is not a colour like '#d62828'"
+                ) from None
+
+
+@dataclass(frozen=True)
+class SerialConfig:
+    """Seat pods or a clock display on a serial line; ``port`` empty means none."""
+
+    port: str = ""
+    baudrate: int = 115200
+
+    def __post_init__(self) -> None:
+        if self.baudrate not in (9600, 19200, 38400, 57600, 115200, 230400):
+            raise ConfigError(
+                "serial.baudrate",
+                f"{self.baudrate}; allowed values: 9600, 19200, 38400, 57600, 115200, 230400",
+            )
+
+
+@dataclass(frozen=True)
+class Config:
+    device: DeviceConfig = field(default_factory=DeviceConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    seats: SeatsConfig = field(default_factory=SeatsConfig)
+    serial: SerialConfig = field(default_factory=SerialConfig)
+    # Per game: the rule preset and option overrides, plus the move timer (``timer_seconds``, 0 = off).
+    # Validated against the game's options class; kept as plain mappings so the file stays readable.
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def game_options(self, game: str, **overrides: Any) -> Any:
+        """The rules options of ``game`` from its table (preset + overrides), plus ``overrides``."""
+        import rules
+
+        spec = rules.get_game(game)
+        table = dict(self.games.get(game, {}))
+        table.pop("timer_seconds", None)
+        preset = table.pop("preset", "seed")
+        return spec.options_type.preset(preset, **{**table, **overrides})
+
+    def timer_seconds(self, game: str) -> int:
+        value = self.games.get(game, {}).get("timer_seconds", _DEFAULT_TIMERS.get(game, 0))
+        return int(value)
+
+
+# Rummikub's 60 s move timer is part of its rules (RULES.md §3); the dice games play without one.
+_DEFAULT_TIMERS = {"rummikub": 60}
+
+_SECTIONS: dict[str, type] = {
+    "device": DeviceConfig,
+    "display": DisplayConfig,
+    "camera": CameraConfig,
+    "seats": SeatsConfig,
+    "serial": SerialConfig,
+}
+
+
+def config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get("TABLETOP_REFEREE_CONFIG")
+    return Path(env) if env else DEFAULT_PATH
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+    """Read and validate the config file; a missing file gives the defaults."""
+    p = config_path(path)
+    if not p.exists():
+        return Config()
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(str(p), f"cannot read the config file: {exc}") from exc
+    return load_config_text(text)
+
+
+def load_config_text(text: str) -> Config:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("(file)", f"not valid TOML: {exc}") from exc
+    return config_from_dict(data)
+
+
+def config_from_dict(data: dict[str, Any]) -> Config:
+    allowed = [*_SECTIONS, "games"]
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in allowed:
+            raise ConfigError(key, f"unknown section; allowed sections: {', '.join(allowed)}")
+        if not isinstance(value, dict):
+            raise ConfigError(key, "must be a table, e.g. [" + key + "]")
+        if key == "games":
+            values["games"] = _games(value)
+        else:
+            values[key] = _section(key, _SECTIONS[key], value)
+    return Config(**values)
+
+
+def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    import rules
+    from rules.errors import OptionError
+
+    known = [g.name for g in rules.games()]
+    out: dict[str, dict[str, Any]] = {}
+    for name, table in data.items():
+        key = f"games.{name}"
+        if name not in known:
+            raise ConfigError(key, f"unknown game; allowed values: {', '.join(known)}")
+        if not isinstance(table, dict):
+            raise ConfigError(key, "must be a table")
+        timer = table.get("timer_seconds", 0)
+        if isinstance(timer, bool) or not isinstance(timer, int) or not 0 <= timer <= 3600:
+            raise ConfigError(f"{key}.timer_seconds", f"{timer!r}; allowed: a whole number 0–3600 (0 = off)")
+        rule_values = {k: v for k, v in table.items() if k not in ("timer_seconds", "preset")}
+        for k in ("players", "seed"):
+            if k in rule_values:
+                raise ConfigError(f"{key}.{k}", "is chosen at the table, not in the config")
+        spec = rules.get_game(name)
+        try:
+            spec.options_type.preset(table.get("preset", "seed"), **_tuples(rule_values))
+        except OptionError as exc:
+            raise ConfigError(f"{key}.{exc.key}", exc.message) from exc
+        out[name] = dict(table)
+    return out
+
+
+def _tuples(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+
+
+def _section(name: str, cls: type, data: dict[str, Any]) -> Any:
+    hints = typing.get_type_hints(cls)
+    fields = {f.name for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        dotted = f"{name}.{key}"
+        if key not in fields:
+            raise ConfigError(dotted, f"unknown key; allowed keys: {', '.join(sorted(fields))}")
+        kwargs[key] = _convert(dotted, hints[key], value)
+    return cls(**kwargs)
+
+
+def _convert(key: str, tp: Any, value: Any) -> Any:
+    origin = typing.get_origin(tp)
+    if origin is Literal:
+        allowed = typing.get_args(tp)
+        if value not in allowed:
+            listed = ", ".join(repr(a) for a in allowed)
+            raise ConfigError(key, f"{value!r} is not allowed; allowed values: {listed}")
+        return value
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _convert(key, args[0], value)
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise ConfigError(key, f"expected a list, got {value!r}")
+        item = typing.get_args(tp)[0]
+        return tuple(_convert(f"{key}[{i}]", item, v) for i, v in enumerate(value))
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(key, f"expected true or false, got {value!r}")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(key, f"expected a whole number, got {value!r}")
+        return value
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(key, f"expected a number, got {value!r}")
+        return float(value)
+    if tp is str:
+        if not isinstance(value, str):
+            raise ConfigError(key, f"expected a string, got {value!r}")
+        return value
+    raise ConfigError(key, f"unsupported value {value!r}")

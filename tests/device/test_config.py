@@ -1,0 +1,97 @@
+"""The config file: defaults, every section, and errors that name the key."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+import pytest
+
+from device import config as config_mod
+from device.config import Config, ConfigError, load_config, load_config_text
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(config_mod).failed == 0
+
+
+def test_missing_file_gives_defaults(tmp_path: Path) -> None:
+    assert load_config(tmp_path / "absent.toml") == Config()
+
+
+def test_example_file_is_valid() -> None:
+    example = Path(__file__).resolve().parents[2] / "config.example.toml"
+    assert load_config(example) == Config()
+
+
+def test_full_config(tmp_path: Path) -> None:
+    p = tmp_path / "c.toml"
+    p.write_text(
+        """
+[device]
+language = "hu"
+owner_pin = "2468"
+state_dir = "/tmp/x"
+[display]
+width = 1024
+height = 600
+[camera]
+sources = ["usb:/dev/video2", "folder:/srv/frames", "synthetic"]
+[seats]
+count = 2
+buttons = [17, 27]
+leds = [5, 6]
+buzzer = 18
+[serial]
+port = "loop://"
+"""
+    )
+    cfg = load_config(p)
+    assert cfg.device.language == "hu"
+    assert cfg.device.journal_path == Path("/tmp/x/journal.sqlite3")
+    assert cfg.display.width == 1024
+    assert cfg.camera.sources == ("usb:/dev/video2", "folder:/srv/frames", "synthetic")
+    assert cfg.seats.buttons == (17, 27)
+    assert cfg.serial.port == "loop://"
+
+
+@pytest.mark.parametrize(
+    "text, key, fragment",
+    [
+        ("[device\n", "(file)", "not valid TOML"),
+        ("[sound]\n", "sound", "allowed sections"),
+        ("device = 3\n", "device", "must be a table"),
+        ("[device]\nlanguage = 'fr'\n", "device.language", "allowed values: 'pl', 'hu', 'de', 'en'"),
+        ("[device]\ncolour = 'red'\n", "device.colour", "allowed keys"),
+        ("[device]\nowner_pin = '12'\n", "device.owner_pin", "4–8 digits"),
+        ("[display]\nwidth = 'wide'\n", "display.width", "whole number"),
+        ("[display]\nwidth = 100\n", "display.width", "320–7680"),
+        ("[display]\nfullscreen = 1\n", "display.fullscreen", "true or false"),
+        ("[camera]\nsources = ['webcam']\n", "camera.sources[0]", "allowed kinds"),
+        ("[camera]\nsources = ['usb']\n", "camera.sources[0]", "needs an argument"),
+        ("[camera]\nsources = 'usb:0'\n", "camera.sources", "expected a list"),
+        ("[seats]\nbuttons = [17, 27, 99, 23]\n", "seats.buttons[2]", "out of range"),
+        ("[seats]\nbuttons = [17, 27, 'x', 23]\n", "seats.buttons[2]", "whole number"),
+        ("[seats]\ncount = 3\nbuttons = [17, 27]\n", "seats.buttons", "2 pins for 3 seats"),
+        ("[seats]\nleds = [17, 6, 13, 19]\n", "seats", r"used twice: \[17\]"),
+        ("[seats]\ncolours = ['red']\n", "seats.colours[0]", "not a colour"),
+        ("[serial]\nbaudrate = 1234\n", "serial.baudrate", "allowed values"),
+    ],
+)
+def test_errors_name_the_key(text: str, key: str, fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment) as info:
+        load_config_text(text)
+    assert info.value.key == key
+
+
+def test_unreadable_file_names_the_path(tmp_path: Path) -> None:
+    p = tmp_path / "c.toml"
+    p.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(p)
+
+
+def test_unknown_game_is_refused() -> None:
+    with pytest.raises(ConfigError, match="unknown game") as info:
+        load_config_text("[games.chess]\npreset = 'seed'\n")
+    assert info.value.key == "games.chess"
