@@ -1,0 +1,109 @@
+"""The one event queue of the appliance and the events that travel on it.
+
+Everything that happens reaches the game thread through :class:`EventQueue`: seat buttons
+(``drivers.events.ButtonEvent``, posted by the GPIO driver's threads or the simulator's keys), touches
+and keys (converted from pygame events by :func:`from_pygame`), dice seen by the vision worker
+(:class:`DiceSeen`), camera and pod status, and :class:`Tick` once per frame for the move timer.
+"""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from drivers.events import ButtonEvent, CameraBack, CameraLost, PodConnected, PodLost
+
+__all__ = ["DiceSeen", "Event", "EventQueue", "Key", "Quit", "SeenDie", "Tap", "Tick", "from_pygame"]
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A touch or a mouse click at a screen position (pixels)."""
+
+    pos: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Key:
+    """A key pressed on a keyboard (the simulator, or a USB keyboard on the Pi)."""
+
+    key: int
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Quit:
+    pass
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Once per frame, with the monotonic time: drives the move timer."""
+
+    now: float
+
+
+@dataclass(frozen=True)
+class SeenDie:
+    """One die as the camera read it; ``value`` is ``None`` when the reader could not tell."""
+
+    value: int | None
+    held: bool = False
+    uncertain: bool = False
+
+    def __str__(self) -> str:
+        text = "?" if self.value is None else str(self.value)
+        return f"[{text}]" if self.held else text
+
+
+@dataclass(frozen=True)
+class DiceSeen:
+    """The dice on the table after they settled (a new roll), in reading order."""
+
+    dice: tuple[SeenDie, ...]
+
+    @property
+    def certain(self) -> bool:
+        return all(d.value is not None and not d.uncertain for d in self.dice)
+
+
+Event = ButtonEvent | CameraLost | CameraBack | PodConnected | PodLost | Tap | Key | Quit | Tick | DiceSeen
+
+
+class EventQueue:
+    """Thread-safe: drivers and the vision worker ``post`` from their threads, the loop ``drain``s."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
+
+    def post(self, event: Any) -> None:
+        self._queue.put(event)
+
+    def drain(self) -> list[Event]:
+        events = []
+        while True:
+            try:
+                events.append(self._queue.get_nowait())
+            except queue.Empty:
+                return events
+
+
+def from_pygame(event: pygame.event.Event, size: tuple[int, int]) -> Event | None:
+    """The device event for a pygame input event, or ``None`` for those we ignore."""
+    if event.type == pygame.QUIT:
+        return Quit()
+    if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+        return Tap((int(event.pos[0]), int(event.pos[1])))
+    if event.type == pygame.FINGERDOWN:
+        # Touchscreens report fingers in 0..1 coordinates; SDL also sends a synthetic mouse event for
+        # the same touch unless told not to, which the loop disables (SDL_TOUCH_MOUSE_EVENTS=0).
+        return Tap((int(event.x * size[0]), int(event.y * size[1])))
+    if event.type == pygame.KEYDOWN:
+        return Key(event.key, event.unicode or "")
+    return None
+
+
+__all__ += ["ButtonEvent", "CameraBack", "CameraLost", "PodConnected", "PodLost"]

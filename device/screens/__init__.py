@@ -1,0 +1,18 @@
+"""The screens of the appliance; importing this package registers them in ``SCREENS`` by name."""
+
+from device.screens import correction, dice_table, end, failsafe, history, home, players, settings
+from device.screens.base import SCREENS, Screen, screen
+
+__all__ = [
+    "SCREENS",
+    "Screen",
+    "correction",
+    "dice_table",
+    "end",
+    "failsafe",
+    "history",
+    "home",
+    "players",
+    "screen",
+    "settings",
+]

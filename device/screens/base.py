@@ -1,0 +1,95 @@
+"""The screen interface and the registry of screens by name.
+
+A screen is a state of the appliance (pibooth style): :meth:`Screen.enter` when it is shown,
+:meth:`Screen.handle` for each event the loop gives it, :meth:`Screen.draw` once per frame. Screens
+register under a name with :func:`screen`; a game's table screen is named by its session
+(``GameSession.table_screen``), so a new game adds a session module and a screen module, nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+import pygame
+
+from device.events import Event, Key
+from device.ui.canvas import Canvas
+from device.ui.theme import ACCENT, PANEL, TEXT_DIM
+
+if TYPE_CHECKING:
+    from device.app import App
+
+__all__ = ["SCREENS", "Screen", "screen"]
+
+
+class Screen:
+    name: ClassVar[str] = ""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    @property
+    def tr(self) -> Any:
+        return self.app.tr
+
+    def _(self, msgid: str, **values: object) -> str:
+        """The text in the current language (``values`` are formatted in)."""
+        text: str = self.app.tr.gettext(msgid)
+        return text.format(**values) if values else text
+
+    def enter(self, **kwargs: Any) -> None:
+        """Called each time the screen is shown."""
+
+    def handle(self, event: Event) -> None:
+        """Seat buttons, dice seen, keys: whatever the screen cares about. Taps are routed by the loop."""
+        if isinstance(event, Key) and event.key == pygame.K_ESCAPE:
+            self.back()
+
+    def back(self) -> None:
+        self.app.show("home")
+
+    def draw(self, canvas: Canvas) -> None:
+        raise NotImplementedError
+
+    # --- shared drawing ------------------------------------------------------------------------------
+
+    def header(self, canvas: Canvas, title: str, *, back: bool = True) -> pygame.Rect:
+        """The top bar with the title and a back button; returns the area below it."""
+        bar = pygame.Rect(0, 0, canvas.width, canvas.px(56))
+        canvas.shape(bar, PANEL)
+        left = canvas.px(8)
+        if back:
+            canvas.button(
+                (left, canvas.px(4), canvas.px(96), canvas.px(48)), self._("Back"), self.back, size=20
+            )
+            left += canvas.px(112)
+        canvas.text(
+            title,
+            (left, 0, canvas.width - left - canvas.px(8), bar.height),
+            size=30,
+            colour=ACCENT,
+            bold=True,
+        )
+        return pygame.Rect(0, bar.bottom, canvas.width, canvas.height - bar.bottom)
+
+    def footer_note(self, canvas: Canvas, text: str) -> None:
+        canvas.text(
+            text,
+            (canvas.px(12), canvas.height - canvas.px(28), canvas.width - canvas.px(24), canvas.px(24)),
+            size=18,
+            colour=TEXT_DIM,
+        )
+
+
+SCREENS: dict[str, type[Screen]] = {}
+S = TypeVar("S", bound=type[Screen])
+
+
+def screen(name: str) -> Callable[[S], S]:
+    def register(cls: S) -> S:
+        cls.name = name
+        SCREENS[name] = cls
+        return cls
+
+    return register

@@ -1,0 +1,126 @@
+"""Manual correction: the players set the dice themselves when the camera is unsure or absent.
+
+Tapping a die steps its value (1…6); on the second and third roll a Hold button under each die says
+whether it was kept from the previous roll. "Use these dice" enters them as the roll.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pygame
+
+from device.events import DiceSeen, Event
+from device.screens.base import Screen, screen
+from device.sessions.dice import DiceSession
+from device.ui.canvas import Canvas
+from device.ui.widgets import draw_die
+
+
+@screen("correction")
+class CorrectionScreen(Screen):
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.values: list[int | None] = [None] * 5
+        self.held: list[bool] = [False] * 5
+
+    @property
+    def session(self) -> DiceSession:
+        session = self.app.session
+        assert isinstance(session, DiceSession)
+        return session
+
+    def enter(self, **_: Any) -> None:
+        session = self.session
+        pending = session.pending
+        if pending is not None and len(pending.dice) == 5:
+            self.values = [d.value for d in pending.dice]
+            self.held = [d.held for d in pending.dice] if session.rolls_used > 0 else [False] * 5
+        elif session.dice is not None and session.rolls_used > 0:
+            self.values = list(session.dice.values)
+            self.held = [False] * 5
+        else:
+            self.values = [None] * 5
+            self.held = [False] * 5
+
+    def back(self) -> None:
+        self.session.pending = None
+        self.app.show(self.session.table_screen)
+
+    def step(self, i: int) -> None:
+        value = self.values[i]
+        self.values[i] = 1 if value is None or value == 6 else value + 1
+
+    def toggle_hold(self, i: int) -> None:
+        self.held[i] = not self.held[i]
+
+    def use(self) -> None:
+        if any(v is None for v in self.values):
+            return
+        values = [int(v) for v in self.values if v is not None]
+        self.session.correct(values, self.held)
+        if self.session.finished:
+            self.app.show("end")
+        else:
+            self.app.show(self.session.table_screen)
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, DiceSeen):
+            # A fresh reading while correcting: the dice were thrown again, so start from it.
+            self.session.pending = event if not event.certain else None
+            if event.certain:
+                self.app.show(self.session.table_screen)
+                self.app.screen.handle(event)
+            else:
+                self.enter()
+            return
+        super().handle(event)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.begin()
+        area = self.header(canvas, self._("Fix the dice"))
+        m = canvas.px(24)
+        canvas.text(
+            self._("Tap a die to change its value."),
+            (m, area.top + canvas.px(8), canvas.width - 2 * m, canvas.px(32)),
+            size=22,
+        )
+        size = canvas.px(112)
+        gap = (canvas.width - 2 * m - 5 * size) // 4
+        y = area.top + canvas.px(56)
+        later_roll = self.session.rolls_used > 0
+        for i in range(5):
+            rect = pygame.Rect(m + i * (size + gap), y, size, size)
+            draw_die(
+                canvas,
+                rect,
+                self.values[i],
+                held=self.held[i],
+                uncertain=self.values[i] is None,
+                action=partial(self.step, i),
+            )
+            if later_roll:
+                label = self._("Held") if self.held[i] else self._("Rolled")
+                canvas.button(
+                    (rect.left, rect.bottom + canvas.px(12), size, canvas.px(52)),
+                    label,
+                    partial(self.toggle_hold, i),
+                    selected=self.held[i],
+                    size=20,
+                )
+        bottom = canvas.height - canvas.px(72)
+        ready = all(v is not None for v in self.values)
+        canvas.button(
+            (m, bottom, canvas.px(300), canvas.px(60)),
+            self._("Use these dice"),
+            self.use if ready else None,
+            size=24,
+            colour=(22, 163, 74) if ready else None,
+        )
+        canvas.button(
+            (canvas.width - m - canvas.px(200), bottom, canvas.px(200), canvas.px(60)),
+            self._("Cancel"),
+            self.back,
+            size=24,
+        )

@@ -1,0 +1,401 @@
+"""The dice table: the camera's view with the recognised dice and the hold zone, the dice of this roll,
+whose turn and which roll it is, the clock, the boxes open for these dice with their points, and every
+player's sheet.
+
+The right-hand panel shows either the choices (after a roll) or the sheets; a tab switches. The triple
+variant's 39 boxes are shown one column (×1, ×2, ×3) at a time.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pygame
+
+from device.events import DiceSeen, Event, Key
+from device.screens.base import Screen, screen
+from device.session import Refusal
+from device.sessions.dice import DiceSession
+from device.ui.canvas import Canvas
+from device.ui.names import box_column, box_label, box_name, clock_text, seat_colour
+from device.ui.theme import ACCENT, GOOD, HOLD_ZONE, PANEL, TEXT, TEXT_DIM, WARNING
+from device.ui.widgets import draw_die
+from device.vision_worker import CameraView
+from drivers.events import ButtonEvent
+
+REFUSAL_SECONDS = 6.0
+MAX_ROLLS = 3
+
+
+def refusal_text(tr: Any, refusal: Refusal) -> str:
+    """A refused action in the players' language, by its rule code; the rules' English message when
+    the catalogue has no sentence for the code."""
+    text: str = tr.pgettext("rule", refusal.code)
+    if text == refusal.code:
+        return f"{refusal.message} [{refusal.code}]"
+    return text.format(**refusal.details) if refusal.details else text
+
+
+@screen("dice_table")
+class DiceTableScreen(Screen):
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.tab = "choices"
+        self.page = 1
+        self._camera_seq = -1
+        self._camera_surface: pygame.Surface | None = None
+
+    @property
+    def session(self) -> DiceSession:
+        session = self.app.session
+        assert isinstance(session, DiceSession)
+        return session
+
+    def enter(self, **_: Any) -> None:
+        self.tab = "choices" if self.session.dice is not None else "sheets"
+
+    def back(self) -> None:
+        self.app.show("settings")
+
+    # --- events --------------------------------------------------------------------------------------
+
+    def handle(self, event: Event) -> None:
+        session = self.session
+        if isinstance(event, DiceSeen):
+            if session.on_dice(event):
+                self.tab = "choices"
+                self.page = 1
+            elif session.pending is not None:
+                self.app.show("correction")
+        elif isinstance(event, ButtonEvent):
+            session.confirm(event.seat)
+        elif isinstance(event, Key) and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            seat = session.current_seat
+            if seat is not None:
+                session.confirm(seat)
+        elif isinstance(event, Key) and event.key in (
+            pygame.K_LEFT,
+            pygame.K_RIGHT,
+            pygame.K_UP,
+            pygame.K_DOWN,
+        ):
+            self.move_selection(-1 if event.key in (pygame.K_LEFT, pygame.K_UP) else 1)
+        else:
+            super().handle(event)
+        self.after_move()
+
+    def after_move(self) -> None:
+        if self.session.finished:
+            self.app.show("end")
+
+    def move_selection(self, step: int) -> None:
+        boxes = list(self.session.choices())
+        if not boxes:
+            return
+        self.tab = "choices"
+        current = self.session.selected
+        index = boxes.index(current) + step if current in boxes else (0 if step > 0 else len(boxes) - 1)
+        box = boxes[index % len(boxes)]
+        self.session.select(box)
+        self.page = box_column(box)
+
+    def confirm_touch(self) -> None:
+        seat = self.session.current_seat
+        if seat is not None:
+            self.session.confirm(seat)
+        self.after_move()
+
+    # --- drawing -------------------------------------------------------------------------------------
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.begin()
+        session = self.session
+        self.draw_top(canvas, session)
+        left = pygame.Rect(canvas.px(8), canvas.px(64), canvas.px(304), canvas.height - canvas.px(72))
+        right = pygame.Rect(
+            left.right + canvas.px(8), left.top, canvas.width - left.right - canvas.px(16), left.height
+        )
+        self.draw_left(canvas, session, left)
+        tab_h = canvas.px(52)
+        tw = (right.width - canvas.px(8)) // 2
+        if self.is_triple():
+            tw = (right.width - canvas.px(8) * 4) // 5
+        canvas.button(
+            (right.left, right.top, tw, tab_h),
+            self._("Choices"),
+            lambda: self.set_tab("choices"),
+            selected=self.tab == "choices",
+            size=20,
+        )
+        canvas.button(
+            (right.left + tw + canvas.px(8), right.top, tw, tab_h),
+            self._("Sheets"),
+            lambda: self.set_tab("sheets"),
+            selected=self.tab == "sheets",
+            size=20,
+        )
+        if self.is_triple() and self.tab == "choices":
+            for col in (1, 2, 3):
+                x = right.left + (col + 1) * (tw + canvas.px(8))
+                canvas.button(
+                    (x, right.top, tw, tab_h),
+                    f"×{col}",
+                    partial(self.set_page, col),
+                    selected=self.page == col,
+                    size=22,
+                )
+        body = pygame.Rect(
+            right.left, right.top + tab_h + canvas.px(8), right.width, right.height - tab_h - canvas.px(8)
+        )
+        if self.tab == "choices":
+            self.draw_choices(canvas, session, body)
+        else:
+            self.draw_sheets(canvas, session, body)
+
+    def set_tab(self, tab: str) -> None:
+        self.tab = tab
+
+    def set_page(self, page: int) -> None:
+        self.page = page
+
+    def is_triple(self) -> bool:
+        return any(":" in b for b in self.session.state.sheets[0].boxes)  # type: ignore[attr-defined]
+
+    def draw_top(self, canvas: Canvas, session: DiceSession) -> None:
+        bar = pygame.Rect(0, 0, canvas.width, canvas.px(56))
+        canvas.shape(bar, PANEL)
+        seat = session.current_seat
+        if seat is not None:
+            player = session.players[seat]
+            colour = seat_colour(self.app.config.seats.colours, player.seat)
+            canvas.shape((canvas.px(8), canvas.px(6), canvas.px(44), canvas.px(44)), colour, radius=22)
+            canvas.text(player.name, (canvas.px(60), 0, canvas.px(230), bar.height), size=28, bold=True)
+        turn = int(session.state.turn)  # type: ignore[attr-defined]
+        canvas.text(
+            self._("Turn {n}", n=turn),
+            (canvas.px(300), 0, canvas.px(120), bar.height),
+            size=22,
+            colour=TEXT_DIM,
+        )
+        rolls = self._("Roll {n} of {total}", n=session.rolls_used, total=MAX_ROLLS)
+        canvas.text(rolls, (canvas.px(420), 0, canvas.px(150), bar.height), size=24, colour=ACCENT)
+        self.draw_clock(canvas, session, pygame.Rect(canvas.px(570), 0, canvas.px(110), bar.height))
+        canvas.button(
+            (canvas.width - canvas.px(112), canvas.px(4), canvas.px(104), canvas.px(48)),
+            self._("Menu"),
+            lambda: self.app.show("settings"),
+            size=20,
+        )
+
+    def draw_clock(self, canvas: Canvas, session: DiceSession, rect: pygame.Rect) -> None:
+        timer = session.timer
+        if timer.paused:
+            canvas.text(self._("Paused"), rect, size=24, colour=ACCENT, align="center")
+            return
+        left = timer.remaining()
+        if left is None:
+            canvas.text(clock_text(timer.elapsed()), rect, size=26, colour=TEXT_DIM, align="center")
+        else:
+            colour = WARNING if timer.warning() else TEXT
+            canvas.text(clock_text(left), rect, size=34, colour=colour, align="center", bold=True)
+
+    def draw_left(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
+        cam = pygame.Rect(area.left, area.top, area.width, area.width * 9 // 16)
+        self.draw_camera(canvas, cam)
+        size = canvas.px(52)
+        gap = (area.width - 5 * size) // 4
+        y = cam.bottom + canvas.px(8)
+        dice = session.dice
+        held = self.last_held(session)
+        for i in range(5):
+            rect = pygame.Rect(area.left + i * (size + gap), y, size, size)
+            value = dice.values[i] if dice is not None else None
+            draw_die(canvas, rect, value, held=i in held, action=lambda: self.app.show("correction"))
+        y += size + canvas.px(10)
+        choices = session.choices()
+        selected = session.selected
+        if selected is not None and selected in choices:
+            label = self._("Enter")
+            sub = f"{box_label(self.tr, session.spec.name, selected)}: {choices[selected]}"
+            canvas.button(
+                (area.left, y, area.width, canvas.px(64)),
+                label,
+                self.confirm_touch,
+                sublabel=sub,
+                colour=GOOD,
+                size=20,
+            )
+        else:
+            hint = self._("Roll the dice") if not choices else self._("Choose a box")
+            canvas.button((area.left, y, area.width, canvas.px(64)), hint, None, size=22)
+        y += canvas.px(72)
+        canvas.button(
+            (area.left, y, area.width, canvas.px(48)),
+            self._("Fix the dice"),
+            lambda: self.app.show("correction"),
+            size=20,
+        )
+        y += canvas.px(56)
+        message = self.message(session)
+        if message:
+            canvas.paragraph(message, (area.left, y, area.width, area.bottom - y), size=18, colour=WARNING)
+
+    def message(self, session: DiceSession) -> str:
+        refusal = session.refusal
+        if refusal is not None and session.timer.now() - refusal.at < REFUSAL_SECONDS:
+            return refusal_text(self.tr, refusal)
+        if self.app.camera_status:
+            return str(self.app.camera_status)
+        return ""
+
+    def last_held(self, session: DiceSession) -> tuple[int, ...]:
+        if session.rolls_used == 0 or not session.history:
+            return ()
+        return tuple(getattr(session.history[-1], "held", ()))
+
+    def draw_camera(self, canvas: Canvas, rect: pygame.Rect) -> None:
+        canvas.shape(rect, PANEL)
+        camera = self.app.camera
+        view: CameraView | None = camera.view() if camera is not None else None
+        if view is None:
+            canvas.text(self._("No camera"), rect, size=22, colour=TEXT_DIM, align="center")
+            return
+        if view.seq != self._camera_seq or self._camera_surface is None:
+            image = np.ascontiguousarray(view.image)
+            surface = pygame.image.frombuffer(image.tobytes(), (image.shape[1], image.shape[0]), "RGB")
+            self._camera_surface = pygame.transform.smoothscale(surface, rect.size)
+            self._camera_seq = view.seq
+        canvas.image(self._camera_surface, rect, self._("Camera"))
+        sx = rect.width / view.frame_size[0]
+        sy = rect.height / view.frame_size[1]
+        if view.hold_zone is not None:
+            x, y, w, h = view.hold_zone
+            zone = pygame.Rect(rect.left + x * sx, rect.top + y * sy, w * sx, h * sy).clip(rect)
+            pygame.draw.rect(canvas.surface, HOLD_ZONE, zone, width=2)
+            canvas.record("hold_zone", self._("Hold zone"), zone)
+        for die in view.dice:
+            half = die.size * sx / 2
+            box = pygame.Rect(0, 0, half * 2, half * 2)
+            box.center = (round(rect.left + die.center[0] * sx), round(rect.top + die.center[1] * sy))
+            box = box.clip(rect)
+            colour = WARNING if die.uncertain else HOLD_ZONE if die.held else GOOD
+            pygame.draw.rect(canvas.surface, colour, box, width=2)
+            label = "?" if die.value is None else str(die.value)
+            canvas.record("seen_die", label, box)
+        if view.state == "rolling":
+            canvas.text(
+                self._("Rolling…"),
+                (rect.left, rect.bottom - canvas.px(28), rect.width, canvas.px(26)),
+                size=20,
+                colour=ACCENT,
+                align="center",
+            )
+
+    def draw_choices(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
+        choices = session.choices()
+        if not choices:
+            canvas.paragraph(
+                self._("Roll the dice. Dice put in the hold zone stay held for the next roll."),
+                area.inflate(-canvas.px(16), -canvas.px(16)),
+                size=22,
+                colour=TEXT_DIM,
+            )
+            return
+        boxes = [b for b in choices if not self.is_triple() or box_column(b) == self.page]
+        best = session.best_choice()
+        cols, rows = 3, 5
+        gap = canvas.px(6)
+        w = (area.width - gap * (cols - 1)) // cols
+        h = min(canvas.px(72), (area.height - gap * (rows - 1)) // rows)
+        game = session.spec.name
+        for i, box in enumerate(boxes[: cols * rows]):
+            r = pygame.Rect(area.left + (i % cols) * (w + gap), area.top + (i // cols) * (h + gap), w, h)
+            canvas.button(
+                r,
+                box_name(self.tr, game, box),
+                partial(session.select, box),
+                sublabel=str(choices[box]),
+                selected=box == session.selected,
+                highlight=box == best,
+                size=19,
+            )
+
+    def draw_sheets(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
+        state: Any = session.state
+        game = session.spec.name
+        sheets = state.sheets
+        base_boxes: list[str] = []
+        for box in sheets[0].boxes:
+            base = box.partition(":")[2] if ":" in box else box
+            if base not in base_boxes:
+                base_boxes.append(base)
+        columns = 3 if self.is_triple() else 1
+        bonus_keys: list[str] = []
+        for sheet in sheets:
+            for key in sheet.bonuses():
+                if key not in bonus_keys:
+                    bonus_keys.append(key)
+        rows = len(base_boxes) + len(bonus_keys) + 2
+        row_h = min(canvas.px(30), area.height // rows)
+        label_w = canvas.px(130)
+        cell_w = (area.width - label_w) // (len(sheets) * columns)
+        text_size = round(row_h / canvas.scale * 0.8)
+        y = area.top
+        for p, player in enumerate(session.players):
+            x = area.left + label_w + p * columns * cell_w
+            colour = seat_colour(self.app.config.seats.colours, player.seat)
+            canvas.shape((x + 1, y, columns * cell_w - 2, row_h), colour)
+            canvas.text(
+                player.name,
+                (x + 2, y, columns * cell_w - 4, row_h),
+                size=text_size,
+                align="center",
+                bold=True,
+            )
+        y += row_h
+        current = session.current_seat
+        for base in base_boxes:
+            canvas.text(
+                box_name(self.tr, game, base),
+                (area.left, y, label_w - 4, row_h),
+                size=text_size,
+                colour=TEXT_DIM,
+            )
+            for p, sheet in enumerate(sheets):
+                for c in range(columns):
+                    box = f"{c + 1}:{base}" if columns > 1 else base
+                    value = sheet.get(box)
+                    x = area.left + label_w + (p * columns + c) * cell_w
+                    if value is not None:
+                        canvas.text(str(value), (x, y, cell_w - 4, row_h), size=text_size, align="right")
+                    elif p == current:
+                        canvas.text(
+                            "·", (x, y, cell_w - 4, row_h), size=text_size, colour=TEXT_DIM, align="right"
+                        )
+            y += row_h
+        for key in bonus_keys:
+            canvas.text(
+                box_name(self.tr, game, key),
+                (area.left, y, label_w - 4, row_h),
+                size=text_size,
+                colour=TEXT_DIM,
+            )
+            for p, sheet in enumerate(sheets):
+                value = sheet.bonuses().get(key)
+                x = area.left + label_w + (p * columns + columns - 1) * cell_w
+                if value:
+                    canvas.text(str(value), (x, y, cell_w - 4, row_h), size=text_size, align="right")
+            y += row_h
+        canvas.text(self._("Total"), (area.left, y, label_w - 4, row_h), size=text_size, bold=True)
+        for p, sheet in enumerate(sheets):
+            x = area.left + label_w + (p * columns + columns - 1) * cell_w
+            canvas.text(
+                str(sheet.total()),
+                (x, y, cell_w - 4, row_h),
+                size=text_size,
+                align="right",
+                bold=True,
+                colour=ACCENT,
+            )

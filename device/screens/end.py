@@ -1,0 +1,107 @@
+"""End of game: the ranking (places shared on ties), each player's time used, and a chart of each
+player's total over his turns."""
+
+from __future__ import annotations
+
+import pygame
+
+from device.screens.base import Screen, screen
+from device.ui.canvas import Canvas
+from device.ui.names import clock_text, seat_colour
+from device.ui.theme import ACCENT, TEXT_DIM
+from device.ui.widgets import line_chart
+
+
+@screen("end")
+class EndScreen(Screen):
+    def back(self) -> None:
+        self.app.end_session()
+
+    def new_game(self) -> None:
+        session = self.app.session
+        if session is None:
+            self.app.show("home")
+            return
+        variant = getattr(session.options, "variant", None)
+        self.app.session = None
+        self.app.show("players", game=session.spec.name, variant=variant)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.begin()
+        session = self.app.session
+        area = self.header(canvas, self._("Game over"))
+        if session is None or session.state.outcome is None:
+            return
+        outcome = session.state.outcome
+        m = canvas.px(16)
+        row_h = canvas.px(52)
+        y = area.top + canvas.px(8)
+        colours = [seat_colour(self.app.config.seats.colours, p.seat) for p in session.players]
+        used = session.time_used()
+        order = sorted(range(len(session.players)), key=lambda i: (outcome.places[i], i))
+        list_w = canvas.px(380)
+        for i in order:
+            player = session.players[i]
+            place = outcome.places[i]
+            canvas.text(
+                f"{place}.",
+                (m, y, canvas.px(40), row_h),
+                size=30,
+                colour=ACCENT if place == 1 else TEXT_DIM,
+                bold=True,
+            )
+            canvas.shape(
+                (m + canvas.px(44), y + canvas.px(10), canvas.px(32), canvas.px(32)), colours[i], radius=16
+            )
+            canvas.text(player.name, (m + canvas.px(84), y, canvas.px(150), row_h), size=26, bold=place == 1)
+            canvas.text(
+                str(outcome.scores[i]),
+                (m + canvas.px(236), y, canvas.px(70), row_h),
+                size=28,
+                align="right",
+                bold=True,
+            )
+            canvas.text(
+                clock_text(used[i]),
+                (m + canvas.px(310), y, list_w - canvas.px(310), row_h),
+                size=20,
+                colour=TEXT_DIM,
+                align="right",
+            )
+            y += row_h + canvas.px(4)
+        winners = ", ".join(session.players[i].name for i in outcome.winners)
+        canvas.text(
+            self._("Winner: {names}", names=winners),
+            (m, y + canvas.px(8), list_w, canvas.px(40)),
+            size=24,
+            colour=ACCENT,
+        )
+        chart = pygame.Rect(
+            m + list_w + canvas.px(16),
+            area.top + canvas.px(8),
+            canvas.width - list_w - 3 * m,
+            area.height - canvas.px(96),
+        )
+        canvas.text(
+            self._("Score over the turns"),
+            (chart.left, chart.top, chart.width, canvas.px(28)),
+            size=20,
+            colour=TEXT_DIM,
+        )
+        chart.top += canvas.px(32)
+        chart.height -= canvas.px(32)
+        line_chart(canvas, chart, session.score_progress(), colours, caption=self._("Score over the turns"))
+        bottom = canvas.height - canvas.px(68)
+        canvas.button(
+            (m, bottom, canvas.px(220), canvas.px(56)),
+            self._("New game"),
+            self.new_game,
+            size=24,
+            colour=(22, 163, 74),
+        )
+        canvas.button(
+            (canvas.width - m - canvas.px(200), bottom, canvas.px(200), canvas.px(56)),
+            self._("Home"),
+            self.back,
+            size=24,
+        )

@@ -1,0 +1,133 @@
+"""History and statistics: the finished games (newest first) and, per game and player name, games
+played, won, best and average score — all from the journal."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pygame
+
+import rules
+from device.screens.base import Screen, screen
+from device.ui.canvas import Canvas
+from device.ui.theme import TEXT_DIM
+
+PAGE = 6
+
+
+@screen("history")
+class HistoryScreen(Screen):
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.tab = "games"
+        self.page = 0
+
+    def enter(self, **_: Any) -> None:
+        self.page = 0
+
+    def set_tab(self, tab: str) -> None:
+        self.tab, self.page = tab, 0
+
+    def set_page(self, page: int) -> None:
+        self.page = max(0, page)
+
+    def title(self, game: str) -> str:
+        try:
+            return rules.get_game(game).title(self.tr.language)
+        except KeyError:
+            return game
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.begin()
+        area = self.header(canvas, self._("History"))
+        m = canvas.px(16)
+        tab_w = canvas.px(180)
+        top = area.top + canvas.px(8)
+        canvas.button(
+            (m, top, tab_w, canvas.px(52)),
+            self._("Games"),
+            lambda: self.set_tab("games"),
+            selected=self.tab == "games",
+        )
+        canvas.button(
+            (m + tab_w + canvas.px(8), top, tab_w, canvas.px(52)),
+            self._("Statistics"),
+            lambda: self.set_tab("stats"),
+            selected=self.tab == "stats",
+        )
+        body = pygame.Rect(m, top + canvas.px(60), canvas.width - 2 * m, canvas.height - top - canvas.px(128))
+        rows = self.game_rows() if self.tab == "games" else self.stat_rows()
+        pages = max(1, (len(rows) - 1) // PAGE + 1) if rows else 1
+        self.page = min(self.page, pages - 1)
+        shown = rows[self.page * PAGE : (self.page + 1) * PAGE]
+        row_h = body.height // (PAGE + 1)
+        header = (
+            [self._("Date"), self._("Game"), self._("Result")]
+            if self.tab == "games"
+            else [
+                self._("Game"),
+                self._("Player"),
+                self._("Played"),
+                self._("Won"),
+                self._("Best"),
+                self._("Average"),
+            ]
+        )
+        self.draw_row(canvas, body.left, body.top, body.width, row_h, header, TEXT_DIM)
+        for i, row in enumerate(shown):
+            self.draw_row(canvas, body.left, body.top + (i + 1) * row_h, body.width, row_h, row, None)
+        if not rows:
+            canvas.text(
+                self._("No finished games yet."),
+                (body.left, body.top + row_h, body.width, row_h),
+                size=22,
+                colour=TEXT_DIM,
+            )
+        bottom = canvas.height - canvas.px(64)
+        canvas.button(
+            (m, bottom, canvas.px(120), canvas.px(52)),
+            "<",
+            (lambda: self.set_page(self.page - 1)) if self.page > 0 else None,
+            size=28,
+        )
+        canvas.text(
+            f"{self.page + 1} / {pages}",
+            (m + canvas.px(130), bottom, canvas.px(100), canvas.px(52)),
+            size=22,
+            align="center",
+        )
+        canvas.button(
+            (m + canvas.px(240), bottom, canvas.px(120), canvas.px(52)),
+            ">",
+            (lambda: self.set_page(self.page + 1)) if self.page < pages - 1 else None,
+            size=28,
+        )
+
+    def draw_row(
+        self, canvas: Canvas, x: int, y: int, width: int, height: int, cells: list[str], colour: Any
+    ) -> None:
+        weights = [2, 2, 6] if len(cells) == 3 else [3, 3, 1, 1, 1, 1]
+        total = sum(weights)
+        for cell, weight in zip(cells, weights, strict=True):
+            w = width * weight // total
+            if colour is None:
+                canvas.text(cell, (x, y, w - canvas.px(6), height), size=20)
+            else:
+                canvas.text(cell, (x, y, w - canvas.px(6), height), size=18, colour=colour)
+            x += w
+
+    def game_rows(self) -> list[list[str]]:
+        rows = []
+        for g in reversed(self.app.journal.games(finished_only=True)):
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished or g.started))
+            scores = g.scores or ()
+            result = ", ".join(f"{name} {score}" for name, score in zip(g.players, scores, strict=False))
+            rows.append([when, self.title(g.game), result])
+        return rows
+
+    def stat_rows(self) -> list[list[str]]:
+        return [
+            [self.title(s.game), s.player, str(s.played), str(s.won), str(s.best), f"{s.average:.1f}"]
+            for s in self.app.journal.statistics()
+        ]

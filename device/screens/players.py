@@ -1,0 +1,182 @@
+"""Players: how many, their names (on-screen keyboard) and seat colours, then start the game.
+
+Player *n* sits at seat *n*: the seat's button confirms his moves and the seat's colour marks him on
+every screen.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pygame
+
+import rules
+from device.events import Event, Key
+from device.screens.base import Screen, screen
+from device.ui.canvas import Canvas
+from device.ui.names import seat_colour
+from device.ui.theme import TEXT_DIM
+
+KEY_ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
+EXTRA_LETTERS = {"pl": "ĄĆĘŁŃÓŚŹŻ", "hu": "ÁÉÍÓÖŐÚÜŰ", "de": "ÄÖÜ", "en": ""}
+MAX_NAME = 12
+
+
+@screen("players")
+class PlayersScreen(Screen):
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.game = ""
+        self.variant: str | None = None
+        self.count = 2
+        self.names: list[str] = []
+        self.editing: int | None = None
+
+    def enter(self, game: str = "", variant: str | None = None, **_: Any) -> None:
+        if game:
+            self.game, self.variant = game, variant
+        spec = rules.get_game(self.game)
+        self.count = max(spec.options_type.MIN_PLAYERS, min(self.count, self.max_players()))
+        self.names = [self._("Player {n}", n=i + 1) for i in range(4)]
+        self.editing = None
+
+    def max_players(self) -> int:
+        return min(rules.get_game(self.game).options_type.MAX_PLAYERS, self.app.settings.seats)
+
+    def set_count(self, count: int) -> None:
+        low = rules.get_game(self.game).options_type.MIN_PLAYERS
+        self.count = max(low, min(count, self.max_players()))
+
+    def start(self) -> None:
+        overrides: dict[str, Any] = {"players": self.count, "seed": int(self.app.clock() * 1000) % (2**31)}
+        if self.variant is not None:
+            overrides["variant"] = self.variant
+        options = self.app.settings.game_options(self.game, **overrides)
+        names = [n.strip() or self._("Player {n}", n=i + 1) for i, n in enumerate(self.names[: self.count])]
+        self.app.start_game(options, names)
+
+    def type_text(self, text: str) -> None:
+        if self.editing is not None and len(self.names[self.editing]) < MAX_NAME:
+            self.names[self.editing] += text
+
+    def type_key(self, key: str) -> None:
+        """A key of the on-screen keyboard: a capital first letter, small ones after it."""
+        if self.editing is not None:
+            self.type_text(key if not self.names[self.editing] else key.lower())
+
+    def backspace(self) -> None:
+        if self.editing is not None:
+            self.names[self.editing] = self.names[self.editing][:-1]
+
+    def edit(self, i: int) -> None:
+        self.editing = i
+        if self.names[i] == self._("Player {n}", n=i + 1):
+            self.names[i] = ""
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, Key) and self.editing is not None:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
+                self.editing = None
+            elif event.key == pygame.K_BACKSPACE:
+                self.backspace()
+            elif event.text.isprintable() and event.text:
+                self.type_text(event.text)
+            return
+        if isinstance(event, Key) and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.start()
+            return
+        super().handle(event)
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.begin()
+        spec = rules.get_game(self.game)
+        title = spec.title(self.tr.language)
+        if self.variant is not None and self.variant in spec.variants:
+            title = spec.variants[self.variant].get(self.tr.language, title)
+        area = self.header(canvas, title)
+        m = canvas.px(16)
+        top = area.top + canvas.px(8)
+        if self.editing is not None:
+            self.draw_keyboard(canvas, area)
+            return
+        canvas.text(self._("Players"), (m, top, canvas.px(150), canvas.px(52)), size=26)
+        canvas.button(
+            (m + canvas.px(160), top, canvas.px(64), canvas.px(52)),
+            "−",
+            lambda: self.set_count(self.count - 1),
+            size=32,
+        )
+        canvas.text(
+            str(self.count),
+            (m + canvas.px(232), top, canvas.px(48), canvas.px(52)),
+            size=32,
+            align="center",
+            bold=True,
+        )
+        canvas.button(
+            (m + canvas.px(288), top, canvas.px(64), canvas.px(52)),
+            "+",
+            lambda: self.set_count(self.count + 1),
+            size=32,
+        )
+        row_h = canvas.px(56)
+        for i in range(self.count):
+            y = top + canvas.px(64) + i * (row_h + canvas.px(6))
+            colour = seat_colour(self.app.config.seats.colours, i)
+            canvas.shape((m, y, canvas.px(56), row_h), colour, radius=8)
+            canvas.text(str(i + 1), (m, y, canvas.px(56), row_h), size=26, align="center", bold=True)
+            canvas.button(
+                (m + canvas.px(68), y, canvas.px(360), row_h),
+                self.names[i],
+                partial(self.edit, i),
+                size=26,
+            )
+            canvas.text(
+                self._("Seat {n}", n=i + 1),
+                (m + canvas.px(440), y, canvas.px(160), row_h),
+                size=20,
+                colour=TEXT_DIM,
+            )
+        start = pygame.Rect(
+            canvas.width - m - canvas.px(200), canvas.height - canvas.px(72), canvas.px(200), canvas.px(60)
+        )
+        canvas.button(start, self._("Start"), self.start, size=30, colour=(22, 163, 74))
+
+    def draw_keyboard(self, canvas: Canvas, area: pygame.Rect) -> None:
+        assert self.editing is not None
+        m = canvas.px(12)
+        field = pygame.Rect(m, area.top + canvas.px(6), canvas.width - 2 * m, canvas.px(48))
+        canvas.shape(field, seat_colour(self.app.config.seats.colours, self.editing), radius=8)
+        canvas.text(self.names[self.editing] + "_", field.inflate(-canvas.px(16), 0), size=30, bold=True)
+        rows = [*KEY_ROWS, EXTRA_LETTERS.get(self.tr.language, "")]
+        gap = canvas.px(4)
+        key_w = (canvas.width - 2 * m - gap * 9) // 10
+        key_h = canvas.px(52)
+        y = field.bottom + canvas.px(8)
+        for row in rows:
+            if not row:
+                continue
+            x = m + (10 - len(row)) * (key_w + gap) // 2
+            for ch in row:
+                canvas.button(
+                    (x, y, key_w, key_h),
+                    ch,
+                    partial(self.type_key, ch),
+                    size=24,
+                )
+                x += key_w + gap
+            y += key_h + gap
+        wide = (canvas.width - 2 * m - 2 * gap) // 3
+        canvas.button((m, y, wide, key_h), self._("Space"), lambda: self.type_text(" "), size=22)
+        canvas.button((m + wide + gap, y, wide, key_h), "<", self.backspace, size=26)
+        canvas.button(
+            (m + 2 * (wide + gap), y, wide, key_h),
+            self._("Done"),
+            self.stop_editing,
+            size=24,
+            colour=(22, 163, 74),
+        )
+
+    def stop_editing(self) -> None:
+        self.editing = None

@@ -1,0 +1,237 @@
+"""Settings, behind the owner's PIN: language, the move timer and the rule preset per game, the camera,
+the number of seats; during a game also pause/resume of the move timer and leaving the game.
+
+The PIN is asked each time the screen is entered; a wrong PIN clears the entry.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pygame
+
+import rules
+from device.events import Event, Key
+from device.i18n import LANGUAGES
+from device.screens.base import Screen, screen
+from device.session import SESSIONS
+from device.settings import TIMER_STEPS
+from device.ui.canvas import Canvas
+from device.ui.theme import TEXT_DIM, WARNING
+from device.ui.widgets import pin_pad
+
+
+@screen("settings")
+class SettingsScreen(Screen):
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.entered = ""
+        self.unlocked = False
+        self.wrong = False
+        self.game_index = 0
+
+    def enter(self, **_: Any) -> None:
+        self.entered = ""
+        self.unlocked = False
+        self.wrong = False
+        session = self.app.session
+        games = self.games()
+        if session is not None and session.spec.name in games:
+            self.game_index = games.index(session.spec.name)
+
+    def games(self) -> list[str]:
+        return [spec.name for spec in rules.games() if spec.name in SESSIONS]
+
+    @property
+    def game(self) -> str:
+        games = self.games()
+        return games[self.game_index % len(games)]
+
+    def back(self) -> None:
+        session = self.app.session
+        if session is not None and not session.finished:
+            self.app.show(session.table_screen)
+        elif session is not None:
+            self.app.show("end")
+        else:
+            self.app.show("home")
+
+    # --- PIN -----------------------------------------------------------------------------------------
+
+    def digit(self, d: str) -> None:
+        self.wrong = False
+        if len(self.entered) < 8:
+            self.entered += d
+
+    def erase(self) -> None:
+        self.entered = self.entered[:-1]
+
+    def check(self) -> None:
+        if self.entered == self.app.config.device.owner_pin:
+            self.unlocked = True
+        else:
+            self.wrong = True
+        self.entered = ""
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, Key) and not self.unlocked:
+            if event.text.isdigit():
+                self.digit(event.text)
+                return
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.check()
+                return
+            if event.key == pygame.K_BACKSPACE:
+                self.erase()
+                return
+        super().handle(event)
+
+    # --- changes -------------------------------------------------------------------------------------
+
+    def next_game(self) -> None:
+        self.game_index = (self.game_index + 1) % len(self.games())
+
+    def step_timer(self, step: int) -> None:
+        current = self.app.settings.timer_seconds(self.game)
+        steps = sorted({*TIMER_STEPS, current})
+        value = steps[max(0, min(len(steps) - 1, steps.index(current) + step))]
+        self.app.settings.set_timer(self.game, value)
+        session = self.app.session
+        if session is not None and session.spec.name == self.game:
+            session.timer.limit_seconds = float(value)
+
+    def set_preset(self, preset: str) -> None:
+        self.app.settings.set_preset(self.game, preset)
+
+    def set_camera(self, source: str) -> None:
+        self.app.settings.set("camera_source", source)
+
+    def set_seats(self, count: int) -> None:
+        self.app.settings.set("seats", max(1, min(count, self.app.config.seats.count)))
+
+    def toggle_pause(self) -> None:
+        session = self.app.session
+        if session is None:
+            return
+        if session.timer.paused:
+            session.timer.resume()
+        else:
+            session.timer.pause()
+
+    def leave_game(self) -> None:
+        self.app.end_session()
+
+    # --- drawing -------------------------------------------------------------------------------------
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.begin()
+        area = self.header(canvas, self._("Settings"))
+        if not self.unlocked:
+            self.draw_pin(canvas, area)
+        else:
+            self.draw_settings(canvas, area)
+
+    def draw_pin(self, canvas: Canvas, area: pygame.Rect) -> None:
+        m = canvas.px(24)
+        canvas.text(
+            self._("Owner PIN"), (m, area.top + canvas.px(16), canvas.px(300), canvas.px(40)), size=28
+        )
+        canvas.text(
+            "•" * len(self.entered), (m, area.top + canvas.px(64), canvas.px(300), canvas.px(48)), size=40
+        )
+        if self.wrong:
+            canvas.text(
+                self._("Wrong PIN"),
+                (m, area.top + canvas.px(120), canvas.px(300), canvas.px(40)),
+                size=24,
+                colour=WARNING,
+            )
+        pad = pygame.Rect(
+            canvas.width - canvas.px(400),
+            area.top + canvas.px(8),
+            canvas.px(376),
+            area.height - canvas.px(16),
+        )
+        pin_pad(canvas, pad, self.digit, self.erase, self.check, self._("OK"))
+
+    def draw_settings(self, canvas: Canvas, area: pygame.Rect) -> None:
+        m = canvas.px(16)
+        label_w = canvas.px(200)
+        row_h = canvas.px(52)
+        gap = canvas.px(8)
+        y = area.top + gap
+        x0 = m + label_w
+        settings = self.app.settings
+
+        def label(text: str) -> None:
+            canvas.text(text, (m, y, label_w - gap, row_h), size=22, colour=TEXT_DIM)
+
+        label(self._("Language"))
+        w = canvas.px(80)
+        for i, lang in enumerate(LANGUAGES):
+            canvas.button(
+                (x0 + i * (w + gap), y, w, row_h),
+                lang.upper(),
+                partial(self.app.set_language, lang),
+                selected=lang == self.tr.language,
+            )
+        y += row_h + gap
+        label(self._("Game"))
+        spec = rules.get_game(self.game)
+        canvas.button((x0, y, canvas.px(260), row_h), spec.title(self.tr.language), self.next_game, size=22)
+        y += row_h + gap
+        label(self._("Move timer"))
+        seconds = settings.timer_seconds(self.game)
+        canvas.button((x0, y, canvas.px(64), row_h), "−", lambda: self.step_timer(-1), size=30)
+        shown = self._("Off") if seconds == 0 else self._("{n} s", n=seconds)
+        canvas.text(shown, (x0 + canvas.px(72), y, canvas.px(112), row_h), size=24, align="center")
+        canvas.button(
+            (x0 + canvas.px(192), y, canvas.px(64), row_h), "+", lambda: self.step_timer(1), size=30
+        )
+        y += row_h + gap
+        label(self._("Rule preset"))
+        for i, preset in enumerate(spec.options_type.preset_names()):
+            canvas.button(
+                (x0 + i * (canvas.px(150) + gap), y, canvas.px(150), row_h),
+                preset,
+                partial(self.set_preset, preset),
+                selected=settings.preset(self.game) == preset,
+            )
+        y += row_h + gap
+        label(self._("Camera"))
+        sources = ["", *self.app.config.camera.sources]
+        cw = min(canvas.px(130), (canvas.width - x0 - m) // len(sources) - gap)
+        for i, source in enumerate(sources):
+            name = source or self._("Auto")
+            canvas.button(
+                (x0 + i * (cw + gap), y, cw, row_h),
+                name,
+                partial(self.set_camera, source),
+                selected=settings.camera_source == source,
+                size=18,
+            )
+        y += row_h + gap
+        label(self._("Seats"))
+        canvas.button((x0, y, canvas.px(64), row_h), "−", lambda: self.set_seats(settings.seats - 1), size=30)
+        canvas.text(
+            str(settings.seats), (x0 + canvas.px(72), y, canvas.px(48), row_h), size=26, align="center"
+        )
+        canvas.button(
+            (x0 + canvas.px(128), y, canvas.px(64), row_h),
+            "+",
+            lambda: self.set_seats(settings.seats + 1),
+            size=30,
+        )
+        session = self.app.session
+        if session is not None and not session.finished:
+            bx = x0 + canvas.px(230)
+            pause = self._("Resume timer") if session.timer.paused else self._("Pause timer")
+            canvas.button((bx, y, canvas.px(170), row_h), pause, self.toggle_pause, size=20)
+            canvas.button(
+                (bx + canvas.px(178), y, canvas.px(170), row_h),
+                self._("Leave game"),
+                self.leave_game,
+                size=20,
+                colour=WARNING,
+            )

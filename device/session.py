@@ -1,0 +1,218 @@
+"""A game at the table: the rule state, its journal, its move timer, and the one way actions are applied.
+
+Every game's session derives from :class:`GameSession` and adds how *its* events (dice seen, tiles on
+the table, a seat button) become rule actions; :meth:`GameSession.submit` is the only place an action
+reaches the rules, and it writes the journal before the new state becomes visible.
+
+Games plug in through :data:`SESSIONS`: a game name maps to its session class (``device.sessions``
+registers the dice games; Rummikub, Kalooki and Zatre add one entry each plus their table screen).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import rules
+from device.journal import Journal, StoredGame
+from device.timer import MoveTimer
+from rules import Action, GameSpec, GameState, IllegalAction, Options
+
+__all__ = ["SESSIONS", "GameSession", "Player", "Refusal", "register_session"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    seat: int  # 0-based: the seat button and the seat colour
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An action the rules refused, kept for the screen (translated by ``code``) for a few seconds."""
+
+    code: str
+    message: str
+    details: dict[str, Any]
+    at: float
+
+    @classmethod
+    def of(cls, error: IllegalAction, at: float) -> Refusal:
+        return cls(error.code, error.message, dict(error.details), at)
+
+
+class GameSession:
+    """One game being played. Subclasses map their events to actions and call :meth:`submit`."""
+
+    game: ClassVar[str] = ""
+    table_screen: ClassVar[str] = ""  # the name of the screen that shows this game's table
+
+    def __init__(
+        self,
+        *,
+        spec: GameSpec,
+        options: Options,
+        players: tuple[Player, ...],
+        journal: Journal,
+        game_id: int,
+        timer: MoveTimer,
+        state: GameState,
+        history: list[Action] | None = None,
+    ) -> None:
+        self.spec = spec
+        self.options = options
+        self.players = players
+        self.journal = journal
+        self.game_id = game_id
+        self.timer = timer
+        self.state = state
+        self.history: list[Action] = list(history or [])
+        self.refusal: Refusal | None = None
+        self.listeners: list[Callable[[GameSession, Action], None]] = []
+
+    # --- starting and resuming -----------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, journal: Journal, options: Options, names: list[str], timer: MoveTimer) -> GameSession:
+        spec = rules.game_of(options)
+        game_id = journal.start_game(spec.name, options.to_dict(), names)
+        players = tuple(Player(name, seat) for seat, name in enumerate(names))
+        session = cls(
+            spec=spec,
+            options=options,
+            players=players,
+            journal=journal,
+            game_id=game_id,
+            timer=timer,
+            state=spec.new_game(options),
+        )
+        session.begin_move()
+        return session
+
+    @classmethod
+    def resume(cls, journal: Journal, stored: StoredGame, timer: MoveTimer) -> GameSession:
+        """The unfinished game exactly as the journal has it: its actions replayed in order.
+
+        An action that no longer applies (the journal of an older rule version) ends the replay there;
+        it is logged, and the game goes on from the last action that applies.
+        """
+        spec = rules.get_game(stored.game)
+        options = spec.options_type.from_dict(_tuples(stored.options))
+        state = spec.new_game(options)
+        history: list[Action] = []
+        used: dict[int, float] = {}
+        for item in journal.actions(stored.id):
+            try:
+                act = rules.action_from_json(item.action)
+                state = state.apply(act)
+            except (ValueError, IllegalAction) as exc:
+                log.error(
+                    "journal game %s action %s does not replay (%s); resuming before it",
+                    stored.id,
+                    item.seq,
+                    exc,
+                )
+                break
+            history.append(act)
+            if item.seat is not None:
+                used[item.seat] = used.get(item.seat, 0.0) + item.seconds
+        timer.restore(used)
+        players = tuple(Player(name, seat) for seat, name in enumerate(stored.players))
+        session = cls(
+            spec=spec,
+            options=options,
+            players=players,
+            journal=journal,
+            game_id=stored.id,
+            timer=timer,
+            state=state,
+            history=history,
+        )
+        session.begin_move()
+        return session
+
+    # --- the one path of an action -------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """How many actions the game has (the journal's last sequence number)."""
+        return len(self.history)
+
+    @property
+    def current_seat(self) -> int | None:
+        if self.state.outcome is not None:
+            return None
+        player = getattr(self.state, "current_player", None)
+        return None if player is None else self.players[player].seat
+
+    @property
+    def finished(self) -> bool:
+        return self.state.outcome is not None
+
+    def submit(self, act: Action) -> bool:
+        """Apply ``act``: journal it durably, then make the new state current. Returns ``False`` (and
+        keeps the reason in :attr:`refusal`) when the rules refuse it."""
+        try:
+            new_state = self.state.apply(act)
+        except IllegalAction as exc:
+            self.refusal = Refusal.of(exc, self.timer.now())
+            log.info("refused %s: %s", act, exc)
+            return False
+        seat = self.current_seat
+        seconds = self.timer.lap() if seat is not None else 0.0
+        self.journal.append(self.game_id, self.seq + 1, rules.action_to_json(act), seat=seat, seconds=seconds)
+        before = self.current_seat
+        self.state = new_state
+        self.history.append(act)
+        self.refusal = None
+        outcome = new_state.outcome
+        if outcome is not None:
+            self.timer.stop()
+            self.journal.finish(self.game_id, outcome.scores, outcome.places)
+        elif self.current_seat != before:
+            self.begin_move()
+        for listener in self.listeners:
+            listener(self, act)
+        return True
+
+    def begin_move(self) -> None:
+        seat = self.current_seat
+        if seat is not None:
+            self.timer.start(seat)
+
+    def refuse(self, code: str, message: str, **details: Any) -> None:
+        """A device-level refusal (not the rules': a seat button pressed out of turn, no box chosen)."""
+        self.refusal = Refusal(code, message, details, self.timer.now())
+
+    def score_progress(self) -> list[list[int]]:
+        """Each player's total after each of his turns, for the end-of-game chart; games override it."""
+        return [[] for _ in self.players]
+
+    def abandon(self) -> None:
+        self.timer.stop()
+        self.journal.abandon(self.game_id)
+
+    def time_used(self) -> list[float]:
+        return [self.timer.used(p.seat) for p in self.players]
+
+    # --- hooks for the subclasses --------------------------------------------------------------------
+
+    def on_timeout(self) -> None:
+        """The move timer ran out; each game decides what that means (dice: the best box)."""
+
+
+def _tuples(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+
+
+SESSIONS: dict[str, type[GameSession]] = {}
+
+
+def register_session(cls: type[GameSession]) -> type[GameSession]:
+    """Class decorator: the session of ``cls.game``."""
+    SESSIONS[cls.game] = cls
+    return cls

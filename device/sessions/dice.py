@@ -1,0 +1,181 @@
+"""The dice games at the table (Generał, triple Generał, Kości): what the camera and the buttons mean.
+
+- A settled camera reading is a roll. Dice lying in the hold zone are the held dice; each is matched, by
+  its value, to a position of the previous roll (the camera cannot tell two 4s apart, and need not: the
+  rules only ask that held dice keep their values). A held die whose value matches no position is given a
+  free position anyway, so the rules refuse the roll with ``held_die_changed`` and the screen says why.
+- A reading the camera is unsure of waits for the players to correct it (:meth:`DiceSession.correct`).
+- The player picks a box on the screen; the seat button (or the confirm button) enters it.
+- When the move timer runs out the best-scoring box is entered; if the player has not rolled yet, the
+  best box is entered as soon as the roll is seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.dice import Choose, Roll, RollDice
+
+from device.events import DiceSeen, SeenDie
+from device.session import GameSession, register_session
+
+__all__ = ["DiceSession", "PokerDiceSession", "YahtzeeSession", "roll_from_seen"]
+
+DICE = 5
+
+
+def roll_from_seen(dice: Sequence[SeenDie], previous: Roll | None) -> tuple[Roll, tuple[int, ...]]:
+    """The roll and the held positions for dice read off the table.
+
+    ``previous`` is the roll before this one in the same turn (``None`` for the first roll, where every
+    die was thrown whatever lies in the hold zone).
+
+    >>> seen = [SeenDie(4, held=True), SeenDie(6), SeenDie(4, held=True), SeenDie(2), SeenDie(1)]
+    >>> roll, held = roll_from_seen(seen, Roll.parse("4 3 4 5 1"))
+    >>> str(roll), held
+    ('4 6 4 2 1', (0, 2))
+    """
+    values = [d.value for d in dice]
+    if len(values) != DICE or any(v is None for v in values):
+        raise ValueError(f"need {DICE} dice with values, got {' '.join(str(d) for d in dice)}")
+    if previous is None:
+        return Roll(tuple(int(v) for v in values if v is not None)), ()
+    slots: list[int | None] = [None] * DICE
+    free = list(range(DICE))
+    unmatched: list[int] = []
+    for die in dice:
+        if not die.held:
+            continue
+        assert die.value is not None
+        match = next((p for p in free if previous.values[p] == die.value), None)
+        if match is None:
+            unmatched.append(die.value)
+        else:
+            slots[match] = die.value
+            free.remove(match)
+    held_positions = [p for p in range(DICE) if slots[p] is not None]
+    for value in unmatched:
+        position = free.pop(0)
+        slots[position] = value
+        held_positions.append(position)
+    rolled = [d.value for d in dice if not d.held]
+    for position, rolled_value in zip(free, rolled, strict=True):
+        slots[position] = rolled_value
+    return Roll(tuple(int(v) for v in slots if v is not None)), tuple(sorted(held_positions))
+
+
+class DiceSession(GameSession):
+    table_screen = "dice_table"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.selected: str | None = None
+        self.pending: DiceSeen | None = None  # a reading that waits for a correction
+        self.choose_best_on_roll = False
+
+    # --- what the screen shows -----------------------------------------------------------------------
+
+    @property
+    def dice(self) -> Roll | None:
+        return self.state.dice  # type: ignore[attr-defined]
+
+    @property
+    def rolls_used(self) -> int:
+        return int(self.state.rolls_used)  # type: ignore[attr-defined]
+
+    def choices(self) -> dict[str, int]:
+        """Open boxes and their points for the current dice (empty before the first roll)."""
+        if self.dice is None or self.finished:
+            return {}
+        return dict(self.state.choices())  # type: ignore[attr-defined]
+
+    def best_choice(self) -> str | None:
+        if self.dice is None or self.finished:
+            return None
+        return str(self.state.best_choice())  # type: ignore[attr-defined]
+
+    # --- events --------------------------------------------------------------------------------------
+
+    def on_dice(self, seen: DiceSeen) -> bool:
+        """A settled reading: submit it as the next roll, or keep it for correction if unsure.
+        Returns whether a roll was entered."""
+        if self.finished:
+            return False
+        if not seen.certain or len(seen.dice) != DICE:
+            self.pending = seen
+            return False
+        self.pending = None
+        previous = self.dice if self.rolls_used > 0 else None
+        roll, held = roll_from_seen(seen.dice, previous)
+        if not self.submit(RollDice(roll, held)):
+            return False
+        self.selected = None
+        if self.choose_best_on_roll:
+            self.choose_best_on_roll = False
+            self.choose_best()
+        return True
+
+    def correct(self, values: Sequence[int], held: Sequence[bool]) -> bool:
+        """The players' own reading of the dice (the correction screen)."""
+        dice = tuple(SeenDie(v, h) for v, h in zip(values, held, strict=True))
+        return self.on_dice(DiceSeen(dice))
+
+    def select(self, box: str) -> None:
+        if box in self.choices():
+            self.selected = box
+
+    def confirm(self, seat: int) -> bool:
+        """A seat button (or the confirm touch of the current seat): enter the selected box."""
+        if self.finished:
+            return False
+        if seat != self.current_seat:
+            self.refuse("not_your_turn", f"seat {seat + 1} pressed during seat {self.current_seat}'s turn")
+            return False
+        if self.dice is None or self.rolls_used == 0:
+            self.refuse("roll_first", "no dice rolled yet this turn")
+            return False
+        if self.selected is None:
+            self.refuse("choose_box_first", "no box chosen")
+            return False
+        box, self.selected = self.selected, None
+        return self.submit(Choose(box))
+
+    def choose_best(self) -> bool:
+        box = self.best_choice()
+        if box is None:
+            return False
+        self.selected = None
+        return self.submit(Choose(box))
+
+    def on_timeout(self) -> None:
+        if self.dice is not None and self.rolls_used > 0:
+            self.choose_best()
+        else:
+            self.choose_best_on_roll = True
+
+    def begin_move(self) -> None:
+        super().begin_move()
+        self.choose_best_on_roll = False
+        self.pending = None
+
+    def score_progress(self) -> list[list[int]]:
+        """Each player's total after each of his turns (replayed from the game's actions)."""
+        state = self.spec.new_game(self.options)
+        progress: list[list[int]] = [[] for _ in self.players]
+        for act in self.history:
+            player = state.current_player  # type: ignore[attr-defined]
+            state = state.apply(act)
+            if isinstance(act, Choose):
+                progress[player].append(state.sheets[player].total())  # type: ignore[attr-defined]
+        return progress
+
+
+@register_session
+class YahtzeeSession(DiceSession):
+    game = "yahtzee"
+
+
+@register_session
+class PokerDiceSession(DiceSession):
+    game = "poker_dice"

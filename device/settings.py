@@ -1,0 +1,71 @@
+"""What the owner changes on the settings screen: the config file's values, overridden at run time.
+
+The overrides live in the journal's ``settings`` table (one database holds all the state the appliance
+keeps), so they survive a restart; the config file itself is never rewritten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from device.config import Config
+from device.journal import Journal
+from rules import Options
+
+__all__ = ["TIMER_STEPS", "Settings"]
+
+# The timer choices offered on screen (seconds; 0 = off).
+TIMER_STEPS = (0, 30, 45, 60, 90, 120, 180)
+
+
+@dataclass
+class Settings:
+    config: Config
+    journal: Journal
+    language: str = "en"
+    seats: int = 4
+    camera_source: str = ""  # "" = the config's priority chain; else one source of it
+    timers: dict[str, int] = field(default_factory=dict)
+    presets: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, config: Config, journal: Journal) -> Settings:
+        s = cls(config, journal, language=config.device.language, seats=config.seats.count)
+        s.language = journal.setting("language", s.language)
+        s.seats = int(journal.setting("seats", s.seats))
+        s.camera_source = journal.setting("camera_source", "")
+        s.timers = dict(journal.setting("timers", {}))
+        s.presets = dict(journal.setting("presets", {}))
+        return s
+
+    def set(self, key: str, value: Any) -> None:
+        setattr(self, key, value)
+        self.journal.set_setting(key, value)
+
+    def timer_seconds(self, game: str) -> int:
+        return int(self.timers.get(game, self.config.timer_seconds(game)))
+
+    def set_timer(self, game: str, seconds: int) -> None:
+        self.set("timers", {**self.timers, game: seconds})
+
+    def preset(self, game: str) -> str:
+        return self.presets.get(game, str(self.config.games.get(game, {}).get("preset", "seed")))
+
+    def set_preset(self, game: str, preset: str) -> None:
+        self.set("presets", {**self.presets, game: preset})
+
+    def camera_sources(self) -> tuple[str, ...]:
+        if self.camera_source and self.camera_source in self.config.camera.sources:
+            return (self.camera_source,)
+        return self.config.camera.sources
+
+    def game_options(self, game: str, **overrides: Any) -> Options:
+        """The rules options for a new game: config table, the preset chosen on screen, ``overrides``."""
+        spec = rules.get_game(game)
+        table = {
+            k: v for k, v in self.config.games.get(game, {}).items() if k not in ("timer_seconds", "preset")
+        }
+        table = {k: tuple(v) if isinstance(v, list) else v for k, v in table.items()}
+        return spec.options_type.preset(self.preset(game), **{**table, **overrides})

@@ -1,0 +1,51 @@
+"""How rule ids appear on screen: box and bonus names in the players' language, seat colours, times.
+
+Box ids are the rules' (``full_house``, triple ``2:chance``); their English text is the id in words
+(``Full house``) and is the catalogue's ``msgid``, with the game as context, because the same box has
+different names in different games (Polish: *Szansa* in Generał, *Ratunek* in Kości).
+
+>>> from device.i18n import Translator
+>>> box_label(Translator("pl"), "poker_dice", "four_of_a_kind")
+'Kareta'
+>>> box_label(Translator("pl"), "yahtzee", "2:yahtzee")
+'Generał ×2'
+"""
+
+from __future__ import annotations
+
+from device.i18n import Translator
+from device.ui.theme import Colour, parse_colour
+
+__all__ = ["box_column", "box_label", "box_name", "clock_text", "seat_colour"]
+
+
+def box_name(tr: Translator, game: str, box: str) -> str:
+    """The name of a box without its triple column."""
+    base = box.partition(":")[2] if ":" in box else box
+    return tr.pgettext(game, base.replace("_", " ").capitalize())
+
+
+def box_column(box: str) -> int:
+    """The triple column of a box id (1–3), 1 for the one-column games."""
+    return int(box.partition(":")[0]) if ":" in box else 1
+
+
+def box_label(tr: Translator, game: str, box: str) -> str:
+    name = box_name(tr, game, box)
+    return f"{name} ×{box_column(box)}" if ":" in box else name
+
+
+def seat_colour(colours: tuple[str, ...], seat: int) -> Colour:
+    return parse_colour(colours[seat % len(colours)])
+
+
+def clock_text(seconds: float) -> str:
+    """``m:ss`` (``h:mm:ss`` from an hour on).
+
+    >>> clock_text(75.4), clock_text(3600)
+    ('1:15', '1:00:00')
+    """
+    total = int(seconds)
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

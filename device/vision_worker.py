@@ -1,0 +1,159 @@
+"""The vision worker: a thread that reads camera frames, tells when the dice have settled, and posts
+each settled reading to the event queue as :class:`device.events.DiceSeen`.
+
+It also keeps the latest :class:`CameraView` (a small RGB preview plus what was recognised on it) for
+the table screen to draw; the loop reads it without waiting, so a slow reader never slows the screen.
+The camera is anything with ``latest() -> (frame, seq) | None`` (``drivers.camera.CameraChain``); the
+tracker anything with ``feed(frame) -> status`` (``vision.SettleTracker``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from device.events import DiceSeen, SeenDie
+
+__all__ = ["PREVIEW_WIDTH", "CameraView", "ViewDie", "VisionWorker", "seen_from_observation"]
+
+log = logging.getLogger(__name__)
+
+PREVIEW_WIDTH = 480  # px: enough for the camera panel at 1920×1080, cheap to convert each frame
+
+
+@dataclass(frozen=True)
+class ViewDie:
+    value: int | None
+    center: tuple[float, float]  # frame pixels
+    size: float
+    held: bool
+    uncertain: bool
+
+
+@dataclass(frozen=True)
+class CameraView:
+    image: np.ndarray  # RGB preview, PREVIEW_WIDTH wide
+    frame_size: tuple[int, int]  # (width, height) of the camera frame the dice positions refer to
+    dice: tuple[ViewDie, ...]
+    hold_zone: tuple[int, int, int, int] | None  # frame pixels (x, y, w, h)
+    state: str  # the tracker's: rolling, settled, empty
+    seq: int
+
+
+def seen_from_observation(observation: Any) -> DiceSeen:
+    """``vision.DiceObservation`` -> the device's :class:`DiceSeen` (dice in the reader's order)."""
+    uncertain = set(getattr(observation, "uncertain", ()) or ())
+    dice = tuple(
+        SeenDie(
+            value=None if die.value is None else int(die.value),
+            held=bool(die.held),
+            uncertain=i in uncertain or die.value is None,
+        )
+        for i, die in enumerate(observation.dice)
+    )
+    return DiceSeen(dice)
+
+
+def _view_dice(observation: Any) -> tuple[ViewDie, ...]:
+    if observation is None:
+        return ()
+    uncertain = set(getattr(observation, "uncertain", ()) or ())
+    return tuple(
+        ViewDie(
+            value=die.value,
+            center=(float(die.center[0]), float(die.center[1])),
+            size=float(die.size),
+            held=bool(die.held),
+            uncertain=i in uncertain,
+        )
+        for i, die in enumerate(observation.dice)
+    )
+
+
+def hold_zone_of(calibration: Any) -> tuple[int, int, int, int] | None:
+    """The hold zone's bounding box in frame pixels, if the calibration has one."""
+    zone = getattr(calibration, "hold_zone", None)
+    if zone is None:
+        return None
+    points = np.asarray(zone, dtype=float).reshape(-1, 2)
+    x0, y0 = points.min(axis=0)
+    x1, y1 = points.max(axis=0)
+    return int(x0), int(y0), int(x1 - x0), int(y1 - y0)
+
+
+class VisionWorker:
+    def __init__(
+        self,
+        camera: Any,
+        tracker: Any,
+        post: Callable[[Any], None],
+        *,
+        calibration: Any = None,
+        interval: float = 0.02,
+    ) -> None:
+        self.camera = camera
+        self.tracker = tracker
+        self.post = post
+        self.hold_zone = hold_zone_of(calibration)
+        self.interval = interval
+        self._view: CameraView | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="vision", daemon=True)
+        self._last_seq = -1
+        self._last_state = "empty"
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2)
+
+    def view(self) -> CameraView | None:
+        return self._view
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if not self.process_latest():
+                    self._stop.wait(self.interval)
+            except Exception:  # a bad frame must not kill the worker
+                log.exception("vision worker: frame skipped")
+                self._stop.wait(self.interval)
+
+    def process_latest(self) -> bool:
+        """Read the newest frame if there is one; returns whether a frame was processed."""
+        latest = self.camera.latest()
+        if latest is None:
+            return False
+        frame, seq = latest
+        if seq == self._last_seq:
+            return False
+        self._last_seq = seq
+        status = self.tracker.feed(frame)
+        state = str(status.state)
+        observation = getattr(status, "observation", None)
+        height, width = frame.shape[:2]
+        scale = PREVIEW_WIDTH / width
+        preview = cv2.resize(
+            frame, (PREVIEW_WIDTH, max(1, round(height * scale))), interpolation=cv2.INTER_AREA
+        )
+        self._view = CameraView(
+            image=cv2.cvtColor(preview, cv2.COLOR_BGR2RGB),
+            frame_size=(width, height),
+            dice=_view_dice(observation),
+            hold_zone=self.hold_zone,
+            state=state,
+            seq=seq,
+        )
+        if state == "settled" and self._last_state != "settled" and observation is not None:
+            self.post(seen_from_observation(observation))
+        self._last_state = state
+        return True
