@@ -118,7 +118,7 @@ class App:
             self.camera_status = self.tr.gettext("Camera lost: {reason}").format(reason=event.reason)
         elif isinstance(event, CameraBack):
             self.camera_status = None
-        elif isinstance(event, Key) and any(hook(event) for hook in self.key_hooks):
+        elif isinstance(event, Key) and (any(hook(event) for hook in self.key_hooks) or not event.down):
             return
         elif not isinstance(event, ButtonEvent) or event.kind == "press":
             self.screen.handle(event)

@@ -16,7 +16,22 @@ COMMANDS = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="referee", description="Tabletop Referee")
+    parser = argparse.ArgumentParser(
+        prog="referee", description="Tabletop Referee: without a command, start the appliance"
+    )
+    parser.add_argument(
+        "--simulate", action="store_true", help="run on any computer: window, keys, synthetic camera"
+    )
+    parser.add_argument(
+        "--config", default=None, help="the config file (default /etc/tabletop-referee/config.toml)"
+    )
+    parser.add_argument("--size", type=_size, default=None, help="screen size WxH, e.g. 1024x600")
+    parser.add_argument("--headless", action="store_true", help="no window (SDL dummy video driver)")
+    parser.add_argument("--frames", type=int, default=None, help="stop after this many frames")
+    parser.add_argument("--state-dir", default=None, help="where the journal lives (overrides the config)")
+    parser.add_argument("--autoplay", default=None, metavar="GAME", help="simulator: play GAME by itself")
+    parser.add_argument("--seed", type=int, default=0, help="simulator: seed of the simulated dice")
+    parser.add_argument("--trace", action="store_true", help="print each action once it is in the journal")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(name).register(sub)
@@ -27,9 +42,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        from device.appliance import RunOptions, run
+
+        return run(
+            RunOptions(
+                config=args.config,
+                simulate=args.simulate,
+                size=args.size,
+                headless=args.headless,
+                frames=args.frames,
+                state_dir=args.state_dir,
+                autoplay=args.autoplay,
+                seed=args.seed,
+                trace=args.trace,
+            )
+        )
     return int(args.func(args) or 0)
+
+
+def _size(text: str) -> tuple[int, int]:
+    """``"1024x600"`` -> ``(1024, 600)``."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 800x480")
+    return int(width), int(height)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,22 @@ import pygame
 
 from drivers.events import ButtonEvent, CameraBack, CameraLost, PodConnected, PodLost
 
-__all__ = ["DiceSeen", "Event", "EventQueue", "Key", "Quit", "SeenDie", "Tap", "Tick", "from_pygame"]
+__all__ = [
+    "ButtonEvent",
+    "CameraBack",
+    "CameraLost",
+    "DiceSeen",
+    "Event",
+    "EventQueue",
+    "Key",
+    "PodConnected",
+    "PodLost",
+    "Quit",
+    "SeenDie",
+    "Tap",
+    "Tick",
+    "from_pygame",
+]
 
 
 @dataclass(frozen=True)
@@ -32,6 +47,7 @@ class Key:
 
     key: int
     text: str = ""
+    down: bool = True  # key releases only matter to the simulator's seat keys (a long press is a hold)
 
 
 @dataclass(frozen=True)
@@ -103,7 +119,6 @@ def from_pygame(event: pygame.event.Event, size: tuple[int, int]) -> Event | Non
         return Tap((int(event.x * size[0]), int(event.y * size[1])))
     if event.type == pygame.KEYDOWN:
         return Key(event.key, event.unicode or "")
+    if event.type == pygame.KEYUP:
+        return Key(event.key, "", down=False)
     return None
-
-
-__all__ += ["ButtonEvent", "CameraBack", "CameraLost", "PodConnected", "PodLost"]

@@ -1,0 +1,235 @@
+"""Starting the appliance: config, display, journal, seat buttons, camera, vision worker, then the loop.
+
+``referee`` runs it on the Pi (kmsdrm display, GPIO seats, real camera); ``referee --simulate`` on any
+computer (a window, keyboard seats, the synthetic camera fed by the simulator). Pieces that are not
+installed or not connected are left out with a line in the log, never a crash: the game can always be
+played by touch with the dice entered by hand.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from device.config import Config, ConfigError, load_config
+
+__all__ = ["RunOptions", "run"]
+
+log = logging.getLogger(__name__)
+
+SIMULATOR_STATE = Path.home() / ".local" / "state" / "tabletop-referee-sim"
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    config: str | None = None
+    simulate: bool = False
+    size: tuple[int, int] | None = None
+    headless: bool = False
+    frames: int | None = None  # stop after this many frames (tests, benchmarks)
+    state_dir: str | None = None
+    autoplay: str | None = None  # a game name: the simulated players play it by themselves
+    seed: int = 0
+    trace: bool = False  # print each journaled action (the resume tests read it)
+
+
+def _available(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def prepare_config(opts: RunOptions) -> Config:
+    config = load_config(opts.config)
+    device = config.device
+    if opts.state_dir:
+        device = replace(device, state_dir=opts.state_dir, journal="")
+    elif opts.simulate and device.state_dir == "/var/lib/tabletop-referee" and not device.journal:
+        device = replace(device, state_dir=str(SIMULATOR_STATE))
+    display = config.display
+    if opts.size:
+        display = replace(display, width=opts.size[0], height=opts.size[1])
+    if opts.simulate or opts.headless:
+        display = replace(display, fullscreen=False)
+    camera = config.camera
+    if opts.simulate:
+        camera = replace(camera, sources=("synthetic",))
+    return replace(config, device=device, display=display, camera=camera)
+
+
+def run(opts: RunOptions) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        config = prepare_config(opts)
+    except ConfigError as exc:
+        print(f"referee: config error: {exc}", file=sys.stderr)
+        return 2
+    if opts.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    # A touch is handled as a touch; without this SDL also reports it as a mouse click (a double tap).
+    os.environ.setdefault("SDL_TOUCH_MOUSE_EVENTS", "0")
+    import pygame
+
+    from device.app import App
+    from device.events import from_pygame
+    from device.journal import Journal
+    from device.seat_signals import SeatSignals
+
+    pygame.display.init()
+    pygame.font.init()
+    size = (config.display.width, config.display.height)
+    flags = pygame.FULLSCREEN if config.display.fullscreen else 0
+    surface = pygame.display.set_mode(size, flags)
+    pygame.display.set_caption("Tabletop Referee" + (" — simulator" if opts.simulate else ""))
+    journal = Journal.open(config.device.journal_path)
+    parts = Parts()
+    app = App(config, surface=surface, journal=journal)
+    try:
+        seats = parts.seats(config, app.post, simulate=opts.simulate)
+        app.signals = SeatSignals(seats, config.seats.count)
+        simulator = parts.simulator(app, opts, seats) if opts.simulate else None
+        app.camera = parts.vision(config, app, simulator)
+        if opts.trace:
+            _trace(app)
+        watchdog = parts.watchdog()
+        clock = pygame.time.Clock()
+        while app.running and (opts.frames is None or app.frames < opts.frames):
+            for event in pygame.event.get():
+                converted = from_pygame(event, size)
+                if converted is not None:
+                    app.post(converted)
+            if simulator is not None:
+                simulator.poll()
+            if opts.trace:
+                _trace(app)
+            app.step()
+            pygame.display.flip()
+            if watchdog is not None:
+                watchdog.ping()
+            clock.tick(config.display.fps)
+    finally:
+        parts.close()
+        journal.close()
+        pygame.quit()
+    return 0
+
+
+def _trace(app: Any) -> None:
+    """Print every action once it is in the journal (a listener runs after the durable append)."""
+    session = app.session
+    if session is None or getattr(session, "_traced", False):
+        return
+    session._traced = True
+    print(f"game {session.game_id} resumed at {session.seq}", flush=True)
+
+    def listener(s: Any, act: Any) -> None:
+        print(f"game {s.game_id} confirmed {s.seq}", flush=True)
+
+    session.listeners.append(listener)
+
+
+class Parts:
+    """The optional pieces (drivers, vision); each is skipped with a log line when it cannot start."""
+
+    def __init__(self) -> None:
+        self._closers: list[Any] = []
+
+    def close(self) -> None:
+        for close in reversed(self._closers):
+            try:
+                close()
+            except Exception:
+                log.exception("closing %s failed", close)
+
+    def seats(self, config: Config, post: Any, *, simulate: bool) -> Any:
+        if not _available("drivers.seats"):
+            log.warning("drivers.seats is not installed: no seat buttons (touch and keys still work)")
+            return None
+        from drivers import seats
+
+        try:
+            if simulate:
+                panel: Any = seats.KeyboardSeats(config.seats.count, post)
+            else:
+                s = config.seats
+                panel = seats.SeatPanel(
+                    s.buttons[: s.count], s.leds[: s.count], s.buzzer, post, s.bounce_seconds, s.hold_seconds
+                )
+        except Exception:
+            log.exception("seat buttons unavailable")
+            return None
+        if hasattr(panel, "close"):
+            self._closers.append(panel.close)
+        return panel
+
+    def simulator(self, app: Any, opts: RunOptions, seats: Any) -> Any:
+        from device.simulator import Simulator
+
+        render = None
+        if _available("vision.synth") and _available("drivers.camera"):
+            from vision.synth import render_dice_scene
+
+            render = render_dice_scene
+        else:
+            log.warning("vision or drivers.camera missing: the simulator posts its rolls as readings")
+        seats = seats if seats is not None and hasattr(seats, "key") else None
+        return Simulator(app, seed=opts.seed, seats=seats, render=render, autoplay=opts.autoplay)
+
+    def vision(self, config: Config, app: Any, simulator: Any) -> Any:
+        if not (_available("vision") and _available("drivers.camera")):
+            log.warning("vision or drivers.camera missing: no camera view; dice are entered by hand")
+            return None
+        from drivers.camera import CameraChain
+
+        import vision
+        from device.vision_worker import VisionWorker
+
+        if not hasattr(vision, "SettleTracker"):
+            log.warning("the dice reader is not installed: no camera view; dice are entered by hand")
+            return None
+        synthetic = simulator.camera_frame if simulator is not None else None
+        cam = config.camera
+        sources = app.settings.camera_sources() if simulator is None else cam.sources
+        try:
+            chain = CameraChain(sources, cam.width, cam.height, app.post, synthetic=synthetic)
+            chain.start()
+        except Exception:
+            log.exception("camera unavailable")
+            return None
+        self._closers.append(chain.close)
+        calibration = _calibration(config)
+        worker = VisionWorker(chain, vision.SettleTracker(), app.post, calibration=calibration)
+        worker.start()
+        self._closers.append(worker.stop)
+        return worker
+
+    def watchdog(self) -> Any:
+        if not _available("drivers.watchdog"):
+            return None
+        from drivers.watchdog import Watchdog
+
+        dog = Watchdog.from_env()
+        dog.ready()
+        self._closers.append(dog.stopping)
+        return dog
+
+
+def _calibration(config: Config) -> Any:
+    import vision
+
+    path = Path(config.camera.calibration or Path(config.device.state_dir) / "calibration.json")
+    if not path.exists():
+        return None
+    try:
+        return vision.Calibration.load(path)
+    except Exception:
+        log.exception("calibration %s unreadable; running without it", path)
+        return None
