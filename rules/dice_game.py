@@ -102,6 +102,8 @@ class DiceGame(Generic[S]):
 
     def best_choice(self) -> str:
         """The highest-scoring legal box (ties: the first in sheet order), e.g. for a move timer."""
+        if self.outcome is not None:
+            raise IllegalAction("game_over", "the game is over: every sheet is full")
         choices = self.choices()
         if not choices:
             raise IllegalAction("no_roll", "no dice have been rolled this turn")

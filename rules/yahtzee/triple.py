@@ -73,17 +73,23 @@ class TripleSheet:
         raw = self._raw(column, name)
         return None if raw is None else raw * FACTORS[column]
 
-    def options(self, dice: Roll | Sequence[int]) -> dict[str, int]:
-        """Every open box of every column with its multiplied points (the Yahtzee bonus not included)."""
-        roll = as_roll(dice)
-        joker = (
+    def _is_joker(self, roll: Roll) -> bool:
+        """A five-of-a-kind once every ``yahtzee`` box and its upper box in every column are filled."""
+        return (
             roll.is_five_of_a_kind
             and self._filled_everywhere("yahtzee")
             and self._filled_everywhere(upper_box(roll[0]))
         )
+
+    def _raw_points(self, box: str, roll: Roll) -> int:
+        """The unmultiplied points of classic box ``box``, lower boxes at full value for a joker."""
+        return joker_score(box, roll) if box in LOWER and self._is_joker(roll) else score(box, roll)
+
+    def options(self, dice: Roll | Sequence[int]) -> dict[str, int]:
+        """Every open box of every column with its multiplied points (the Yahtzee bonus not included)."""
+        roll = as_roll(dice)
         return {
-            f"{FACTORS[c]}:{box}": FACTORS[c]
-            * (joker_score(box, roll) if joker and box in LOWER else score(box, roll))
+            f"{FACTORS[c]}:{box}": FACTORS[c] * self._raw_points(box, roll)
             for c, column in enumerate(self.columns)
             for box, v in zip(BOXES, column, strict=True)
             if v is None
@@ -95,12 +101,10 @@ class TripleSheet:
         column, name = split_box(box)
         if self._raw(column, name) is not None:
             raise IllegalAction("box_filled", f"box {box!r} is already filled", box=box)
-        raw = self.options(roll)[box] // FACTORS[column]
+        raw = self._raw_points(name, roll)
         entries = tuple(raw if b == name else v for b, v in zip(BOXES, self.columns[column], strict=True))
         columns = tuple(entries if c == column else col for c, col in enumerate(self.columns))
-        earned = roll.is_five_of_a_kind and all(
-            self._raw(c, "yahtzee") not in (None, 0) for c in range(len(FACTORS))
-        )
+        earned = roll.is_five_of_a_kind and all(self._raw(c, "yahtzee") for c in range(len(FACTORS)))
         bonuses = tuple(n + int(earned and c == column) for c, n in enumerate(self.yahtzee_bonuses))
         return replace(self, columns=columns, yahtzee_bonuses=bonuses)
 

@@ -132,6 +132,9 @@ def test_the_game_ends_when_every_sheet_is_full(players: int) -> None:
     assert state.outcome.scores == (state.sheets[0].total(),) * players
     assert state.turn == 13 and state.choices() == {}
     refused(state, roll("12345"), "game_over")
+    with pytest.raises(IllegalAction) as err:
+        state.best_choice()
+    assert err.value.code == "game_over"
 
 
 def test_ranking_shares_places_on_equal_totals() -> None:
@@ -186,3 +189,16 @@ def test_format_table_aligns_columns() -> None:
         "ones     3",
         "chance  25",
     ]
+
+
+@pytest.mark.parametrize("spec", [yahtzee.SPEC, poker_dice.SPEC])
+def test_describe_a_game_in_progress(spec: rules.GameSpec) -> None:
+    state = spec.new_game(spec.options_type(players=2, seed=1)).apply(roll("12345")).apply(Choose("chance"))
+    text = spec.describe(state)
+    assert "chance" in text and "15" in text
+    assert "game on: P" in text and "to play, turn" in text and "ranking" not in text
+
+
+def test_new_games_without_options_use_the_defaults() -> None:
+    assert yahtzee.new_game().options == yahtzee.YahtzeeOptions()
+    assert poker_dice.new_game().options == poker_dice.PokerDiceOptions()
