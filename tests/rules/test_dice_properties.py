@@ -63,6 +63,8 @@ def play(state: Game, rng: random.Random) -> tuple[Game, list[Action]]:
                 apply(random_action(state, rng))
             except IllegalAction:
                 assert state == before
+        if state.outcome is not None:  # a random Choose may have been legal and the last one
+            break
         if state.dice is None:
             face = rng.randint(1, 6)
             apply(RollDice(Roll((face,) * 5) if rng.random() < 0.3 else random_roll(rng, None)))
