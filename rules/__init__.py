@@ -5,6 +5,7 @@ presets, outcomes, the registry of games, :func:`replay`, and one module per gam
 API of RULES.md).
 """
 
+from rules import poker_dice, yahtzee
 from rules.actions import (
     Action,
     action,
@@ -37,6 +38,8 @@ __all__ = [
     "games",
     "get_game",
     "places",
+    "poker_dice",
     "register",
     "replay",
+    "yahtzee",
 ]

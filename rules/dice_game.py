@@ -1,0 +1,204 @@
+"""The turn machine shared by the dice games: roll up to three times, hold, choose a box; next seat.
+
+A game state holds one score sheet per seat; the sheet (Generał, triple Generał or Kości) knows its
+boxes, which boxes the current dice may enter and with how many points, and its bonuses. The state
+only sequences the turns:
+
+- a turn starts with no dice; the first :class:`~rules.dice.RollDice` must hold nothing
+  (``nothing_to_hold``); each later roll may hold positions of the previous one, whose values must
+  stay the same (``held_die_changed``); a fourth roll is refused (``too_many_rolls``);
+- :class:`~rules.dice.Choose` enters the current dice in a box (refused before any roll: ``no_roll``)
+  and passes the dice to the next seat (seat numbers increase clockwise); stopping after one or two
+  rolls is simply choosing early;
+- the game ends when every sheet is full (``Termination.SHEETS_FULL``); equal totals share a place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Generic, Protocol, Self, TypeVar
+
+from rules.actions import Action
+from rules.dice import DICE, Choose, Roll, RollDice, random_roll
+from rules.errors import IllegalAction
+from rules.options import Options
+from rules.outcome import Outcome, Termination
+
+__all__ = ["MAX_ROLLS", "DiceGame", "Sheet", "auto_play", "format_table", "ranking_lines", "seat_label"]
+
+MAX_ROLLS = 3
+
+
+class Sheet(Protocol):
+    """One player's score sheet (immutable; ``fill`` returns a new sheet)."""
+
+    @property
+    def boxes(self) -> tuple[str, ...]:
+        """Box ids in sheet order."""
+        ...
+
+    @property
+    def filled(self) -> int:
+        """How many boxes are filled (= turns played by this sheet's player)."""
+        ...
+
+    @property
+    def is_full(self) -> bool: ...
+
+    def get(self, box: str) -> int | None:
+        """The points in ``box``, ``None`` while it is open."""
+        ...
+
+    def options(self, dice: Roll | Sequence[int]) -> dict[str, int]:
+        """Every box the dice may enter now, with its points (bonuses not included)."""
+        ...
+
+    def fill(self, box: str, dice: Roll | Sequence[int]) -> Self:
+        """The sheet with ``dice`` entered in ``box``; ``IllegalAction`` if not allowed."""
+        ...
+
+    def total(self) -> int:
+        """Boxes plus bonuses."""
+        ...
+
+    def bonuses(self) -> dict[str, int]:
+        """Every bonus (and penalty) line of the sheet with its current points."""
+        ...
+
+
+S = TypeVar("S", bound=Sheet)
+
+
+@dataclass(frozen=True)
+class DiceGame(Generic[S]):
+    """The state of a dice game: options, one sheet per seat, whose turn it is and the dice so far."""
+
+    options: Options
+    sheets: tuple[S, ...]
+    first_player: int = 0
+    current_player: int = 0
+    rolls_used: int = 0
+    dice: Roll | None = None
+    outcome: Outcome | None = None
+
+    @classmethod
+    def start(cls, options: Options, sheet: S, first_player: int = 0) -> DiceGame[S]:
+        """A new game: every seat gets a copy of the empty ``sheet``; ``first_player`` rolls first."""
+        return cls(options, (sheet,) * options.players, first_player, first_player)
+
+    @property
+    def turn(self) -> int:
+        """The current player's turn number, 1-based (the last turn's number once the game is over)."""
+        sheet = self.sheets[self.current_player]
+        return min(sheet.filled + 1, len(sheet.boxes))
+
+    def choices(self) -> dict[str, int]:
+        """The boxes the current dice may enter, with their points; empty before the first roll."""
+        if self.dice is None or self.outcome is not None:
+            return {}
+        return self.sheets[self.current_player].options(self.dice)
+
+    def best_choice(self) -> str:
+        """The highest-scoring legal box (ties: the first in sheet order), e.g. for a move timer."""
+        if self.outcome is not None:
+            raise IllegalAction("game_over", "the game is over: every sheet is full")
+        choices = self.choices()
+        if not choices:
+            raise IllegalAction("no_roll", "no dice have been rolled this turn")
+        return max(choices, key=lambda box: choices[box])
+
+    def apply(self, action: Action) -> DiceGame[S]:
+        """The state after ``action``; ``IllegalAction`` (this state is unchanged) if it is refused."""
+        if self.outcome is not None:
+            raise IllegalAction("game_over", "the game is over: every sheet is full")
+        if isinstance(action, RollDice):
+            return self._roll(action)
+        if isinstance(action, Choose):
+            return self._choose(action.box)
+        raise IllegalAction("unknown_action", f"a dice game takes no {type(action).__name__} action")
+
+    def _roll(self, roll: RollDice) -> DiceGame[S]:
+        if self.rolls_used >= MAX_ROLLS:
+            raise IllegalAction(
+                "too_many_rolls", f"a turn has at most {MAX_ROLLS} rolls", dice=str(roll.dice)
+            )
+        held = roll.held
+        if len(set(held)) != len(held) or any(p not in range(DICE) for p in held):
+            raise IllegalAction(
+                "invalid_hold", f"held positions must be distinct, 0–{DICE - 1}: {held}", held=held
+            )
+        if self.dice is None:
+            if held:
+                raise IllegalAction(
+                    "nothing_to_hold", "the first roll of a turn is made with all five dice", held=held
+                )
+        else:
+            changed = tuple(p for p in sorted(held) if roll.dice[p] != self.dice[p])
+            if changed:
+                raise IllegalAction(
+                    "held_die_changed",
+                    f"held dice changed at positions {changed}: {self.dice} -> {roll.dice}",
+                    positions=changed,
+                    previous=str(self.dice),
+                    dice=str(roll.dice),
+                )
+        return replace(self, dice=roll.dice, rolls_used=self.rolls_used + 1)
+
+    def _choose(self, box: str) -> DiceGame[S]:
+        if self.dice is None:
+            raise IllegalAction("no_roll", f"roll the dice before choosing a box ({box!r})", box=box)
+        sheet = self.sheets[self.current_player].fill(box, self.dice)
+        sheets = tuple(sheet if seat == self.current_player else s for seat, s in enumerate(self.sheets))
+        outcome = None
+        if all(s.is_full for s in sheets):
+            outcome = Outcome.from_scores(Termination.SHEETS_FULL, [s.total() for s in sheets])
+        return replace(
+            self,
+            sheets=sheets,
+            current_player=(self.current_player + 1) % len(sheets),
+            rolls_used=0,
+            dice=None,
+            outcome=outcome,
+        )
+
+
+def auto_play(state: DiceGame[S], rng: random.Random) -> DiceGame[S]:
+    """Play to the end with random legal moves: random holds and number of rolls; the box is the best
+    one half of the time (so that bonuses and jokers occur) and a random legal one otherwise."""
+    while state.outcome is None:
+        state = state.apply(RollDice(random_roll(rng, None)))
+        while state.rolls_used < MAX_ROLLS and rng.random() < 0.6:
+            held = tuple(p for p in range(DICE) if rng.random() < 0.5)
+            state = state.apply(RollDice(random_roll(rng, state.dice, held), held))
+        box = state.best_choice() if rng.random() < 0.5 else rng.choice(sorted(state.choices()))
+        state = state.apply(Choose(box))
+    return state
+
+
+def seat_label(seat: int) -> str:
+    """How the text output names a seat: ``P1`` for seat 0."""
+    return f"P{seat + 1}"
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain-text table: the first column left-aligned, the others right-aligned."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        first, *rest = cells
+        return "  ".join(
+            [first.ljust(widths[0]), *(c.rjust(w) for c, w in zip(rest, widths[1:], strict=True))]
+        )
+
+    return "\n".join([line(header), "-" * len(line(header)), *(line(r) for r in rows)])
+
+
+def ranking_lines(state: DiceGame[S]) -> list[str]:
+    """``1. P2  250`` per seat, best first; shared places on equal totals; or who is to play."""
+    if state.outcome is None:
+        return [f"game on: {seat_label(state.current_player)} to play, turn {state.turn}"]
+    outcome = state.outcome
+    order = sorted(range(len(outcome.scores)), key=lambda seat: (outcome.places[seat], seat))
+    return ["ranking:"] + [f"{outcome.places[s]}. {seat_label(s)}  {outcome.scores[s]}" for s in order]
