@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 import pygame
-from rules.dice import Roll, random_roll
 
 from device.events import DiceSeen, Key, SeenDie
 from device.sessions.dice import DiceSession
 from drivers.events import ButtonEvent
+from rules.dice import Roll, random_roll
 
 __all__ = ["SEAT_KEYS", "Simulator"]
 

@@ -332,11 +332,12 @@ class DiceTableScreen(Screen):
             if base not in base_boxes:
                 base_boxes.append(base)
         columns = 3 if self.is_triple() else 1
-        bonus_keys: list[str] = []
+        bonus_keys: list[str] = []  # triple: "2:upper" is the "upper" row, column 2
         for sheet in sheets:
             for key in sheet.bonuses():
-                if key not in bonus_keys:
-                    bonus_keys.append(key)
+                base = key.partition(":")[2] if ":" in key else key
+                if base not in bonus_keys:
+                    bonus_keys.append(base)
         rows = len(base_boxes) + len(bonus_keys) + 2
         row_h = min(canvas.px(30), area.height // rows)
         label_w = canvas.px(130)
@@ -383,10 +384,12 @@ class DiceTableScreen(Screen):
                 colour=TEXT_DIM,
             )
             for p, sheet in enumerate(sheets):
-                value = sheet.bonuses().get(key)
-                x = area.left + label_w + (p * columns + columns - 1) * cell_w
-                if value:
-                    canvas.text(str(value), (x, y, cell_w - 4, row_h), size=text_size, align="right")
+                bonuses = sheet.bonuses()
+                for c in range(columns):
+                    value = bonuses.get(f"{c + 1}:{key}" if columns > 1 else key)
+                    x = area.left + label_w + (p * columns + c) * cell_w
+                    if value:
+                        canvas.text(str(value), (x, y, cell_w - 4, row_h), size=text_size, align="right")
             y += row_h
         canvas.text(self._("Total"), (area.left, y, label_w - 4, row_h), size=text_size, bold=True)
         for p, sheet in enumerate(sheets):

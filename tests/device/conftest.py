@@ -8,13 +8,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tests.device import fake_dice
-
-fake_dice.install()
-
-from device.app import App  # noqa: E402
-from device.config import Config, config_from_dict  # noqa: E402
-from device.journal import Journal  # noqa: E402
+from device.app import App
+from device.config import Config, config_from_dict
+from device.journal import Journal
 
 
 class FakeClock:
