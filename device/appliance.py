@@ -153,8 +153,7 @@ class Parts:
         if not _available("drivers.seats"):
             log.warning("drivers.seats is not installed: no seat buttons (touch and keys still work)")
             return None
-        from drivers import seats
-
+        seats = importlib.import_module("drivers.seats")
         try:
             if simulate:
                 panel: Any = seats.KeyboardSeats(config.seats.count, post)
@@ -175,9 +174,7 @@ class Parts:
 
         render = None
         if _available("vision.synth") and _available("drivers.camera"):
-            from vision.synth import render_dice_scene
-
-            render = render_dice_scene
+            render = importlib.import_module("vision.synth").render_dice_scene
         else:
             log.warning("vision or drivers.camera missing: the simulator posts its rolls as readings")
         seats = seats if seats is not None and hasattr(seats, "key") else None
@@ -187,11 +184,10 @@ class Parts:
         if not (_available("vision") and _available("drivers.camera")):
             log.warning("vision or drivers.camera missing: no camera view; dice are entered by hand")
             return None
-        from drivers.camera import CameraChain
-
-        import vision
         from device.vision_worker import VisionWorker
 
+        vision = importlib.import_module("vision")
+        camera_chain = importlib.import_module("drivers.camera").CameraChain
         if not hasattr(vision, "SettleTracker"):
             log.warning("the dice reader is not installed: no camera view; dice are entered by hand")
             return None
@@ -199,7 +195,7 @@ class Parts:
         cam = config.camera
         sources = app.settings.camera_sources() if simulator is None else cam.sources
         try:
-            chain = CameraChain(sources, cam.width, cam.height, app.post, synthetic=synthetic)
+            chain = camera_chain(sources, cam.width, cam.height, app.post, synthetic=synthetic)
             chain.start()
         except Exception:
             log.exception("camera unavailable")
@@ -214,17 +210,14 @@ class Parts:
     def watchdog(self) -> Any:
         if not _available("drivers.watchdog"):
             return None
-        from drivers.watchdog import Watchdog
-
-        dog = Watchdog.from_env()
+        dog = importlib.import_module("drivers.watchdog").Watchdog.from_env()
         dog.ready()
         self._closers.append(dog.stopping)
         return dog
 
 
 def _calibration(config: Config) -> Any:
-    import vision
-
+    vision = importlib.import_module("vision")
     path = Path(config.camera.calibration or Path(config.device.state_dir) / "calibration.json")
     if not path.exists():
         return None

@@ -8,6 +8,7 @@ simulator. Patterns are the names of ``drivers.seats.LedPattern``.
 
 from __future__ import annotations
 
+import importlib
 import logging
 from typing import Any, Protocol
 
@@ -54,8 +55,7 @@ class SeatSignals:
         if self.panel is None:
             return
         try:
-            from drivers.seats import LedPattern
-
-            self.panel.set_led(seat, LedPattern[pattern])
+            led_pattern = importlib.import_module("drivers.seats").LedPattern
+            self.panel.set_led(seat, led_pattern[pattern])
         except Exception:  # a broken LED must not stop the game
             log.exception("seat %d LED failed", seat)
