@@ -94,7 +94,8 @@ def run(opts: RunOptions) -> int:
     app = App(config, surface=surface, journal=journal)
     try:
         seats = parts.seats(config, app.post, simulate=opts.simulate)
-        app.signals = SeatSignals(seats, config.seats.count)
+        patterns = importlib.import_module("drivers.seats").LedPattern if seats is not None else None
+        app.signals = SeatSignals(seats, config.seats.count, patterns)
         simulator = parts.simulator(app, opts, seats) if opts.simulate else None
         app.camera = parts.vision(config, app, simulator)
         if opts.trace:

@@ -129,7 +129,7 @@ class Journal:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         set_aside = None
-        reason = _refusal(path)
+        reason = refusal_reason(path)
         if reason is not None:
             set_aside = _move_aside(path, reason, wall())
         conn = _connect(path)
@@ -269,7 +269,7 @@ def _user_tables(conn: sqlite3.Connection) -> set[str]:
     return {name for (name,) in rows if not name.startswith("sqlite_")}
 
 
-def _refusal(path: Path) -> str | None:
+def refusal_reason(path: Path) -> str | None:
     """Why an existing file at ``path`` cannot be our journal, or ``None`` if it can (or is absent)."""
     if not path.exists() or path.stat().st_size == 0:
         return None

@@ -3,12 +3,12 @@
 The current seat's LED is on (pulsing while the timer is paused), it blinks fast in the last 10 seconds
 of a move, the other seats are dark. The panel is anything with ``set_led(seat, pattern)`` and
 ``beep(count, on_time, off_time)``: ``drivers.seats.SeatPanel`` on a Pi, ``KeyboardSeats`` in the
-simulator. Patterns are the names of ``drivers.seats.LedPattern``.
+simulator. Patterns are named ``OFF``, ``ON``, ``PULSE``, ``BLINK``; ``pattern_type`` (the drivers'
+``LedPattern`` enum) turns a name into what the panel takes.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 from typing import Any, Protocol
 
@@ -24,8 +24,9 @@ class SeatPanelLike(Protocol):
 
 
 class SeatSignals:
-    def __init__(self, panel: SeatPanelLike | None, seats: int) -> None:
+    def __init__(self, panel: SeatPanelLike | None, seats: int, pattern_type: Any = None) -> None:
         self.panel = panel
+        self.pattern_type = pattern_type
         self.seats = seats
         self.patterns: dict[int, str] = {}
 
@@ -55,7 +56,6 @@ class SeatSignals:
         if self.panel is None:
             return
         try:
-            led_pattern = importlib.import_module("drivers.seats").LedPattern
-            self.panel.set_led(seat, led_pattern[pattern])
+            self.panel.set_led(seat, pattern if self.pattern_type is None else self.pattern_type[pattern])
         except Exception:  # a broken LED must not stop the game
             log.exception("seat %d LED failed", seat)

@@ -1,0 +1,46 @@
+"""Driving the headless app the way players do: taps on labelled targets, seat buttons, dice seen."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from device.app import App
+from device.events import DiceSeen, SeenDie, Tap
+from device.ui.canvas import MIN_TARGET
+from drivers.events import ButtonEvent
+
+
+def labels(app: App) -> list[str]:
+    return [t.label for t in app.canvas.targets]
+
+
+def tap(app: App, label: str) -> None:
+    """Tap the (last drawn) target with this label, then draw the next frame."""
+    app.step()
+    for target in reversed(app.canvas.targets):
+        if target.label == label:
+            app.post(Tap(target.rect.center))
+            app.step()
+            return
+    raise AssertionError(f"no target {label!r} on {app.screen.name}: {labels(app)}")
+
+
+def press(app: App, seat: int) -> None:
+    app.post(ButtonEvent(seat, "press", "test"))
+    app.step()
+
+
+def roll(app: App, values: Sequence[int], held: Sequence[int] = ()) -> None:
+    app.post(DiceSeen(tuple(SeenDie(v, held=i in held) for i, v in enumerate(values))))
+    app.step()
+
+
+def check_layout(app: App) -> None:
+    """Structure of the frame just drawn: nothing off-screen, every touch target large enough."""
+    width, height = app.canvas.width, app.canvas.height
+    for drawn in app.canvas.log:
+        x, y, w, h = drawn.rect
+        assert x >= 0 and y >= 0 and x + w <= width and y + h <= height, (app.screen.name, drawn)
+    for target in app.canvas.targets:
+        assert target.rect.width >= MIN_TARGET and target.rect.height >= MIN_TARGET, (app.screen.name, target)
+        assert app.canvas.rect.contains(target.rect), (app.screen.name, target)
