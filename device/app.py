@@ -125,6 +125,8 @@ class App:
 
     def tick(self) -> None:
         session = self.session
+        if session is not None and session.finished and self.screen.name == session.table_screen:
+            self.show("end")
         if session is None or session.finished:
             self.signals.show(None)
             return
@@ -136,6 +138,7 @@ class App:
             session.on_timeout()
             if session.finished:
                 self.show("end")
+                return
         self.signals.show(session.current_seat, warning=session.timer.warning(), paused=session.timer.paused)
 
     # --- screens and games ---------------------------------------------------------------------------

@@ -60,10 +60,7 @@ class CorrectionScreen(Screen):
             return
         values = [int(v) for v in self.values if v is not None]
         self.session.correct(values, self.held)
-        if self.session.finished:
-            self.app.show("end")
-        else:
-            self.app.show(self.session.table_screen)
+        self.app.show(self.session.table_screen)
 
     def handle(self, event: Event) -> None:
         if isinstance(event, DiceSeen):

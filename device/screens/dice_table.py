@@ -84,11 +84,6 @@ class DiceTableScreen(Screen):
             self.move_selection(-1 if event.key in (pygame.K_LEFT, pygame.K_UP) else 1)
         else:
             super().handle(event)
-        self.after_move()
-
-    def after_move(self) -> None:
-        if self.session.finished:
-            self.app.show("end")
 
     def move_selection(self, step: int) -> None:
         boxes = list(self.session.choices())
@@ -105,7 +100,6 @@ class DiceTableScreen(Screen):
         seat = self.session.current_seat
         if seat is not None:
             self.session.confirm(seat)
-        self.after_move()
 
     # --- drawing -------------------------------------------------------------------------------------
 

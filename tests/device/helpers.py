@@ -14,14 +14,14 @@ def labels(app: App) -> list[str]:
     return [t.label for t in app.canvas.targets]
 
 
-def tap(app: App, label: str) -> None:
-    """Tap the (last drawn) target with this label, then draw the next frame."""
+def tap(app: App, label: str, nth: int = -1) -> None:
+    """Tap the ``nth`` drawn target with this label (default: the last, the topmost), then draw."""
     app.step()
-    for target in reversed(app.canvas.targets):
-        if target.label == label:
-            app.post(Tap(target.rect.center))
-            app.step()
-            return
+    matching = [t for t in app.canvas.targets if t.label == label]
+    if matching:
+        app.post(Tap(matching[nth].rect.center))
+        app.step()
+        return
     raise AssertionError(f"no target {label!r} on {app.screen.name}: {labels(app)}")
 
 

@@ -1,0 +1,225 @@
+"""Headless screenshots of every screen: the expected texts are drawn, nothing is off-screen, and every
+touch target is at least 48 px — at 800×480, and the main screens at 1024×600 and 1920×1080."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.app import App
+from device.events import DiceSeen, SeenDie
+from device.screens.base import SCREENS
+from tests.device.helpers import check_layout, roll, tap
+
+SIZES = [(800, 480), (1024, 600), (1920, 1080)]
+
+
+def shot(app: App) -> list[str]:
+    app.step()
+    check_layout(app)
+    return app.canvas.texts()
+
+
+def start(app: App, game: str = "Generał (classic)", players: int = 2) -> None:
+    tap(app, game)
+    for _ in range(players - 2):
+        tap(app, "+")
+    tap(app, "Start")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_home(make_app, size) -> None:
+    texts = shot(make_app(size))
+    assert {
+        "Tabletop Referee",
+        "Generał (classic)",
+        "Triple Generał",
+        "Kości (poker dice)",
+        "History",
+    } <= set(texts)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_players(make_app, size) -> None:
+    app = make_app(size)
+    tap(app, "Generał (classic)")
+    tap(app, "+")
+    tap(app, "+")
+    texts = shot(app)
+    assert {"Player 1", "Player 4", "Seat 4", "Start"} <= set(texts)
+    tap(app, "+")
+    assert "Player 4" in shot(app) and app.screen.count == 4
+
+
+def test_players_keyboard(make_app) -> None:
+    app = make_app()
+    tap(app, "PL")
+    tap(app, "Kości")
+    tap(app, "Gracz 2")
+    texts = shot(app)
+    assert {"Q", "Ł", "Ż", "Gotowe"} <= set(texts)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_dice_table_before_and_after_a_roll(make_app, size) -> None:
+    app = make_app(size)
+    start(app, players=4)
+    texts = shot(app)
+    assert {"Player 1", "Roll 0 of 3", "Turn 1", "Choices", "Sheets", "Total", "No camera"} <= set(texts)
+    assert {"Ones", "Yahtzee", "Chance", "Upper bonus"} <= set(texts)
+    roll(app, (3, 3, 3, 6, 6))
+    texts = shot(app)
+    assert {"Roll 1 of 3", "Full house", "25", "Three of a kind", "21"} <= set(texts)
+    assert [d.text for d in app.canvas.log if d.kind == "die"] == ["3", "3", "3", "6", "6"]
+    tap(app, "Full house")
+    texts = shot(app)
+    assert "Enter" in texts and "Full house: 25" in texts
+
+
+def test_triple_table_pages_by_column(make_app) -> None:
+    app = make_app()
+    start(app, "Triple Generał", players=4)
+    roll(app, (1, 2, 3, 4, 5))
+    texts = shot(app)
+    assert {"×1", "×2", "×3", "Large straight", "40"} <= set(texts)
+    tap(app, "×3")
+    assert "120" in shot(app)
+    tap(app, "Sheets")
+    texts = shot(app)
+    assert "Yahtzee bonus" in texts and "Player 4" in texts
+
+
+def test_refusal_is_shown_in_the_players_language(make_app) -> None:
+    app = make_app()
+    tap(app, "DE")
+    tap(app, "Generał (klassisch)")
+    tap(app, "Start")
+    roll(app, (1, 1, 2, 3, 4))
+    roll(app, (6, 6, 6, 6, 6), held=(0, 1))
+    texts = " ".join(shot(app))
+    assert "gehaltener Würfel" in texts
+
+
+def test_camera_view_draws_recognised_dice_and_hold_zone(make_app) -> None:
+    import numpy as np
+
+    from device.vision_worker import CameraView, ViewDie
+
+    class Worker:
+        def view(self) -> CameraView:
+            return CameraView(
+                image=np.zeros((270, 480, 3), dtype=np.uint8),
+                frame_size=(1280, 720),
+                dice=(
+                    ViewDie(4, (200.0, 300.0), 60.0, False, False),
+                    ViewDie(None, (900.0, 600.0), 60.0, True, True),
+                ),
+                hold_zone=(800, 500, 400, 200),
+                state="settled",
+                seq=1,
+            )
+
+    app = make_app()
+    app.camera = Worker()
+    start(app)
+    shot(app)
+    kinds = {(d.kind, d.text) for d in app.canvas.log}
+    assert ("seen_die", "4") in kinds and ("seen_die", "?") in kinds and ("hold_zone", "Hold zone") in kinds
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_correction(make_app, size) -> None:
+    app = make_app(size)
+    start(app)
+    app.post(DiceSeen((SeenDie(4), SeenDie(None, uncertain=True), SeenDie(2), SeenDie(2), SeenDie(6))))
+    app.step()
+    assert app.screen.name == "correction"
+    texts = shot(app)
+    assert {"Fix the dice", "Tap a die to change its value.", "Use these dice", "Cancel"} <= set(texts)
+    assert "Use these dice" not in [t.label for t in app.canvas.targets]  # one die still unknown
+    tap(app, "?")
+    tap(app, "1")
+    tap(app, "Use these dice")
+    assert app.screen.name == "dice_table"
+    assert app.session.dice.values == (4, 2, 2, 2, 6)
+
+
+def test_correction_of_a_later_roll_has_hold_buttons(make_app) -> None:
+    app = make_app()
+    start(app)
+    roll(app, (1, 2, 3, 4, 5))
+    tap(app, "Fix the dice")
+    texts = shot(app)
+    assert texts.count("Rolled") == 5
+    tap(app, "Rolled")
+    assert "Held" in shot(app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_end(make_app, size) -> None:
+    app = make_app(size)
+    start(app, "Kości (poker dice)")
+    session = app.session
+    while not session.finished:
+        roll(app, (5, 5, 5, 5, 5))
+        session.choose_best()
+    app.step()
+    assert app.screen.name == "end"
+    texts = shot(app)
+    assert {"Game over", "1.", "Score over the turns", "New game", "Home"} <= set(texts)
+    assert any(d.kind == "chart" for d in app.canvas.log)
+
+
+def test_history_and_statistics(make_app) -> None:
+    app = make_app()
+    gid = app.journal.start_game("yahtzee", {}, ["Ala", "Ola"])
+    app.journal.finish(gid, (230, 180), (1, 2))
+    tap(app, "History")
+    texts = shot(app)
+    assert "Ala 230, Ola 180" in texts
+    tap(app, "Statistics")
+    texts = shot(app)
+    assert {"Ala", "Ola", "230", "180.0"} <= set(texts)
+
+
+def test_settings_need_the_pin(make_app) -> None:
+    app = make_app()
+    tap(app, "Settings")
+    texts = shot(app)
+    assert "Owner PIN" in texts and "Language" not in texts
+    for d in "1234":
+        tap(app, d)
+    tap(app, "OK")
+    assert "Wrong PIN" in shot(app)
+    for d in "0000":
+        tap(app, d)
+    tap(app, "OK")
+    texts = shot(app)
+    assert {"Language", "Move timer", "Rule preset", "Camera", "Seats", "Off"} <= set(texts)
+    tap(app, "+", nth=0)  # the move timer of the first game: off -> 30 s
+    assert "30 s" in shot(app)
+    tap(app, "official")
+    game = app.screens["settings"].game
+    assert app.settings.preset(game) == "official"
+    assert app.settings.timer_seconds(game) == 30
+
+
+def test_failsafe_shows_the_error_and_keeps_running(make_app) -> None:
+    app = make_app()
+    start(app)
+
+    def broken() -> None:
+        raise RuntimeError("sensor on fire")
+
+    app.screen.draw = lambda canvas: broken()  # type: ignore[method-assign]
+    app.step()
+    assert app.screen.name == "failsafe"
+    texts = shot(app)
+    assert "Something went wrong" in texts and any("sensor on fire" in t for t in texts)
+    del app.screens["dice_table"].draw
+    tap(app, "Continue")
+    assert app.screen.name == "dice_table" and app.session is not None
+
+
+def test_every_screen_is_covered() -> None:
+    covered = {"home", "players", "dice_table", "correction", "end", "history", "settings", "failsafe"}
+    assert set(SCREENS) == covered
