@@ -57,7 +57,7 @@ class Simulator:
         self.held: set[int] = set()
         self.frame: np.ndarray | None = None
         self.frame_seq = 0
-        self._turn_key: tuple[int, int] | None = None
+        self._turn_seq = -1
         app.key_hooks.append(self.on_key)
 
     @property
@@ -94,11 +94,15 @@ class Simulator:
             if self.autoplay and self.app.screen.name in ("home", "end"):
                 self.start_autoplay(self.autoplay)
             return
-        turn = (session.seq, session.rolls_used) if session.rolls_used == 0 else self._turn_key
-        if session.rolls_used == 0 and turn != self._turn_key:
+        if session.rolls_used == 0 and self._turn_seq != session.seq:
+            # A new turn: every die is picked up again.
             self.values = None
             self.held = set()
-            self._turn_key = turn
+            self._turn_seq = session.seq
+        elif session.rolls_used > 0 and self.values is None and session.dice is not None:
+            # Resumed in the middle of a turn: the dice of the journal's last roll lie on the table.
+            self.values = session.dice.values
+            self.show()
         if self.autoplay:
             self.play(session)
 

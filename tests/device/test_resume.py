@@ -1,0 +1,112 @@
+"""kill -9 at random moments: the appliance resumes the unfinished game exactly, and no action it had
+confirmed (printed after the journal write returned) is ever lost."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import rules
+from device.journal import Journal
+
+ROUNDS = 4
+
+
+def start(tmp_path: Path, seed: int) -> subprocess.Popen[str]:
+    config = tmp_path / "config.toml"
+    config.write_text("[display]\nfps = 120\n", encoding="utf-8")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [
+        sys.executable,
+        "-m",
+        "device.cli",
+        "--simulate",
+        "--headless",
+        "--config",
+        str(config),
+        "--state-dir",
+        str(tmp_path / "state"),
+        "--autoplay",
+        "poker_dice",
+        "--seed",
+        str(seed),
+        "--trace",
+    ]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+
+
+def read_line(proc: subprocess.Popen[str]) -> tuple[int, str, int]:
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line, "the appliance stopped printing"
+    _, game, what, *_, seq = line.split()
+    return int(game), what, int(seq)
+
+
+def journal_state(path: Path, game_id: int) -> tuple[int, object]:
+    journal = Journal.open(path)
+    try:
+        assert journal.set_aside is None
+        stored = journal.game(game_id)
+        spec = rules.get_game(stored.game)
+        options = spec.options_type.from_dict(stored.options)
+        actions = [rules.action_from_json(a.action) for a in journal.actions(game_id)]
+        return len(actions), rules.replay(options, actions)
+    finally:
+        journal.close()
+
+
+def test_kill_9_loses_no_confirmed_action(tmp_path: Path) -> None:
+    rng = random.Random(2024)
+    journal_path = tmp_path / "state" / "journal.sqlite3"
+    game_id = None
+    for round_ in range(ROUNDS):
+        proc = start(tmp_path, seed=round_)
+        try:
+            game, what, seq = read_line(proc)
+            assert what == "resumed"
+            if game_id is not None:
+                assert game == game_id, "the unfinished game was not resumed"
+                count, _ = journal_state(journal_path, game_id)
+                assert seq == count, "resumed at another action than the journal's last"
+            game_id = game
+            confirmed = seq
+            for _ in range(rng.randint(1, 12)):
+                game, what, seq = read_line(proc)
+                assert (game, what) == (game_id, "confirmed") and seq == confirmed + 1
+                confirmed = seq
+            time.sleep(rng.random() * 0.05)
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        count, _ = journal_state(journal_path, game_id)
+        assert count >= confirmed
+
+
+def test_the_app_resumes_the_journal_state_exactly(tmp_path: Path, make_app) -> None:
+    from tests.device.conftest import make_config
+    from tests.device.helpers import press, roll, tap
+
+    config = make_config(tmp_path)
+    app = make_app(config=config)
+    tap(app, "Kości (poker dice)")
+    tap(app, "Start")
+    for values in ((1, 2, 3, 4, 5), (2, 2, 2, 6, 6)):
+        seat = app.session.current_seat
+        roll(app, values)
+        app.session.select(app.session.best_choice())
+        press(app, seat)
+    roll(app, (6, 6, 6, 6, 1))
+    roll(app, (6, 6, 6, 6, 3), held=(0, 1, 2, 3))
+    before = app.session.state
+    app.journal.close()
+    again = make_app(config=config)
+    assert again.screen.name == "dice_table"
+    assert again.session.state == before
+    count, replayed = journal_state(config.device.journal_path, again.session.game_id)
+    assert replayed == before and count == 6
