@@ -16,7 +16,22 @@ from tests.device.helpers import tap
 
 SOURCE = Path(device.__file__).parent
 CALL = re.compile(r'(?:self\._|(?<!p)gettext|tr\.format)\(\s*"((?:[^"\\]|\\.)+)"')
-REFUSAL_CODES = ["game_over", "no_roll", "roll_first", "too_many_rolls", "nothing_to_hold", "invalid_hold", "held_die_changed", "unknown_box", "box_filled", "joker_forced", "voluntary_zero", "unknown_action", "not_your_turn", "choose_box_first"]
+REFUSAL_CODES = (
+    "game_over",
+    "no_roll",
+    "roll_first",
+    "too_many_rolls",
+    "nothing_to_hold",
+    "invalid_hold",
+    "held_die_changed",
+    "unknown_box",
+    "box_filled",
+    "joker_forced",
+    "voluntary_zero",
+    "unknown_action",
+    "not_your_turn",
+    "choose_box_first",
+)
 
 
 def texts_in_code() -> set[str]:
