@@ -1,0 +1,113 @@
+"""The vision worker posts one reading per settle, keeps a preview, and survives bad frames."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from device.events import DiceSeen
+from device.vision_worker import VisionWorker, seen_from_observation
+
+
+@dataclass
+class Die:
+    value: int | None
+    center: tuple[float, float]
+    size: float = 40.0
+    angle: float = 0.0
+    confidence: float = 0.99
+    held: bool = False
+
+
+@dataclass
+class Observation:
+    dice: list[Die]
+    uncertain: tuple[int, ...] = ()
+
+
+@dataclass
+class Status:
+    state: str
+    observation: Observation | None = None
+
+
+@dataclass
+class Camera:
+    frames: list[np.ndarray]
+    seq: int = 0
+
+    def latest(self) -> tuple[np.ndarray, int] | None:
+        if self.seq >= len(self.frames):
+            return None
+        self.seq += 1
+        return self.frames[self.seq - 1], self.seq
+
+
+@dataclass
+class Tracker:
+    script: list[Status]
+    fed: list[np.ndarray] = field(default_factory=list)
+
+    def feed(self, frame: np.ndarray) -> Status:
+        self.fed.append(frame)
+        return self.script[len(self.fed) - 1]
+
+
+def observation(
+    values: list[int | None], held: tuple[int, ...] = (), uncertain: tuple[int, ...] = ()
+) -> Observation:
+    return Observation([Die(v, (100.0 * i, 50.0), held=i in held) for i, v in enumerate(values)], uncertain)
+
+
+def test_one_reading_per_settle() -> None:
+    frames = [np.full((720, 1280, 3), i, dtype=np.uint8) for i in range(6)]
+    first = observation([1, 2, 3, 4, 5])
+    second = observation([6, 6, 3, 4, 5], held=(2, 3, 4))
+    script = [
+        Status("rolling"),
+        Status("settled", first),
+        Status("settled", first),
+        Status("rolling"),
+        Status("settled", second),
+        Status("empty"),
+    ]
+    posted: list[object] = []
+    worker = VisionWorker(Camera(frames), Tracker(script), posted.append)
+    while worker.process_latest():
+        pass
+    assert posted == [seen_from_observation(first), seen_from_observation(second)]
+    assert isinstance(posted[1], DiceSeen) and [d.held for d in posted[1].dice] == [
+        False,
+        False,
+        True,
+        True,
+        True,
+    ]
+    view = worker.view()
+    assert view is not None and view.image.shape == (270, 480, 3) and view.frame_size == (1280, 720)
+    assert view.state == "empty"
+
+
+def test_unsure_dice_are_marked() -> None:
+    seen = seen_from_observation(observation([1, None, 3, 4, 5], uncertain=(3,)))
+    assert [d.uncertain for d in seen.dice] == [False, True, False, True, False]
+    assert not seen.certain
+
+
+def test_the_thread_keeps_going_after_a_bad_frame() -> None:
+    frames = [np.zeros((10, 10), dtype=np.uint8), np.zeros((720, 1280, 3), dtype=np.uint8)]
+    posted: list[object] = []
+    settled = Status("settled", observation([2, 2, 2, 2, 2]))
+    worker = VisionWorker(
+        Camera(frames), Tracker([Status("rolling"), settled]), posted.append, interval=0.001
+    )
+    worker.start()
+    try:
+        for _ in range(500):
+            if posted:
+                break
+            worker._stop.wait(0.01)
+    finally:
+        worker.stop()
+    assert len(posted) == 1
