@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.dice import Choose, Roll, RollDice
-
 from device.events import DiceSeen, SeenDie
 from device.session import GameSession, register_session
+from rules.dice import Choose, Roll, RollDice
 
 __all__ = ["DiceSession", "PokerDiceSession", "YahtzeeSession", "roll_from_seen"]
 
@@ -73,6 +72,7 @@ class DiceSession(GameSession):
         self.selected: str | None = None
         self.pending: DiceSeen | None = None  # a reading that waits for a correction
         self.choose_best_on_roll = False
+        self._progress: tuple[int, list[list[int]]] | None = None
 
     # --- what the screen shows -----------------------------------------------------------------------
 
@@ -160,7 +160,10 @@ class DiceSession(GameSession):
         self.pending = None
 
     def score_progress(self) -> list[list[int]]:
-        """Each player's total after each of his turns (replayed from the game's actions)."""
+        """Each player's total after each of his turns (replayed from the game's actions; kept until
+        the next action, since the end screen asks every frame)."""
+        if self._progress is not None and self._progress[0] == self.seq:
+            return self._progress[1]
         state = self.spec.new_game(self.options)
         progress: list[list[int]] = [[] for _ in self.players]
         for act in self.history:
@@ -168,6 +171,7 @@ class DiceSession(GameSession):
             state = state.apply(act)
             if isinstance(act, Choose):
                 progress[player].append(state.sheets[player].total())  # type: ignore[attr-defined]
+        self._progress = (self.seq, progress)
         return progress
 
 
