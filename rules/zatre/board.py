@@ -248,8 +248,8 @@ def place_cards(board: Board, placements: Sequence[Placement | str]) -> tuple[Bo
 
     The cards are laid in order, each touching what lies before it (the first card of an empty board
     excepted). Rows are then judged on the final board: every row through a new half must total at
-    most 12, each distinct scoring row counts once, and a triple counts only when the three rows of
-    one single card score it.
+    most 12 and each distinct scoring row counts once. A triple counts when the three rows of one
+    card score {10, 11, 12} or {12, 12, 12} as that card is laid.
 
     >>> _, scoring = place_cards(Board(), ["6|6@0,0H", "0|4@0,1H"])
     >>> scoring.rows, scoring.points
@@ -257,6 +257,7 @@ def place_cards(board: Board, placements: Sequence[Placement | str]) -> tuple[Bo
     """
     laid = [_as_placement(p) for p in placements]
     cells = dict(board.cells)
+    super_bonus = 0
     for placement in laid:
         for cell, _ in placement.cells:
             if cell in cells:
@@ -274,12 +275,15 @@ def place_cards(board: Board, placements: Sequence[Placement | str]) -> tuple[Bo
             )
         for cell, value in placement.cells:
             cells[cell] = value
+        # A triple is three rows scored at once by laying one card, so it is judged as the card
+        # is laid: the first card of an empty table (a lone card) never makes one.
+        totals = tuple(sorted(line.total for line in card_lines(cells, placement)))
+        if totals in SUPER_TRIPLES:
+            super_bonus += SUPER_BONUS
     seen: set[tuple[str, Cell]] = set()
     rows: list[int] = []
-    super_bonus = 0
     for placement in laid:
-        lines = card_lines(cells, placement)
-        for line in lines:
+        for line in card_lines(cells, placement):
             if line.total > MAX_ROW:
                 raise IllegalAction(
                     "row_too_high",
@@ -287,11 +291,7 @@ def place_cards(board: Board, placements: Sequence[Placement | str]) -> tuple[Bo
                     placement=str(placement),
                     total=line.total,
                 )
-        scored = [line for line in lines if line.total in POINTS]
-        if len(scored) == 3 and tuple(sorted(line.total for line in scored)) in SUPER_TRIPLES:
-            super_bonus += SUPER_BONUS
-        for line in scored:
-            if (line.axis, line.start) not in seen:
+            if line.total in POINTS and (line.axis, line.start) not in seen:
                 seen.add((line.axis, line.start))
                 rows.append(line.total)
     scoring = Scoring(tuple(rows), tuple(POINTS[t] for t in rows), super_bonus)

@@ -78,7 +78,7 @@ def parse_manifest(text: str, source: str = "manifest") -> tuple[Card, ...]:
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise DeckError(f"deck manifest {source!r}: count of {text_card!r} must be a whole number ≥ 1")
         cards.extend([card] * count)
-    return check_deck(cards, source=source)
+    return check_deck(cards, source=f"deck manifest {source!r}")
 
 
 def check_deck(cards: Iterable[Card | str], source: str = "deck") -> tuple[Card, ...]:

@@ -36,6 +36,10 @@ class ZatreOptions(Options):
     MAX_PLAYERS: ClassVar[int] = 4
 
     def __post_init__(self) -> None:
+        # A config file (TOML, JSON) gives lists; the options keep tuples so that they stay hashable.
+        for key in ("deck", "row_bonus"):
+            if isinstance(getattr(self, key), list):
+                object.__setattr__(self, key, tuple(getattr(self, key)))
         super().__post_init__()
         if self.deck:
             try:
