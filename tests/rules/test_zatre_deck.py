@@ -51,13 +51,13 @@ def test_a_physical_deck_manifest_is_read_from_a_path(tmp_path: Path) -> None:
     ],
 )
 def test_bad_manifests_name_the_problem(text: str, fragment: str) -> None:
-    with pytest.raises(DeckError, match="deck manifest 'test.json'") as info:
+    with pytest.raises(DeckError, match=r"deck manifest 'test\.json'") as info:
         parse_manifest(text, source="test.json")
     assert fragment in str(info.value)
 
 
 def test_a_missing_manifest_file_names_the_path(tmp_path: Path) -> None:
-    with pytest.raises(DeckError, match="nope.json.*cannot read"):
+    with pytest.raises(DeckError, match=r"nope\.json.*cannot read"):
         load_deck(tmp_path / "nope.json")
 
 

@@ -48,7 +48,9 @@ def test_rows_beyond_the_printed_table_earn_its_last_bonus() -> None:
 
 def test_default_row_bonus_grows_down_the_sheet() -> None:
     assert len(DEFAULT_ROW_BONUS) == 25
-    assert list(DEFAULT_ROW_BONUS) == sorted(DEFAULT_ROW_BONUS) and DEFAULT_ROW_BONUS[0] < DEFAULT_ROW_BONUS[-1]
+    assert (
+        list(DEFAULT_ROW_BONUS) == sorted(DEFAULT_ROW_BONUS) and DEFAULT_ROW_BONUS[0] < DEFAULT_ROW_BONUS[-1]
+    )
 
 
 def test_super_bonuses_go_bottom_up_in_the_total_column() -> None:
