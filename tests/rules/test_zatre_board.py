@@ -60,6 +60,11 @@ def test_bad_placement_text_is_refused(text: str) -> None:
         Placement.parse(text)
 
 
+def test_placement_orientation_is_h_or_v() -> None:
+    with pytest.raises(ValueError, match="neither 'H' nor 'V'"):
+        Placement(Card(1, 1), 0, 0, "X")  # type: ignore[arg-type]
+
+
 def test_a_lone_card_scores_its_own_row() -> None:
     board, scoring = place(Board(), "5|6@0,0H")
     assert (scoring.rows, scoring.points, scoring.super_bonus) == ((11,), (3,), 0)

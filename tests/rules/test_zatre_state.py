@@ -183,6 +183,7 @@ def test_the_game_ends_after_the_last_round() -> None:
     with pytest.raises(IllegalAction) as info:
         state.apply(CLOSE)
     assert info.value.code == "game_over"
+    assert state.legal_placements() == []
 
 
 def test_the_registry_plays_and_describes_a_whole_game() -> None:
@@ -200,3 +201,35 @@ def test_referee_play_zatre_auto(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "zatre", "--players", "2", "--seed", "1", "--auto"]) == 0
     out = capsys.readouterr().out
     assert "Round 2" in out and out.count(" sheet") == 2 and "place 1: player" in out
+
+
+def test_describe_shows_a_game_in_play_and_the_cards_left_out() -> None:
+    spec = rules.get_game("zatre")
+    state = blocked_state("1|2 4|4", "5|5").apply(CLOSE)
+    assert state.outcome is None
+    text = spec.describe(state)
+    assert "left out (nobody could lay them): 1|2 4|4 5|5" in text
+    assert "Round 2 in play, player 1 to lay" in text and "(empty table)" in text
+    assert [str(e) for e in state.events] == [
+        "player 1 cannot lay any card and passes",
+        "the round ends; left out: 1|2 4|4 5|5",
+    ]
+    exchanged = blocked_state("1|2 4|4", "0|5").apply(CLOSE)
+    assert str(exchanged.events[0]) == "player 1 cannot lay 1|2 4|4: puts them under the pile and takes 3"
+
+
+def test_lay_has_a_text_form_and_other_actions_are_refused() -> None:
+    lay = Lay.parse("5|6@0,0H 0|4@0,1v")
+    assert str(lay) == "5|6@0,0H 0|4@0,1V" and Lay.parse(str(lay)) == lay
+
+    class Pass(rules.Action):
+        pass
+
+    with pytest.raises(IllegalAction) as info:
+        new_game(ZatreOptions()).apply(Pass())
+    assert info.value.code == "unknown_action"
+
+
+def test_a_board_refuses_overlapping_cards() -> None:
+    with pytest.raises(ValueError, match="overlaps"):
+        Board((Placement.parse("1|1@0,0H"), Placement.parse("2|2@1,0V")))
