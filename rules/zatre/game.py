@@ -54,8 +54,8 @@ def describe(state: GameState) -> str:
     outcome = state.outcome
     if outcome is not None:
         lines.append("")
-        for seat, (score, place) in enumerate(zip(outcome.scores, outcome.places, strict=True)):
-            lines.append(f"place {place}: player {seat} with {score} points")
+        for seat in sorted(range(len(outcome.scores)), key=lambda s: (outcome.places[s], s)):
+            lines.append(f"place {outcome.places[seat]}: player {seat} with {outcome.scores[seat]} points")
     return "\n".join(lines)
 
 

@@ -132,8 +132,8 @@ class ZatreState:
         return not self.board
 
     def legal_placements(self) -> list[Placement]:
-        """Every legal placement of a card of the current hand (for the first turn: of the first
-        card, which any card is)."""
+        """Every legal placement of a card of the current hand, for hints. On the round's first turn
+        (empty table) each card is offered at the origin; the second card must then touch it."""
         if self.turn is None:
             return []
         return legal_placements(self.board, self.hands[self.turn])
