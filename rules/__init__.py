@@ -5,7 +5,7 @@ presets, outcomes, the registry of games, :func:`replay`, and one module per gam
 API of RULES.md).
 """
 
-from rules import poker_dice, yahtzee
+from rules import poker_dice, yahtzee, zatre
 from rules.actions import (
     Action,
     action,
@@ -42,4 +42,5 @@ __all__ = [
     "register",
     "replay",
     "yahtzee",
+    "zatre",
 ]

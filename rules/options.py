@@ -76,13 +76,23 @@ class Options:
         for key in data:
             if key not in names:
                 raise OptionError(key, f"unknown option; allowed keys: {', '.join(names)}")
-        return cls(**data)
+        hints = typing.get_type_hints(cls)
+        return cls(**{key: _from_plain(hints[key], value) for key, value in data.items()})
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
     def replace(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
+
+
+def _from_plain(tp: Any, value: Any) -> Any:
+    """Lists (from TOML or JSON) back into the tuples that a tuple-typed field holds."""
+    if isinstance(value, list) and typing.get_origin(tp) is tuple:
+        args = typing.get_args(tp)
+        item = args[0] if args else Any
+        return tuple(_from_plain(item, v) for v in value)
+    return value
 
 
 def _plain(value: Any) -> Any:

@@ -109,6 +109,7 @@ def test_action_kind_cannot_be_registered_twice() -> None:
 class _DemoOptions(Options):
     joker: Literal["forced", "free"] = "forced"
     timer: int = 0
+    seats: tuple[int, ...] = (1, 2)
     PRESETS: ClassVar[dict[str, dict[str, object]]] = {"official": {"joker": "free", "timer": 60}}
 
 
@@ -118,6 +119,7 @@ def test_presets_and_overrides() -> None:
     assert (official.joker, official.timer, official.players) == ("free", 60, 3)
     assert _DemoOptions.preset_names() == ["seed", "official"]
     assert _DemoOptions.from_dict(official.to_dict()) == official
+    assert _DemoOptions.from_dict({"seats": [3, 4]}).seats == (3, 4)
 
 
 @pytest.mark.parametrize(
@@ -128,7 +130,7 @@ def test_presets_and_overrides() -> None:
         ({"timer": True}, "timer", "whole number"),
         ({"players": 9}, "players", "allowed: 1–4"),
         ({"seed": -1}, "seed", "out of range"),
-        ({"jokr": "free"}, "jokr", "allowed keys: players, seed, joker, timer"),
+        ({"jokr": "free"}, "jokr", "allowed keys: players, seed, joker, timer, seats"),
     ],
 )
 def test_bad_options_name_the_key(data: dict[str, object], key: str, fragment: str) -> None:

@@ -1,0 +1,56 @@
+"""The rule options of Zatre – the card game: the deck and the row-bonus table of the score sheet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+from rules.errors import OptionError
+from rules.options import Options
+from rules.zatre.cards import Card
+from rules.zatre.deck import DeckError, check_deck, load_deck
+from rules.zatre.sheet import DEFAULT_ROW_BONUS
+
+__all__ = ["ZatreOptions"]
+
+
+@dataclass(frozen=True)
+class ZatreOptions(Options):
+    """``deck``: the 50 cards as texts (empty: the packaged default manifest, an assumption);
+    ``row_bonus``: the bonus of each sheet row, top-down (the default is an assumption).
+
+    The deck is part of the options, not a path, so that a journal replays exactly even if the
+    manifest file changes later; :meth:`from_manifest` reads a manifest file into the options.
+
+    >>> ZatreOptions(players=3, deck=("3|4",))
+    Traceback (most recent call last):
+    ...
+    rules.errors.OptionError: deck: deck: 1 cards; a Zatre deck has exactly 50
+    """
+
+    deck: tuple[str, ...] = ()
+    row_bonus: tuple[int, ...] = DEFAULT_ROW_BONUS
+
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 4
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.deck:
+            try:
+                check_deck(self.deck)
+            except DeckError as exc:
+                raise OptionError("deck", str(exc)) from None
+        negative = [b for b in self.row_bonus if b < 0]
+        if negative:
+            raise OptionError("row_bonus", f"bonuses must be ≥ 0, got {negative}")
+
+    @classmethod
+    def from_manifest(cls, path: str | Path | None, **values: Any) -> Self:
+        """Options whose deck is read from the manifest at ``path`` (``None``: the default)."""
+        return cls(deck=tuple(str(card) for card in load_deck(path)), **values)
+
+    def cards(self) -> tuple[Card, ...]:
+        """The deck, sorted, each card in its ``key`` form."""
+        return check_deck(self.deck) if self.deck else load_deck()
