@@ -101,7 +101,7 @@ class GameSession:
         it is logged, and the game goes on from the last action that applies.
         """
         spec = rules.get_game(stored.game)
-        options = spec.options_type.from_dict(_tuples(stored.options))
+        options = spec.options_type.from_dict(stored.options)
         state = spec.new_game(options)
         history: list[Action] = []
         used: dict[int, float] = {}
@@ -203,10 +203,6 @@ class GameSession:
 
     def on_timeout(self) -> None:
         """The move timer ran out; each game decides what that means (dice: the best box)."""
-
-
-def _tuples(values: dict[str, Any]) -> dict[str, Any]:
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
 
 
 SESSIONS: dict[str, type[GameSession]] = {}

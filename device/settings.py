@@ -67,5 +67,4 @@ class Settings:
         table = {
             k: v for k, v in self.config.games.get(game, {}).items() if k not in ("timer_seconds", "preset")
         }
-        table = {k: tuple(v) if isinstance(v, list) else v for k, v in table.items()}
         return spec.options_type.preset(self.preset(game), **{**table, **overrides})
