@@ -68,8 +68,10 @@ class App:
         if journal.set_aside is not None:
             aside = journal.set_aside
             self.notices.append(
-                self.tr.gettext("The journal file was refused ({reason}) and kept as {path}.").format(
-                    reason=aside.reason, path=aside.moved_to.name
+                self.tr.format(
+                    "The journal file was refused ({reason}) and kept as {path}.",
+                    reason=aside.reason,
+                    path=aside.moved_to.name,
                 )
             )
         self.resume_unfinished()
@@ -115,7 +117,7 @@ class App:
         elif isinstance(event, Tick):
             self.tick()
         elif isinstance(event, CameraLost):
-            self.camera_status = self.tr.gettext("Camera lost: {reason}").format(reason=event.reason)
+            self.camera_status = self.tr.format("Camera lost: {reason}", reason=event.reason)
         elif isinstance(event, CameraBack):
             self.camera_status = None
         elif isinstance(event, Key) and (any(hook(event) for hook in self.key_hooks) or not event.down):

@@ -109,6 +109,9 @@ def run(opts: RunOptions) -> int:
                     app.post(converted)
             if simulator is not None:
                 simulator.poll()
+                caption = "Tabletop Referee — simulator — " + seat_lights(app.signals.patterns)
+                if caption != pygame.display.get_caption()[0]:
+                    pygame.display.set_caption(caption)
             if opts.trace:
                 _trace(app)
             app.step()
@@ -121,6 +124,18 @@ def run(opts: RunOptions) -> int:
         journal.close()
         pygame.quit()
     return 0
+
+
+LIGHT_SYMBOLS = {"OFF": "○", "ON": "●", "BLINK": "◎", "PULSE": "◐"}
+
+
+def seat_lights(patterns: dict[int, str]) -> str:
+    """The seat LEDs as text for the simulator's window title (there are no LEDs on a laptop).
+
+    >>> seat_lights({0: "ON", 1: "OFF"})
+    'F1 ● F2 ○'
+    """
+    return " ".join(f"F{seat + 1} {LIGHT_SYMBOLS.get(p, '?')}" for seat, p in sorted(patterns.items()))
 
 
 def _trace(app: Any) -> None:

@@ -52,10 +52,6 @@ class MoveTimer:
         return self.limit_seconds > 0
 
     @property
-    def seat(self) -> int | None:
-        return self._seat
-
-    @property
     def paused(self) -> bool:
         return self._paused
 
@@ -126,10 +122,6 @@ class MoveTimer:
             self._warned = True
             return "warning"
         return None
-
-    @property
-    def timed_out(self) -> bool:
-        return self._timed_out
 
     def used(self, seat: int) -> float:
         """Total seconds ``seat`` has used, the running move included."""

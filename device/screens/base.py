@@ -15,7 +15,7 @@ import pygame
 
 from device.events import Event, Key
 from device.ui.canvas import Canvas
-from device.ui.theme import ACCENT, PANEL, TEXT_DIM
+from device.ui.theme import ACCENT, PANEL
 
 if TYPE_CHECKING:
     from device.app import App
@@ -35,8 +35,7 @@ class Screen:
 
     def _(self, msgid: str, **values: object) -> str:
         """The text in the current language (``values`` are formatted in)."""
-        text: str = self.app.tr.gettext(msgid)
-        return text.format(**values) if values else text
+        return str(self.app.tr.format(msgid, **values))
 
     def enter(self, **kwargs: Any) -> None:
         """Called each time the screen is shown."""
@@ -72,14 +71,6 @@ class Screen:
             bold=True,
         )
         return pygame.Rect(0, bar.bottom, canvas.width, canvas.height - bar.bottom)
-
-    def footer_note(self, canvas: Canvas, text: str) -> None:
-        canvas.text(
-            text,
-            (canvas.px(12), canvas.height - canvas.px(28), canvas.width - canvas.px(24), canvas.px(24)),
-            size=18,
-            colour=TEXT_DIM,
-        )
 
 
 SCREENS: dict[str, type[Screen]] = {}

@@ -211,6 +211,12 @@ class SettingsScreen(Screen):
                 selected=settings.camera_source == source,
                 size=18,
             )
+        canvas.text(
+            self._("from the next start"),
+            (m, y + row_h * 3 // 4, label_w - gap, row_h // 4),
+            size=14,
+            colour=TEXT_DIM,
+        )
         y += row_h + gap
         label(self._("Seats"))
         canvas.button((x0, y, canvas.px(64), row_h), "−", lambda: self.set_seats(settings.seats - 1), size=30)

@@ -31,7 +31,6 @@ def draw_die(
     held: bool = False,
     uncertain: bool = False,
     action: Callable[[], None] | None = None,
-    label: str = "",
 ) -> None:
     """A die face; ``None`` draws a question mark. Held dice get the hold-zone frame, unsure ones a red one.
     With ``action`` the die is a touch target (the correction screen)."""
@@ -47,7 +46,7 @@ def draw_die(
     frame = WARNING if uncertain else HOLD_ZONE if held else None
     if frame is not None:
         pygame.draw.rect(canvas.surface, frame, rect.inflate(6, 6), width=4, border_radius=rect.width // 5)
-    text = label or ("?" if value is None else str(value))
+    text = "?" if value is None else str(value)
     canvas.record("die", text, rect)
     if action is not None:
         canvas.target(rect, text, action)
