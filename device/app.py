@@ -74,7 +74,7 @@ class App:
                     path=aside.moved_to.name,
                 )
             )
-        self.resume_unfinished()
+        self._guarded(self.resume_unfinished)
 
     # --- the loop ------------------------------------------------------------------------------------
 
@@ -175,6 +175,16 @@ class App:
         session = SESSIONS[stored.game].resume(self.journal, stored, self.new_timer(stored.game))
         self.session = session
         self.show(session.table_screen)
+
+    def set_aside_unfinished(self) -> None:
+        """The way out when the unfinished game cannot be resumed: it stays in the journal (history,
+        export) but is no longer resumed."""
+        stored = self.journal.unfinished()
+        if stored is not None:
+            self.journal.abandon(stored.id)
+        self.session = None
+        self.failure = None
+        self.show("home")
 
     def end_session(self) -> None:
         """Leave the current game: an unfinished one is abandoned (kept in the journal, not resumed)."""

@@ -33,6 +33,7 @@ __all__ = ["SEAT_KEYS", "Simulator"]
 log = logging.getLogger(__name__)
 
 SEAT_KEYS = {pygame.K_F1: 0, pygame.K_F2: 1, pygame.K_F3: 2, pygame.K_F4: 3}
+EMPTY_TABLE = np.full((720, 1280, 3), (40, 70, 30), dtype=np.uint8)  # BGR: the green felt of a dice tray
 HOLD_KEYS = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3, pygame.K_5: 4}
 
 
@@ -134,8 +135,10 @@ class Simulator:
         self.frame, _ = self.render(self.values, rng=self.rng, held=held)
         self.frame_seq += 1
 
-    def camera_frame(self) -> np.ndarray | None:
-        """The synthetic camera's picture: the last rendered table (``None`` before the first roll)."""
+    def camera_frame(self) -> np.ndarray:
+        """The synthetic camera's picture: the last rendered table (an empty dark tray before a roll)."""
+        if self.frame is None:
+            return EMPTY_TABLE
         return self.frame
 
     # --- autoplay ------------------------------------------------------------------------------------

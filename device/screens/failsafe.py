@@ -37,9 +37,14 @@ class FailsafeScreen(Screen):
             size=18,
             colour=TEXT_DIM,
         )
+        bottom = canvas.height - canvas.px(80)
         canvas.button(
-            pygame.Rect(m, canvas.height - canvas.px(80), canvas.px(240), canvas.px(56)),
-            self._("Continue"),
-            self.back,
-            size=26,
+            pygame.Rect(m, bottom, canvas.px(240), canvas.px(56)), self._("Continue"), self.back, size=26
         )
+        if self.app.journal.unfinished() is not None:
+            canvas.button(
+                pygame.Rect(canvas.width - m - canvas.px(300), bottom, canvas.px(300), canvas.px(56)),
+                self._("Put the game aside"),
+                self.app.set_aside_unfinished,
+                size=22,
+            )

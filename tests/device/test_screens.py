@@ -220,6 +220,21 @@ def test_failsafe_shows_the_error_and_keeps_running(make_app) -> None:
     assert app.screen.name == "dice_table" and app.session is not None
 
 
+def test_a_game_that_cannot_be_resumed_can_be_put_aside(tmp_path, make_app) -> None:
+    from device.journal import Journal
+    from tests.device.conftest import make_config
+
+    config = make_config(tmp_path)
+    journal = Journal.open(config.device.journal_path)
+    journal.start_game("yahtzee", {"players": 9, "seed": 1}, ["A"])  # written by a broken version
+    journal.close()
+    app = make_app(config=config)
+    assert app.screen.name == "failsafe"
+    assert any("players" in t for t in shot(app))
+    tap(app, "Put the game aside")
+    assert app.screen.name == "home" and app.journal.unfinished() is None
+
+
 def test_every_screen_is_covered() -> None:
     covered = {"home", "players", "dice_table", "correction", "end", "history", "settings", "failsafe"}
     assert set(SCREENS) == covered

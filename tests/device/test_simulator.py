@@ -61,6 +61,7 @@ def test_the_synthetic_camera_renders_the_rolled_dice(make_app) -> None:
     sim = Simulator(app, seed=2, render=render)
     tap(app, "Kości (poker dice)")
     tap(app, "Start")
+    assert sim.camera_frame().shape == (720, 1280, 3)  # the empty tray before the first roll
     key(app, pygame.K_r)
     assert app.session.rolls_used == 0  # the reading comes from the camera, not from the simulator
     assert sim.camera_frame() is not None and rendered[-1][1] == (False,) * 5
