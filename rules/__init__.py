@@ -5,6 +5,7 @@ presets, outcomes, the registry of games, :func:`replay`, and one module per gam
 API of RULES.md).
 """
 
+from rules import kalooki
 from rules.actions import (
     Action,
     action,
@@ -36,6 +37,7 @@ __all__ = [
     "game_of",
     "games",
     "get_game",
+    "kalooki",
     "places",
     "register",
     "replay",
