@@ -142,8 +142,12 @@ def _discard_choice(hand: Sequence[Card], rng: random.Random) -> Card:
     return min(naturals, key=lambda c: (_connections(c, hand), -c.penalty, rng.random()))
 
 
-def random_turn(deal: Deal, rng: random.Random) -> list[Action]:
-    """One whole legal turn for the player to act in a full-information deal, ending with the discard."""
+def random_turn(deal: Deal, rng: random.Random, eagerness: float = 1.0) -> list[Action]:
+    """One whole legal turn for the player to act in a full-information deal, ending with the discard.
+
+    ``eagerness`` is the chance that the player melds at all this turn; lower values give long deals
+    in which the stock runs out (the property tests use them).
+    """
     assert deal.hands is not None and deal.phase == "draw", "random_turn plays full-information turns"
     taken: list[Action] = []
     hand = deal.hands[deal.turn]
@@ -152,6 +156,9 @@ def random_turn(deal: Deal, rng: random.Random) -> list[Action]:
     draw = DrawDiscard() if wants_top or deal.stock_count == 0 else DrawStock()
     deal = _try(deal, draw, taken)
     assert deal.hands is not None
+    if rng.random() >= eagerness:
+        taken.append(Discard(_discard_choice(deal.hands[deal.turn], rng)))
+        return taken
     melds = _choose_melds(deal.hands[deal.turn], rng)
     if melds:
         deal = _try(deal, LayDown(tuple(melds)), taken)
