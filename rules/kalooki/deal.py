@@ -24,6 +24,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import permutations
 from typing import Literal, TypeVar
 
 from rules.actions import Action
@@ -39,7 +40,7 @@ from rules.kalooki.actions import (
     TurnUp,
 )
 from rules.kalooki.cards import DECK, DECK_COUNTS, JOKER, Card, cards_text
-from rules.kalooki.melds import Meld, read_meld
+from rules.kalooki.melds import ENDS, End, Meld, read_meld
 from rules.kalooki.options import KalookiOptions
 from rules.kalooki.payout import payouts
 from rules.kalooki.scoring import deal_penalties, hand_penalty
@@ -179,13 +180,17 @@ class Deal:
                 needed=self.options.initial_meld,
             )
         opened = tuple(o or seat == self.turn for seat, o in enumerate(self.opened))
-        return replace(
-            state,
-            table=self.table + tuple(read),
-            owners=self.owners + (self.turn,) * len(read),
-            opened=opened,
-            jokers_owed=max(0, self.jokers_owed - laid.count(JOKER)),
-        )._checked(laid)
+        return (
+            replace(
+                state,
+                table=self.table + tuple(read),
+                owners=self.owners + (self.turn,) * len(read),
+                opened=opened,
+                jokers_owed=max(0, self.jokers_owed - laid.count(JOKER)),
+            )
+            ._checked(laid)
+            ._owed_jokers_layable()
+        )
 
     def _table_meld(self, index: int, what: str) -> Meld:
         if not 0 <= index < len(self.table):
@@ -200,23 +205,31 @@ class Deal:
         meld = self._table_meld(action.meld, "build")
         state = self._take(action.cards)
         built = meld.build(action.cards, action.end)
-        return replace(
-            state,
-            table=_replace_at(self.table, action.meld, built),
-            kalooki_chance=self.kalooki_chance and self.owners[action.meld] == self.turn,
-            jokers_owed=max(0, self.jokers_owed - list(action.cards).count(JOKER)),
-        )._checked(action.cards)
+        return (
+            replace(
+                state,
+                table=_replace_at(self.table, action.meld, built),
+                kalooki_chance=self.kalooki_chance and self.owners[action.meld] == self.turn,
+                jokers_owed=max(0, self.jokers_owed - list(action.cards).count(JOKER)),
+            )
+            ._checked(action.cards)
+            ._owed_jokers_layable()
+        )
 
     def _release(self, action: ReleaseJoker) -> Deal:
         meld = self._table_meld(action.meld, "release a joker")
         freed = meld.release(action.cards)
         state = self._with_hand(self.turn, remove=action.cards, count=-len(action.cards))
-        return replace(
-            state._with_hand(self.turn, add=(JOKER,), count=1),
-            table=_replace_at(self.table, action.meld, freed),
-            kalooki_chance=self.kalooki_chance and self.owners[action.meld] == self.turn,
-            jokers_owed=self.jokers_owed + 1,
-        )._checked(action.cards)
+        return (
+            replace(
+                state._with_hand(self.turn, add=(JOKER,), count=1),
+                table=_replace_at(self.table, action.meld, freed),
+                kalooki_chance=self.kalooki_chance and self.owners[action.meld] == self.turn,
+                jokers_owed=self.jokers_owed + 1,
+            )
+            ._checked(action.cards)
+            ._owed_jokers_layable()
+        )
 
     def _discard(self, card: Card) -> Deal:
         if self.jokers_owed:
@@ -335,6 +348,20 @@ class Deal:
         hand = tuple(sorted([*left.elements(), *add], key=Card.sort_key))
         return replace(self, hands=_replace_at(self.hands, seat, hand), counts=counts)
 
+    def _owed_jokers_layable(self) -> Deal:
+        """This state, after checking that the jokers released this turn can still be laid again before
+        the discard: an action that would strand one (the turn could never end) is refused."""
+        if self.jokers_owed == 0:
+            return self
+        naturals = None if self.hands is None else [c for c in self.hands[self.turn] if not c.is_joker]
+        if not _jokers_can_be_laid(self.table, naturals, self.counts[self.turn], self.jokers_owed):
+            raise IllegalAction(
+                "joker_not_laid",
+                f"player {self.turn} could not lay the released joker again and still discard",
+                seat=self.turn,
+            )
+        return self
+
     def _checked(self, new: Sequence[Card]) -> Deal:
         """This state, after checking (referee mode) that none of the ``new`` cards just seen is now
         seen more often than the two decks hold it."""
@@ -354,6 +381,55 @@ class Deal:
 
 
 T = TypeVar("T")
+
+
+def _jokers_built_on(table: Sequence[Meld], jokers: int) -> int:
+    """How many of ``jokers`` can be built onto the table melds, one after another."""
+    melds, placed = list(table), 0
+    while placed < jokers:
+        for index, meld in enumerate(melds):
+            fits = [end for end in ENDS if _takes_joker(meld, end)]
+            if fits:
+                melds[index] = meld.build([JOKER], fits[0])
+                placed += 1
+                break
+        else:
+            return placed
+    return placed
+
+
+def _takes_joker(meld: Meld, end: End) -> bool:
+    try:
+        meld.build([JOKER], end)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _pair_takes_joker(naturals: Sequence[Card]) -> bool:
+    """Whether two of ``naturals`` and a joker make a meld."""
+    for i, first in enumerate(naturals):
+        for second in naturals[i + 1 :]:
+            for cards in permutations((first, second, JOKER)):
+                try:
+                    read_meld(cards)
+                except IllegalAction:
+                    continue
+                return True
+    return False
+
+
+def _jokers_can_be_laid(table: Sequence[Meld], naturals: Sequence[Card] | None, hand: int, owed: int) -> bool:
+    """Whether ``owed`` jokers in a hand of ``hand`` cards can all be laid with a card left to discard:
+    built onto the table, or in a new meld (two jokers and any natural card; one joker and a fitting
+    pair). ``naturals`` is ``None`` in referee mode, where the hand is unknown and only counts matter."""
+    left = owed - _jokers_built_on(table, owed)
+    if left == 0:
+        return hand >= owed + 1
+    if left == 2:
+        return hand >= owed + 2 and (naturals is None or len(naturals) >= 2)
+    pair = naturals is None or _pair_takes_joker(naturals)
+    return pair and hand >= owed + 3
 
 
 def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

@@ -26,11 +26,12 @@ from typing import ClassVar, Literal
 from rules.errors import IllegalAction
 from rules.kalooki.cards import JOKER, SUITS, Card, cards_text
 
-__all__ = ["Meld", "RunMeld", "SetMeld", "meld_value", "read_meld"]
+__all__ = ["ENDS", "End", "Meld", "RunMeld", "SetMeld", "meld_value", "read_meld"]
 
 ACE_HIGH = 14  # the position of a high ace in a run; position 1 is the low ace
 
 End = Literal["low", "high"]
+ENDS: tuple[End, End] = ("low", "high")
 
 
 def _rank_at(position: int) -> int:
@@ -68,11 +69,6 @@ class SetMeld:
     @property
     def cards(self) -> tuple[Card, ...]:
         return (*(Card(self.rank, s) for s in self.suits), *([JOKER] * self.jokers))
-
-    @property
-    def stands_for(self) -> tuple[Card | None, ...]:
-        """The natural card each card stands for; ``None`` for a joker (any missing suit)."""
-        return (*(Card(self.rank, s) for s in self.suits), *([None] * self.jokers))
 
     @property
     def value(self) -> int:

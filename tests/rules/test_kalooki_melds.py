@@ -6,6 +6,7 @@ import pytest
 
 from rules import IllegalAction
 from rules.kalooki import JOKER, RunMeld, SetMeld, meld_value, parse_cards, read_meld
+from rules.kalooki.melds import End
 
 
 def meld(text: str) -> SetMeld | RunMeld:
@@ -87,7 +88,7 @@ def test_jokers_take_the_reading_of_greatest_value() -> None:
 
 def test_descending_run_is_stored_low_to_high() -> None:
     run = meld("8C JOKER 6C")
-    assert str(run) == "6C JOKER 8C"
+    assert isinstance(run, RunMeld) and str(run) == "6C JOKER 8C"
     assert [str(c) for c in run.stands_for] == ["6C", "7C", "8C"]
 
 
@@ -125,9 +126,9 @@ class TestBuildingRuns:
             ("5H 6H 7H", "4H 3H", "low"),  # cards are given low to high
         ],
     )
-    def test_refused(self, run: str, cards: str, end: str) -> None:
+    def test_refused(self, run: str, cards: str, end: End) -> None:
         with pytest.raises(IllegalAction) as info:
-            meld(run).build(parse_cards(cards), end)  # type: ignore[arg-type]
+            meld(run).build(parse_cards(cards), end)
         assert info.value.code == "invalid_build"
 
 
