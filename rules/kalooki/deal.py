@@ -109,7 +109,7 @@ class Deal:
         """The cards of ``seat`` (full mode; in referee mode only what was revealed at the end)."""
         if self.hands is not None:
             return self.hands[seat]
-        return self.revealed[seat] or () if self.revealed else ()
+        return (self.revealed[seat] or ()) if self.revealed else ()
 
     def table_cards(self) -> list[Card]:
         return [card for meld in self.table for card in meld.cards]
