@@ -189,8 +189,9 @@ def random_turn(deal: Deal, rng: random.Random, eagerness: float = 1.0) -> list[
     return taken
 
 
-def auto_play(options: KalookiOptions) -> Session:
-    """A whole session of random legal play, seeded by ``options.seed``.
+def auto_play(options: KalookiOptions, journal: list[Action] | None = None) -> Session:
+    """A whole session of random legal play, seeded by ``options.seed``; every action taken is
+    appended to ``journal`` when one is given.
 
     In referee mode a full-information session runs alongside and plays the cards; the referee
     session sees only what a camera would (the turned-up cards, the table, the revealed hands).
@@ -198,15 +199,19 @@ def auto_play(options: KalookiOptions) -> Session:
     rng = random.Random(f"kalooki-auto/{options.seed}")
     shadow = new_session(options.replace(mode="full"))
     state = new_session(options)
+    taken: list[Action] = [] if journal is None else journal
     while state.outcome is None:
         if state.deal.phase == "turn_up":
-            state = state.apply(TurnUp(shadow.deal.discards[0]))
+            taken.append(TurnUp(shadow.deal.discards[0]))
+            state = state.apply(taken[-1])
         for act in random_turn(shadow.deal, rng):
             finished = shadow.deal.apply(act)
             shadow = shadow.apply(act)
             state = state.apply(act)
+            taken.append(act)
         if state.deal.phase == "reveal":
             for seat, hand in enumerate(state.deal.revealed):
                 if hand is None:
-                    state = state.apply(RevealHand(seat, finished.hand(seat)))
+                    taken.append(RevealHand(seat, finished.hand(seat)))
+                    state = state.apply(taken[-1])
     return state

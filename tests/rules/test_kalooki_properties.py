@@ -124,9 +124,12 @@ def test_referee_mode_sees_the_same_results_as_full_information(seed: int, playe
     from rules.kalooki import auto_play
 
     full = auto_play(KalookiOptions(players=players, seed=seed, deals=2, pool_cents=5000))
-    refereed = auto_play(KalookiOptions(players=players, seed=seed, deals=2, pool_cents=5000, mode="referee"))
+    options = KalookiOptions(players=players, seed=seed, deals=2, pool_cents=5000, mode="referee")
+    journal: list[Action] = []
+    refereed = auto_play(options, journal)
     assert refereed.results == full.results
     assert refereed.deal.hands is None
+    assert replay(options, actions_from_json(actions_to_json(journal))) == refereed
 
 
 def test_reluctant_players_exhaust_the_stock_through_every_reshuffle() -> None:
