@@ -49,6 +49,7 @@ from rules.outcome import Termination
 __all__ = ["HAND_SIZE", "Deal", "DealResult", "Phase", "new_deal"]
 
 HAND_SIZE = 13
+T = TypeVar("T")
 
 Phase = Literal["turn_up", "draw", "play", "reveal", "over"]
 
@@ -378,9 +379,6 @@ class Deal:
                     card=str(card),
                 )
         return self
-
-
-T = TypeVar("T")
 
 
 def _jokers_built_on(table: Sequence[Meld], jokers: int) -> int:
