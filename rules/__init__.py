@@ -5,7 +5,7 @@ presets, outcomes, the registry of games, :func:`replay`, and one module per gam
 API of RULES.md).
 """
 
-from rules import poker_dice, yahtzee, zatre
+from rules import kalooki, poker_dice, yahtzee, zatre
 from rules.actions import (
     Action,
     action,
@@ -37,6 +37,7 @@ __all__ = [
     "game_of",
     "games",
     "get_game",
+    "kalooki",
     "places",
     "poker_dice",
     "register",

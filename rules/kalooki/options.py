@@ -1,0 +1,48 @@
+"""Kalooki's rule options (RULES.md §4) and its one preset, ``seed``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from rules.errors import OptionError
+from rules.options import Options
+
+__all__ = ["KalookiOptions"]
+
+
+@dataclass(frozen=True)
+class KalookiOptions(Options):
+    """Options of a Kalooki session.
+
+    ``initial_meld``: the least value of a player's first meld (51; the Kalooki-40 family uses 40).
+    ``max_players``: 4, or 5 for club play. ``payout``: how the prize pool is shared (``payout.py``).
+    ``pool_cents``: the prize pool of each deal in cents (0: play for points only). ``deals``: deals in
+    the session. ``mode``: ``full`` (the engine holds every card: simulator, solo play) or ``referee``
+    (only the table, the discards and the hand counts are seen; hands are revealed at the end).
+    ``max_reshuffles``: after this many reshuffles, the next time the stock runs out ends the deal and
+    the lowest hand wins (a safety cap: REFERENCE.md §1.5.12).
+    """
+
+    players: int = 3
+    initial_meld: Literal[40, 51] = 51
+    max_players: Literal[4, 5] = 4
+    payout: Literal["slice", "proportional"] = "slice"
+    pool_cents: int = 0
+    deals: int = 1
+    mode: Literal["full", "referee"] = "full"
+    max_reshuffles: int = 3
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 5
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.players > self.max_players:
+            raise OptionError("players", f"{self.players} players; allowed: 2–{self.max_players}")
+        for key in ("pool_cents", "max_reshuffles"):
+            if getattr(self, key) < 0:
+                raise OptionError(key, f"{getattr(self, key)} is negative")
+        if self.deals < 1:
+            raise OptionError("deals", f"{self.deals}; a session has at least one deal")
