@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from device.config import Config, ConfigError, load_config
+from device.config import Config, ConfigError, config_path, load_config
 
 __all__ = ["RunOptions", "run"]
 
@@ -69,6 +69,8 @@ def run(opts: RunOptions) -> int:
         config = prepare_config(opts)
     except ConfigError as exc:
         print(f"referee: config error: {exc}", file=sys.stderr)
+        if not opts.headless:
+            show_config_error(exc, opts)
         return 2
     if opts.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -124,6 +126,41 @@ def run(opts: RunOptions) -> int:
         journal.close()
         pygame.quit()
     return 0
+
+
+def show_config_error(error: ConfigError, opts: RunOptions) -> None:
+    """A kiosk has no terminal: the broken key is shown on the screen until the owner fixes the file
+    and restarts (or the window is closed). The screen uses the defaults, since the config is broken."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from device.ui.canvas import Canvas
+    from device.ui.theme import TEXT_DIM, WARNING
+
+    pygame.display.init()
+    size = opts.size or (800, 480)
+    surface = pygame.display.set_mode(size, 0 if opts.simulate else pygame.FULLSCREEN)
+    canvas = Canvas(surface)
+    frames = 0
+    try:
+        while opts.frames is None or frames < opts.frames:
+            if any(e.type == pygame.QUIT for e in pygame.event.get()):
+                break
+            canvas.begin()
+            m = canvas.px(24)
+            canvas.text("Config error", (m, m, canvas.width - 2 * m, canvas.px(48)), size=34, colour=WARNING)
+            canvas.paragraph(str(error), (m, canvas.px(90), canvas.width - 2 * m, canvas.px(200)), size=24)
+            canvas.paragraph(
+                f"Fix the file {config_path(opts.config)} and restart the appliance.",
+                (m, canvas.px(300), canvas.width - 2 * m, canvas.px(120)),
+                size=20,
+                colour=TEXT_DIM,
+            )
+            pygame.display.flip()
+            pygame.time.wait(200)
+            frames += 1
+    finally:
+        pygame.quit()
 
 
 LIGHT_SYMBOLS = {"OFF": "○", "ON": "●", "BLINK": "◎", "PULSE": "◐"}

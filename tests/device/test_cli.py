@@ -21,6 +21,24 @@ def test_broken_config_names_the_key_and_exits(tmp_path: Path, capsys) -> None:
     assert "device.language" in err and "'pl', 'hu', 'de', 'en'" in err
 
 
+def test_broken_config_is_shown_on_the_screen(tmp_path: Path, monkeypatch) -> None:
+    import device.ui.canvas as canvas_module
+
+    shown: list[str] = []
+
+    original = canvas_module.Canvas.paragraph
+
+    def spy(self, text, rect, **kwargs):  # type: ignore[no-untyped-def]
+        shown.append(text)
+        return original(self, text, rect, **kwargs)
+
+    monkeypatch.setattr(canvas_module.Canvas, "paragraph", spy)
+    config = tmp_path / "config.toml"
+    config.write_text("[seats]\ncount = 9\n", encoding="utf-8")
+    assert main(["--simulate", "--config", str(config), "--frames", "2"]) == 2
+    assert any("seats.count" in text and "1–4" in text for text in shown)
+
+
 def test_config_that_is_not_toml(tmp_path: Path, capsys) -> None:
     config = tmp_path / "config.toml"
     config.write_text("[device\nlanguage = ", encoding="utf-8")
