@@ -54,7 +54,7 @@ class App:
         self.settings = Settings.load(config, journal)
         self.tr = Translator(self.settings.language)
         self.canvas = Canvas(surface)
-        self.signals = signals or SeatSignals(None, config.seats.count)
+        self.signals = signals or SeatSignals((), config.seats.count)
         self.camera = camera  # the vision worker (or None): its latest view is drawn on the table screen
         self.session: GameSession | None = None
         self.screens: dict[str, Screen] = {name: cls(self) for name, cls in SCREENS.items()}
@@ -141,7 +141,10 @@ class App:
             if session.finished:
                 self.show("end")
                 return
-        self.signals.show(session.current_seat, warning=session.timer.warning(), paused=session.timer.paused)
+        timer = session.timer
+        self.signals.show(
+            session.current_seat, warning=timer.warning(), paused=timer.paused, seconds_left=timer.remaining()
+        )
 
     # --- screens and games ---------------------------------------------------------------------------
 

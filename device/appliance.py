@@ -96,8 +96,10 @@ def run(opts: RunOptions) -> int:
     app = App(config, surface=surface, journal=journal)
     try:
         seats = parts.seats(config, app.post, simulate=opts.simulate)
-        patterns = importlib.import_module("drivers.seats").LedPattern if seats is not None else None
-        app.signals = SeatSignals(seats, config.seats.count, patterns)
+        pods = parts.pods(config, app.post)
+        panels = [p for p in (seats, pods) if p is not None]
+        patterns = importlib.import_module("drivers.seats").LedPattern if panels else None
+        app.signals = SeatSignals(panels, config.seats.count, patterns)
         simulator = parts.simulator(app, opts, seats) if opts.simulate else None
         app.camera = parts.vision(config, app, simulator)
         if opts.trace:
@@ -221,6 +223,23 @@ class Parts:
         if hasattr(panel, "close"):
             self._closers.append(panel.close)
         return panel
+
+    def pods(self, config: Config, post: Any) -> Any:
+        if not config.serial.port:
+            return None
+        if not _available("drivers.pods"):
+            log.warning("drivers.pods is not installed: the seat pods on %s are not used", config.serial.port)
+            return None
+        try:
+            link = importlib.import_module("drivers.pods").PodLink(
+                config.serial.port, post, config.serial.baudrate
+            )
+            link.start()
+        except Exception:
+            log.exception("seat pods on %s unavailable", config.serial.port)
+            return None
+        self._closers.append(link.close)
+        return link
 
     def simulator(self, app: Any, opts: RunOptions, seats: Any) -> Any:
         from device.simulator import Simulator

@@ -66,7 +66,7 @@ def test_leds_light_the_current_seat_only() -> None:
         def beep(self, count: int = 1, on_time: float = 0.1, off_time: float = 0.1) -> None:
             raise OSError("buzzer wire cut")
 
-    signals = SeatSignals(Panel(), 3)
+    signals = SeatSignals([Panel()], 3)
     signals.show(1)
     assert sent == [(0, "OFF"), (1, "ON"), (2, "OFF")]
     signals.show(1)
@@ -75,3 +75,21 @@ def test_leds_light_the_current_seat_only() -> None:
     signals.show(1, paused=True)
     assert sent[3:] == [(1, "BLINK"), (1, "PULSE")]
     signals.beep(2)  # a broken buzzer is logged, never raised
+
+
+def test_pod_clocks_show_the_seconds_left_of_the_current_seat() -> None:
+    clocks: list[tuple[int, int | None]] = []
+
+    class Pods:
+        def set_led(self, seat: int, pattern: str) -> None:
+            pass
+
+        def show_clock(self, seat: int, seconds_left: int | None) -> None:
+            clocks.append((seat, seconds_left))
+
+    signals = SeatSignals([Pods()], 2)
+    signals.show(0, seconds_left=30.0)
+    signals.show(0, seconds_left=29.6)  # still "0:30" on the pod: nothing sent
+    signals.show(0, seconds_left=28.9)
+    signals.show(1, seconds_left=30.0)  # the previous seat's clock goes blank
+    assert clocks == [(0, 30), (0, 29), (0, None), (1, 30)]

@@ -65,7 +65,7 @@ def test_table_warns_then_enters_the_best_box_on_timeout(tmp_path, make_app, clo
     config = make_config(tmp_path, games={"yahtzee": {"timer_seconds": 30}})
     app = make_app(config=config)
     panel = RecordingPanel()
-    app.signals.panel = panel
+    app.signals.panels = [panel]
     tap(app, "Generał (classic)")
     tap(app, "Start")
     session = app.session
