@@ -178,5 +178,11 @@ class PlayersScreen(Screen):
             colour=(22, 163, 74),
         )
 
+    def back(self) -> None:
+        if self.editing is not None:
+            self.editing = None
+        else:
+            self.app.show("home")
+
     def stop_editing(self) -> None:
         self.editing = None
