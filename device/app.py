@@ -17,7 +17,7 @@ from typing import Any
 
 import pygame
 
-import device.screens
+import device.screens  # registers the screens
 import device.sessions  # noqa: F401  (registers the game sessions)
 from device.config import Config
 from device.events import ButtonEvent, CameraBack, CameraLost, Event, EventQueue, Key, Quit, Tap, Tick
@@ -64,16 +64,6 @@ class App:
         self.key_hooks: list[Callable[[Key], bool]] = []
         self.running = True
         self.frames = 0
-        self.notices: list[str] = []
-        if journal.set_aside is not None:
-            aside = journal.set_aside
-            self.notices.append(
-                self.tr.format(
-                    "The journal file was refused ({reason}) and kept as {path}.",
-                    reason=aside.reason,
-                    path=aside.moved_to.name,
-                )
-            )
         self._guarded(self.resume_unfinished)
 
     # --- the loop ------------------------------------------------------------------------------------

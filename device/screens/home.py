@@ -74,7 +74,13 @@ class HomeScreen(Screen):
                 selected=lang == self.tr.language,
             )
         notes_top = top + ((len(entries) + cols - 1) // cols) * (height + gap)
-        for note in self.app.notices:
+        aside = self.app.journal.set_aside
+        if aside is not None:
+            note = self._(
+                "The journal file was refused ({reason}) and kept as {path}.",
+                reason=aside.reason,
+                path=aside.moved_to.name,
+            )
             canvas.paragraph(
                 note,
                 (left, notes_top, canvas.width - 2 * left, bottom - notes_top - gap),

@@ -235,6 +235,18 @@ def test_a_game_that_cannot_be_resumed_can_be_put_aside(tmp_path, make_app) -> N
     assert app.screen.name == "home" and app.journal.unfinished() is None
 
 
+def test_home_says_when_the_journal_file_was_refused(tmp_path, make_app) -> None:
+    from tests.device.conftest import make_config
+
+    config = make_config(tmp_path)
+    config.device.journal_path.write_text("not a database", encoding="utf-8")
+    app = make_app(config=config)
+    texts = " ".join(shot(app))
+    assert "refused (not an SQLite database)" in texts and "journal.sqlite3.refused-" in texts
+    tap(app, "PL")
+    assert "Plik dziennika odrzucono" in " ".join(shot(app))
+
+
 def test_every_screen_is_covered() -> None:
     covered = {"home", "players", "dice_table", "correction", "end", "history", "settings", "failsafe"}
     assert set(SCREENS) == covered
