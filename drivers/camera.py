@@ -69,11 +69,9 @@ class FrameSource(Protocol):
 
 def colour_bars(width: int, height: int) -> Frame:
     """Eight vertical colour bars (white, yellow, cyan, green, magenta, red, blue, black)."""
-    bars = np.array(
-        [[255, 255, 255], [0, 255, 255], [255, 255, 0], [0, 255, 0], [255, 0, 255], [0, 0, 255], [255, 0, 0]]
-        + [[0, 0, 0]],
-        dtype=np.uint8,
-    )
+    white, yellow, cyan, green = [255, 255, 255], [0, 255, 255], [255, 255, 0], [0, 255, 0]
+    magenta, red, blue, black = [255, 0, 255], [0, 0, 255], [255, 0, 0], [0, 0, 0]
+    bars = np.array([white, yellow, cyan, green, magenta, red, blue, black], dtype=np.uint8)
     columns = np.minimum(np.arange(width) * 8 // width, 7)
     frame = np.ascontiguousarray(np.broadcast_to(bars[columns], (height, width, 3)))
     frame.flags.writeable = False

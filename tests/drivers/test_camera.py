@@ -8,7 +8,7 @@ import time
 import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import cv2
 import numpy as np
@@ -93,7 +93,7 @@ def test_picamera2_is_imported_only_when_it_opens(monkeypatch: pytest.MonkeyPatc
 
 
 class FakePicamera2:
-    instances: list[FakePicamera2] = []
+    instances: ClassVar[list[FakePicamera2]] = []
 
     def __init__(self) -> None:
         self.calls: list[str] = []
@@ -240,7 +240,7 @@ def test_synthetic_uses_the_injected_renderer_and_survives_its_failure(
     lost = events.get(timeout=10)
     assert isinstance(lost, CameraLost) and "renderer crashed" in lost.reason
     assert events.get(timeout=10) == CameraBack("synthetic")
-    frame, seq = chain.latest() or (None, 0)
+    frame, _ = chain.latest() or (None, 0)
     assert frame is not None and frame[0, 0, 0] >= 5
 
 
