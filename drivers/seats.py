@@ -137,6 +137,11 @@ class SeatPanel:
     def seats(self) -> int:
         return len(self._buttons)
 
+    def is_pressed(self, seat: int) -> bool:
+        """Whether the seat's button is down right now (a stuck or miswired button reads as pressed)."""
+        self._check_open()
+        return bool(self._buttons[seat].is_pressed)
+
     def set_led(self, seat: int, pattern: LedPattern) -> None:
         """Show ``pattern`` on the seat's LED; setting the pattern it already shows changes nothing."""
         with self._lock:

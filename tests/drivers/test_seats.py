@@ -25,10 +25,11 @@ def panel(factory: MockFactory, events: queue.Queue[Any], **kw: Any) -> SeatPane
 
 def test_press_hold_release_arrive_as_events(pwm_factory: MockFactory) -> None:
     events: queue.Queue[Any] = queue.Queue()
-    with panel(pwm_factory, events):
+    with panel(pwm_factory, events) as p:
         pin = pwm_factory.pin(27)
         pin.drive_low()
         assert events.get(timeout=5) == ButtonEvent(1, "press", "gpio")
+        assert p.is_pressed(1) and not p.is_pressed(0)
         assert events.get(timeout=5) == ButtonEvent(1, "hold", "gpio")
         pin.drive_high()
         assert events.get(timeout=5) == ButtonEvent(1, "release", "gpio")
