@@ -17,6 +17,11 @@ when frames flow again, and climbs back to a better source once it opens. ``late
     got = cam.latest()          # None until the first frame, then (frame, sequence number)
 
 Frames are BGR ``uint8`` arrays of shape (height, width, 3), shared between readers: do not modify them.
+During an outage ``latest()`` keeps returning the last frame with its old sequence number, so a reader
+that waits for a new number sees no new frames.
+
+Reads that hang are the camera library's to time out (Picamera2 after 2 s, V4L2 after 10 s): the capture
+thread notices a loss only when a read fails, but the caller is never held up either way.
 """
 
 from __future__ import annotations
@@ -349,7 +354,7 @@ class CameraChain:
                         better = self._open_first(self.sources[:index])
                         if better is not None:
                             log.info("camera: climbing back from %s to %s", source.name, better[1].name)
-                            source.close()
+                            _close_quietly(source)
                             index, source = better
                             self._active = source.name
                         climb_delay = min(climb_delay * 2, self._retry_max)
