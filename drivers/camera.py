@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 
 from drivers.errors import CameraError
-from drivers.events import CameraBack, CameraLost
+from drivers.events import CameraBack, CameraLost, guarded
 
 __all__ = [
     "CameraChain",
@@ -269,7 +269,7 @@ class CameraChain:
         self.sources = tuple(sources)
         self.width, self.height = width, height
         self.failures: dict[str, str] = {}
-        self._post = post
+        self._post = guarded(post)
         self._opener = opener or (lambda spec: open_source(spec, width, height, synthetic))
         self._retry_min, self._retry_max = retry_seconds
         self._latest: tuple[Frame, int] | None = None

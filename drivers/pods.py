@@ -38,7 +38,7 @@ from typing import Any, Literal
 import serial
 
 from drivers.errors import PodError, PodProtocolError
-from drivers.events import ButtonEvent, PodConnected, PodLost
+from drivers.events import ButtonEvent, PodConnected, PodLost, guarded
 from drivers.seats import LedPattern
 
 __all__ = ["MAX_LINE", "PROTOCOL_VERSION", "PodLink", "checksum", "frame_line", "parse_line"]
@@ -129,7 +129,7 @@ class PodLink:
         self.url = url
         self.baudrate = baudrate
         self.version: str | None = None
-        self._post = post
+        self._post = guarded(post)
         self._retry_min, self._retry_max = retry_seconds
         self._handshake_seconds = handshake_seconds
         self._ping_seconds = ping_seconds

@@ -24,7 +24,7 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from drivers.errors import DriverClosed, SeatError
-from drivers.events import ButtonEvent
+from drivers.events import ButtonEvent, guarded
 
 __all__ = ["Beep", "KeyboardSeats", "LedPattern", "SeatPanel", "Seats"]
 
@@ -89,7 +89,7 @@ class SeatPanel:
         from gpiozero import LED, PWMLED, Button, Buzzer
         from gpiozero.exc import GPIOZeroError, PinPWMUnsupported
 
-        self._post = post
+        self._post = guarded(post)
         self._lock = threading.Lock()
         self._closed = False
         self._buttons: list[Any] = []
