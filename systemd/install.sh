@@ -86,4 +86,4 @@ if systemctl is-active --quiet "$SERVICE"; then
 else
     say "done: reboot, or start it now with: sudo systemctl start $SERVICE"
 fi
-say "check the wiring with: sudo systemctl stop $SERVICE && sudo -u $ACCOUNT $VENV/bin/referee doctor"
+say "check the wiring with: sudo systemctl stop $SERVICE; cd /tmp && sudo -u $ACCOUNT $VENV/bin/referee doctor"
