@@ -85,6 +85,8 @@ def parse_line(raw: bytes) -> str:
         raise PodProtocolError(f"wrong checksum {cs} (expected {checksum(body):02X}): {text!r}")
     if not body.isprintable():
         raise PodProtocolError(f"control characters: {text!r}")
+    if not body.strip():
+        raise PodProtocolError(f"an empty message: {text!r}")
     return body
 
 
@@ -204,8 +206,13 @@ class PodLink:
                 self._connect(port)
                 self._post(PodConnected(self.url, self.version))
                 self._serve(port, reader)
-            except (PodError, serial.SerialException, OSError) as exc:
-                log.warning("pods on %s: %s", self.url, exc)
+            except Exception as exc:
+                # A failed port (PodError, SerialException, OSError) is expected; anything else is
+                # logged in full, and the link still retries rather than leaving the seats dead.
+                if isinstance(exc, PodError | serial.SerialException | OSError):
+                    log.warning("pods on %s: %s", self.url, exc)
+                else:
+                    log.exception("pods on %s: unexpected failure", self.url)
                 if not reported:
                     reported = True
                     self._post(PodLost(self.url, str(exc)))

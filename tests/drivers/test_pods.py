@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,7 @@ def test_parse_refuses_broken_lines() -> None:
         (b"P1 PRESS*00", "wrong checksum"),
         (b"\xff\xfe*00", "not ASCII"),
         (b"*00", "no checksum"),
+        (b" *20", "empty message"),
     ]:
         with pytest.raises(PodProtocolError, match=why):
             parse_line(raw)
@@ -125,6 +127,7 @@ def test_garbage_partial_lines_and_bad_checksums_are_survived(
     pod.send_raw(b"\x00\xff\xfe noise\n")
     pod.send_raw(b"P2 PRESS*00\n")  # wrong checksum
     pod.send_raw(b"#" * 300 + b"\n")  # a runaway line
+    pod.send_raw(b"  *00\n")  # a blank message with a right checksum
     pod.send("WHAT IS THIS")
     pod.send("ERR bad checksum")
     pod.send_raw(b"\nP4 PR")  # half a line ...
@@ -214,3 +217,38 @@ def test_loop_url_answers_its_own_handshake(
     link.set_led(0, LedPattern.ON)  # comes back on the loop and is ignored
     link.show_clock(0, 5)
     assert link.connected
+
+
+class BrokenPort:
+    """A port whose driver misbehaves in a way no one planned for."""
+
+    in_waiting = 0
+
+    def write(self, data: bytes) -> int:
+        return len(data)
+
+    def read(self, size: int) -> bytes:
+        raise RuntimeError("driver bug")
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_unexpected_failure_is_a_lost_pod_and_the_link_retries(
+    monkeypatch: pytest.MonkeyPatch, link_factory: Callable[..., PodLink], events: queue.Queue[Any]
+) -> None:
+    opened: list[str] = []
+
+    def open_port(url: str, **kw: Any) -> BrokenPort:
+        opened.append(url)
+        return BrokenPort()
+
+    monkeypatch.setattr("serial.serial_for_url", open_port)
+    link_factory("/dev/referee-pods")
+    lost = events.get(timeout=10)
+    assert lost == PodLost("/dev/referee-pods", "driver bug")
+    deadline = time.monotonic() + 10
+    while len(opened) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(opened) >= 3  # it keeps retrying
+    assert events.empty()  # one loss per outage
