@@ -136,7 +136,12 @@ class SimulatedPod:
         elif words[0] == "PING" and self.answer_pings:
             os.write(master, frame_line("PONG"))
         with self._changed:
-            if len(words) == 3 and words[0][:1] == "P" and words[1] in ("LED", "CLOCK"):
+            if (
+                len(words) == 3
+                and words[0][:1] == "P"
+                and words[0][1:].isdigit()
+                and words[1] in ("LED", "CLOCK")
+            ):
                 seat = int(words[0][1:]) - 1
                 (self.leds if words[1] == "LED" else self.clocks)[seat] = words[2]
             self.received.append(body)
