@@ -20,8 +20,8 @@ Frames are BGR ``uint8`` arrays of shape (height, width, 3), shared between read
 During an outage ``latest()`` keeps returning the last frame with its old sequence number, so a reader
 that waits for a new number sees no new frames.
 
-Reads that hang are the camera library's to time out (Picamera2 after 2 s, V4L2 after 10 s): the capture
-thread notices a loss only when a read fails, but the caller is never held up either way.
+A read that hangs longer than ``stall_seconds`` is a lost camera too: the chain leaves that capture
+thread to finish (or not) on its own, and carries on down the chain in a fresh one.
 """
 
 from __future__ import annotations
@@ -250,8 +250,9 @@ class CameraChain:
     """The first source of ``sources`` that opens, read by a capture thread; see the module docstring.
 
     ``retry_seconds`` is the back-off (first, longest) between attempts to reopen the chain after a loss,
-    and between attempts to climb back to a better source. ``opener(spec)`` opens one source (tests
-    inject fakes). ``failures`` maps each source that failed to open to its latest reason.
+    and between attempts to climb back to a better source; a read hanging for ``stall_seconds`` is a
+    loss. ``opener(spec)`` opens one source (tests inject fakes). ``failures`` maps each source that
+    failed to open to its latest reason.
     """
 
     def __init__(
@@ -263,6 +264,7 @@ class CameraChain:
         synthetic: Callable[[], Frame | None] | None = None,
         opener: Callable[[str], FrameSource] | None = None,
         retry_seconds: tuple[float, float] = (0.5, 10.0),
+        stall_seconds: float = 5.0,
     ) -> None:
         if not sources:
             raise ValueError("a camera chain needs at least one source")
@@ -272,16 +274,24 @@ class CameraChain:
         self._post = guarded(post)
         self._opener = opener or (lambda spec: open_source(spec, width, height, synthetic))
         self._retry_min, self._retry_max = retry_seconds
+        self._stall_seconds = stall_seconds
         self._latest: tuple[Frame, int] | None = None
+        self._seq = 0
         self._active: str | None = None
+        self._lock = threading.Lock()
+        # Each capture thread owns a generation; one that hung is abandoned by moving to the next, and
+        # when its read finally returns it sees that it is no longer current and leaves quietly.
+        self._generation = 0
+        self._outage = False  # a loss has been posted and no frame has flowed since
+        self._reading: tuple[int, float, str] | None = None  # (generation, since, source) during a read
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
         if self._thread is not None:
             return
-        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
-        self._thread.start()
+        self._thread = self._spawn(self._generation)
+        threading.Thread(target=self._supervise, name="camera-stall", daemon=True).start()
 
     def latest(self) -> tuple[Frame, int] | None:
         """The newest frame and its sequence number (1, 2, …), or ``None`` before the first one."""
@@ -306,6 +316,51 @@ class CameraChain:
     ) -> None:
         self.close()
 
+    def _spawn(self, generation: int) -> threading.Thread:
+        thread = threading.Thread(target=self._run, args=(generation,), name="camera", daemon=True)
+        thread.start()
+        return thread
+
+    def _supervise(self) -> None:
+        while not self._stop.wait(min(1.0, self._stall_seconds / 4)):
+            reading = self._reading
+            if reading is None or time.monotonic() - reading[1] <= self._stall_seconds:
+                continue
+            with self._lock:
+                if self._reading is not reading or reading[0] != self._generation:
+                    continue  # the read returned meanwhile
+                self._generation += 1
+                self._active = None
+                self._reading = None
+                self._thread = self._spawn(self._generation)
+            log.warning("camera %s hangs in a read; leaving it behind", reading[2])
+            self._lose(reading[2], f"no frame for {self._stall_seconds:g} s: the camera hangs")
+
+    def _done_reading(self, generation: int) -> None:
+        with self._lock:
+            if self._reading is not None and self._reading[0] == generation:
+                self._reading = None
+
+    def _current(self, generation: int) -> bool:
+        return generation == self._generation and not self._stop.is_set()
+
+    def _lose(self, source: str, reason: str) -> None:
+        with self._lock:
+            first = not self._outage
+            self._outage = True
+        if first:
+            self._post(CameraLost(source, reason))
+
+    def _deliver(self, generation: int, source: FrameSource, frame: Frame) -> None:
+        with self._lock:
+            if generation != self._generation:
+                return
+            self._seq += 1
+            self._latest = (frame, self._seq)
+            back, self._outage = self._outage, False
+        if back:
+            self._post(CameraBack(source.name))
+
     def _open_first(self, candidates: Sequence[str]) -> tuple[int, FrameSource] | None:
         for index, spec in enumerate(candidates):
             try:
@@ -319,17 +374,13 @@ class CameraChain:
             return index, source
         return None
 
-    def _run(self) -> None:
-        outage = False  # a loss has been posted and no frame has flowed since
+    def _run(self, generation: int) -> None:
         delay = self._retry_min
-        seq = 0
-        while not self._stop.is_set():
+        while self._current(generation):
             opened = self._open_first(self.sources)
             if opened is None:
-                if not outage:
-                    outage = True
-                    reasons = "; ".join(f"{s}: {self.failures.get(s, '?')}" for s in self.sources)
-                    self._post(CameraLost(self.sources[0], f"no camera source opened ({reasons})"))
+                reasons = "; ".join(f"{s}: {self.failures.get(s, '?')}" for s in self.sources)
+                self._lose(self.sources[0], f"no camera source opened ({reasons})")
                 self._stop.wait(delay)
                 delay = min(delay * 2, self._retry_max)
                 continue
@@ -340,17 +391,15 @@ class CameraChain:
             flowed = False
             log.info("camera: reading %s", source.name)
             try:
-                while not self._stop.is_set():
+                while self._current(generation):
+                    self._reading = (generation, time.monotonic(), source.name)
                     frame = source.read()
-                    if frame is not None:
+                    self._done_reading(generation)
+                    if frame is not None and self._current(generation):
                         flowed = True
                         delay = self._retry_min
-                        seq += 1
-                        self._latest = (frame, seq)
-                        if outage:
-                            outage = False
-                            self._post(CameraBack(source.name))
-                    if index > 0 and time.monotonic() >= climb_at:
+                        self._deliver(generation, source, frame)
+                    if index > 0 and time.monotonic() >= climb_at and self._current(generation):
                         better = self._open_first(self.sources[:index])
                         if better is not None:
                             log.info("camera: climbing back from %s to %s", source.name, better[1].name)
@@ -362,12 +411,13 @@ class CameraChain:
                     if source.interval:
                         self._stop.wait(source.interval)
             except Exception as exc:
-                log.warning("camera %s lost: %s", source.name, exc)
-                if not outage:
-                    outage = True
-                    self._post(CameraLost(source.name, str(exc)))
+                self._done_reading(generation)
+                if generation == self._generation:
+                    log.warning("camera %s lost: %s", source.name, exc)
+                    self._lose(source.name, str(exc))
             finally:
-                self._active = None
+                if generation == self._generation:
+                    self._active = None
                 _close_quietly(source)
             # A camera that was delivering is reopened at once (or the chain falls down); one that
             # opens but fails before its first frame is retried with back-off.

@@ -253,11 +253,23 @@ class StuckSource:
     def __init__(self) -> None:
         self.release = threading.Event()
         self.reading = threading.Event()
+        self.closed = threading.Event()
 
     def read(self) -> np.ndarray | None:
         self.reading.set()
         self.release.wait(30)
         raise CameraError("stuck: gave up")
+
+    def close(self) -> None:
+        self.closed.set()
+
+
+class SteadySource:
+    name = "stuck"
+    interval = 0.01
+
+    def read(self) -> np.ndarray | None:
+        return np.zeros((48, 64, 3), np.uint8)
 
     def close(self) -> None:
         pass
@@ -283,3 +295,40 @@ def test_a_hung_camera_never_blocks_latest(events: queue.Queue[Any]) -> None:
 def test_chain_needs_a_source() -> None:
     with pytest.raises(ValueError):
         CameraChain(())
+
+
+def test_a_camera_hanging_in_a_read_is_left_behind(events: queue.Queue[Any]) -> None:
+    stuck = StuckSource()
+    opens = {"stuck": 0}
+
+    def opener(spec: str) -> Any:
+        if spec == "synthetic":
+            return fast_opener()(spec)
+        opens["stuck"] += 1
+        if opens["stuck"] == 1:
+            return stuck
+        if not stuck.closed.is_set():
+            raise CameraError("stuck: device busy")
+        return SteadySource()
+
+    chain = CameraChain(
+        ("stuck", "synthetic"),
+        64,
+        48,
+        post=events.put,
+        opener=opener,
+        retry_seconds=(0.01, 0.05),
+        stall_seconds=0.2,
+    )
+    chain.start()
+    try:
+        lost = events.get(timeout=10)
+        assert isinstance(lost, CameraLost) and lost.source == "stuck" and "hangs" in lost.reason
+        assert events.get(timeout=10) == CameraBack("synthetic")
+        assert chain.active_source == "synthetic"
+        stuck.release.set()  # the hung read finally fails: its thread closes the camera and leaves
+        assert stuck.closed.wait(10)
+        wait_until(lambda: chain.active_source == "stuck")  # and the chain climbs back to it
+        assert events.empty()
+    finally:
+        chain.close()
