@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 COMMANDS = [
     "device.commands.play",
+    "device.commands.doctor",
 ]
 
 
