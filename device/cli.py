@@ -13,6 +13,7 @@ from collections.abc import Sequence
 COMMANDS = [
     "device.commands.play",
     "device.commands.export",
+    "device.commands.doctor",
 ]
 
 

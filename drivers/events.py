@@ -6,8 +6,10 @@ these small frozen values from their own threads; they never touch the game.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "ButtonEvent",
@@ -16,6 +18,7 @@ __all__ = [
     "DriverEvent",
     "PodConnected",
     "PodLost",
+    "guarded",
 ]
 
 
@@ -55,3 +58,15 @@ class PodLost:
 
 
 DriverEvent = ButtonEvent | CameraLost | CameraBack | PodConnected | PodLost
+
+
+def guarded(post: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``post`` for a driver's own thread: a failure to deliver is logged, and the thread lives on."""
+
+    def deliver(event: Any) -> None:
+        try:
+            post(event)
+        except Exception:
+            logging.getLogger(__name__).exception("could not post %r", event)
+
+    return deliver
