@@ -273,8 +273,9 @@ class Parts:
             log.exception("camera unavailable")
             return None
         self._closers.append(chain.close)
-        calibration = _calibration(config)
-        worker = VisionWorker(chain, vision.SettleTracker(), app.post, calibration=calibration)
+        calibration = _calibration(config) if simulator is None else _synthetic_calibration(vision, cam)
+        tracker = vision.SettleTracker(calibration=calibration)
+        worker = VisionWorker(chain, tracker, app.post, calibration=calibration)
         worker.start()
         self._closers.append(worker.stop)
         return worker
@@ -286,6 +287,14 @@ class Parts:
         dog.ready()
         self._closers.append(dog.stopping)
         return dog
+
+
+def _synthetic_calibration(vision: Any, camera: Any) -> Any:
+    """The synthetic scenes have no markers: the play area is the whole frame and the hold zone its
+    bottom fifth (``vision.synth.HOLD_FRACTION``), as a calibration from printed markers would give."""
+    fraction = importlib.import_module("vision.synth").HOLD_FRACTION
+    zone = vision.HoldZone(0, fraction * camera.height, camera.width, camera.height)
+    return vision.Calibration.identity((camera.width, camera.height), hold_zone=zone)
 
 
 def _calibration(config: Config) -> Any:

@@ -50,6 +50,7 @@ class Simulator:
     ) -> None:
         self.app = app
         self.rng = random.Random(seed)
+        self.scene_rng = np.random.default_rng(seed)  # the renderer's: positions, angles, colours
         self.seats = seats  # drivers.seats.KeyboardSeats, or None: seat keys post presses directly
         self.render = render  # vision.synth.render_dice_scene, or None: readings are posted directly
         self.autoplay = autoplay  # the game the simulated players start and play, if any
@@ -132,7 +133,7 @@ class Simulator:
         if self.render is None or self.values is None:
             return
         held = tuple(i in self.held for i in range(len(self.values)))
-        self.frame, _ = self.render(self.values, rng=self.rng, held=held)
+        self.frame, _ = self.render(self.values, rng=self.scene_rng, held=held)
         self.frame_seq += 1
 
     def camera_frame(self) -> np.ndarray:

@@ -41,7 +41,7 @@ class CameraView:
     image: np.ndarray  # RGB preview, PREVIEW_WIDTH wide
     frame_size: tuple[int, int]  # (width, height) of the camera frame the dice positions refer to
     dice: tuple[ViewDie, ...]
-    hold_zone: tuple[int, int, int, int] | None  # frame pixels (x, y, w, h)
+    hold_zone: tuple[tuple[float, float], ...] | None  # its corners in frame pixels
     state: str  # the tracker's: rolling, settled, empty
     seq: int
 
@@ -76,15 +76,14 @@ def _view_dice(observation: Any) -> tuple[ViewDie, ...]:
     )
 
 
-def hold_zone_of(calibration: Any) -> tuple[int, int, int, int] | None:
-    """The hold zone's bounding box in frame pixels, if the calibration has one."""
+def hold_zone_of(calibration: Any) -> tuple[tuple[float, float], ...] | None:
+    """The corners of the calibration's hold zone (a rectangle of the top-down play area) in frame
+    pixels, where the camera view draws it; ``None`` without a calibration or a hold zone."""
     zone = getattr(calibration, "hold_zone", None)
     if zone is None:
         return None
-    points = np.asarray(zone, dtype=float).reshape(-1, 2)
-    x0, y0 = points.min(axis=0)
-    x1, y1 = points.max(axis=0)
-    return int(x0), int(y0), int(x1 - x0), int(y1 - y0)
+    corners = ((zone.x0, zone.y0), (zone.x1, zone.y0), (zone.x1, zone.y1), (zone.x0, zone.y1))
+    return tuple(calibration.to_frame(corner)[0] for corner in corners)
 
 
 class VisionWorker:

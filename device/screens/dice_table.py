@@ -265,9 +265,22 @@ class DiceTableScreen(Screen):
         sx = rect.width / view.frame_size[0]
         sy = rect.height / view.frame_size[1]
         if view.hold_zone is not None:
-            x, y, w, h = view.hold_zone
-            zone = pygame.Rect(rect.left + x * sx, rect.top + y * sy, w * sx, h * sy).clip(rect)
-            pygame.draw.rect(canvas.surface, HOLD_ZONE, zone, width=2)
+            corners = [
+                (
+                    min(max(rect.left + x * sx, rect.left), rect.right - 1),
+                    min(max(rect.top + y * sy, rect.top), rect.bottom - 1),
+                )
+                for x, y in view.hold_zone
+            ]
+            pygame.draw.polygon(canvas.surface, HOLD_ZONE, corners, width=2)
+            xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+            zone = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+            canvas.text(
+                self._("Hold zone"),
+                (zone.left + 4, zone.top, zone.width - 8, canvas.px(22)),
+                size=16,
+                colour=HOLD_ZONE,
+            )
             canvas.record("hold_zone", self._("Hold zone"), zone)
         for die in view.dice:
             half = die.size * sx / 2

@@ -113,7 +113,7 @@ def test_camera_view_draws_recognised_dice_and_hold_zone(make_app) -> None:
                     ViewDie(4, (200.0, 300.0), 60.0, False, False),
                     ViewDie(None, (900.0, 600.0), 60.0, True, True),
                 ),
-                hold_zone=(800, 500, 400, 200),
+                hold_zone=((0.0, 576.0), (1280.0, 576.0), (1280.0, 720.0), (0.0, 720.0)),
                 state="settled",
                 seq=1,
             )

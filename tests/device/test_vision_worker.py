@@ -111,3 +111,29 @@ def test_the_thread_keeps_going_after_a_bad_frame() -> None:
     finally:
         worker.stop()
     assert len(posted) == 1
+
+
+def test_the_hold_zone_is_drawn_where_the_calibration_puts_it() -> None:
+    from device.vision_worker import hold_zone_of
+
+    @dataclass(frozen=True)
+    class Zone:
+        x0: float
+        y0: float
+        x1: float
+        y1: float
+
+    @dataclass(frozen=True)
+    class Shifted:
+        """A calibration whose play area starts 100 px right of the frame's left edge."""
+
+        hold_zone: Zone | None
+
+        def to_frame(
+            self, point: tuple[float, float], size: float = 0.0
+        ) -> tuple[tuple[float, float], float]:
+            return (point[0] + 100, point[1]), size
+
+    corners = hold_zone_of(Shifted(Zone(0, 400, 640, 480)))
+    assert corners == ((100, 400), (740, 400), (740, 480), (100, 480))
+    assert hold_zone_of(Shifted(None)) is None and hold_zone_of(None) is None
