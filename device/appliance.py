@@ -211,7 +211,7 @@ class Parts:
         seats = importlib.import_module("drivers.seats")
         try:
             if simulate:
-                panel: Any = seats.KeyboardSeats(config.seats.count, post)
+                panel: Any = seats.KeyboardSeats(config.seats.count, post, config.seats.hold_seconds)
             else:
                 s = config.seats
                 panel = seats.SeatPanel(

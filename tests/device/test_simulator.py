@@ -78,3 +78,24 @@ def test_autoplay_plays_a_game_to_the_end(make_app) -> None:
         if app.screen.name == "end":
             break
     assert app.screen.name == "end" and app.session.finished
+
+
+def test_keyboard_seats_of_the_drivers_light_and_press(make_app) -> None:
+    from device.seat_signals import SeatSignals
+    from drivers.seats import KeyboardSeats, LedPattern
+
+    app = make_app()
+    seats = KeyboardSeats(2, app.post)
+    app.signals = SeatSignals([seats], 2, LedPattern)
+    Simulator(app, seed=5, seats=seats)
+    tap(app, "Generał (classic)")
+    tap(app, "Start")
+    session = app.session
+    seat = session.current_seat
+    assert seats.led_pattern(seat) is LedPattern.ON and seats.led_pattern(1 - seat) is LedPattern.OFF
+    key(app, pygame.K_r)
+    session.select("chance")
+    key(app, pygame.K_F1 + seat)
+    key(app, pygame.K_F1 + seat, down=False)
+    assert session.state.sheets[seat].get("chance") is not None
+    assert seats.led_pattern(seat) is LedPattern.OFF and seats.led_pattern(1 - seat) is LedPattern.ON
