@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Generic, Protocol, Self, TypeVar
+from typing import ClassVar, Generic, Protocol, Self, TypeVar
 
 from rules.actions import Action
 from rules.dice import DICE, Choose, Roll, RollDice, random_roll
@@ -26,7 +26,16 @@ from rules.errors import IllegalAction
 from rules.options import Options
 from rules.outcome import Outcome, Termination
 
-__all__ = ["MAX_ROLLS", "DiceGame", "Sheet", "auto_play", "format_table", "ranking_lines", "seat_label"]
+__all__ = [
+    "MAX_ROLLS",
+    "DiceGame",
+    "OneColumnSheet",
+    "Sheet",
+    "auto_play",
+    "format_table",
+    "ranking_lines",
+    "seat_label",
+]
 
 MAX_ROLLS = 3
 
@@ -66,6 +75,31 @@ class Sheet(Protocol):
     def bonuses(self) -> dict[str, int]:
         """Every bonus (and penalty) line of the sheet with its current points."""
         ...
+
+
+class OneColumnSheet:
+    """Bookkeeping shared by the one-column sheets (Generał classic, Kości): ``entries`` in ``BOXES``
+    order, ``None`` for an open box. Subclasses are frozen dataclasses with an ``entries`` field."""
+
+    BOXES: ClassVar[tuple[str, ...]]
+    entries: tuple[int | None, ...]
+
+    @property
+    def boxes(self) -> tuple[str, ...]:
+        return self.BOXES
+
+    @property
+    def filled(self) -> int:
+        return sum(v is not None for v in self.entries)
+
+    @property
+    def is_full(self) -> bool:
+        return self.filled == len(self.BOXES)
+
+    def get(self, box: str) -> int | None:
+        if box not in self.BOXES:
+            raise IllegalAction("unknown_box", f"no box {box!r}; boxes: {', '.join(self.BOXES)}", box=box)
+        return self.entries[self.BOXES.index(box)]
 
 
 S = TypeVar("S", bound=Sheet)

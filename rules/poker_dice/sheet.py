@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from rules.dice import Roll, as_roll
+from rules.dice_game import OneColumnSheet
 from rules.errors import IllegalAction
-from rules.poker_dice.scoring import BOXES, LARGE_FIGURES, SMALL_FIGURES, check_box, score
+from rules.poker_dice.scoring import BOXES, LARGE_FIGURES, SMALL_FIGURES, score
 
 __all__ = ["JOKER_BONUS", "SECTIONS", "PokerDiceSheet", "Section"]
 
@@ -45,29 +47,15 @@ SECTIONS = (Section("small", SMALL_FIGURES, 20, -20), Section("large", LARGE_FIG
 
 
 @dataclass(frozen=True)
-class PokerDiceSheet:
+class PokerDiceSheet(OneColumnSheet):
     """One player's Kości sheet: ``entries`` in :data:`BOXES` order (``None`` = open)."""
+
+    BOXES: ClassVar[tuple[str, ...]] = BOXES
 
     entries: tuple[int | None, ...] = (None,) * len(BOXES)
     jokers: int = 0  # five-of-a-kinds rolled after a non-zero poker: +50 each
     allow_voluntary_zero: bool = True
     penalty_per_zero: bool = False
-
-    @property
-    def boxes(self) -> tuple[str, ...]:
-        return BOXES
-
-    @property
-    def filled(self) -> int:
-        return sum(v is not None for v in self.entries)
-
-    @property
-    def is_full(self) -> bool:
-        return self.filled == len(BOXES)
-
-    def get(self, box: str) -> int | None:
-        check_box(box)
-        return self.entries[BOXES.index(box)]
 
     def options(self, dice: Roll | Sequence[int]) -> dict[str, int]:
         """Every box ``dice`` may enter now with its points (the joker bonus not included)."""

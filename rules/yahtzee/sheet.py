@@ -26,16 +26,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import ClassVar, Literal
 
 from rules.dice import Roll, as_roll
+from rules.dice_game import OneColumnSheet
 from rules.errors import IllegalAction
 from rules.yahtzee.scoring import (
     BOXES,
     LOWER,
     YAHTZEE,
     YAHTZEE_BONUS,
-    check_box,
     joker_score,
     score,
     upper_bonus,
@@ -48,28 +48,14 @@ Joker = Literal["forced", "free"]
 
 
 @dataclass(frozen=True)
-class ClassicSheet:
+class ClassicSheet(OneColumnSheet):
     """One player's classic sheet: ``entries`` in :data:`BOXES` order (``None`` = open)."""
+
+    BOXES: ClassVar[tuple[str, ...]] = BOXES
 
     entries: tuple[int | None, ...] = (None,) * len(BOXES)
     yahtzee_bonuses: int = 0  # how many +100 Yahtzee bonuses have been earned
     joker: Joker = "forced"
-
-    @property
-    def boxes(self) -> tuple[str, ...]:
-        return BOXES
-
-    @property
-    def filled(self) -> int:
-        return sum(v is not None for v in self.entries)
-
-    @property
-    def is_full(self) -> bool:
-        return self.filled == len(BOXES)
-
-    def get(self, box: str) -> int | None:
-        check_box(box)
-        return self.entries[BOXES.index(box)]
 
     def options(self, dice: Roll | Sequence[int]) -> dict[str, int]:
         """Every box ``dice`` may enter now with its points (the +100 bonus not included)."""
