@@ -155,3 +155,93 @@ def test_places_share_equal_scores() -> None:
 def test_unknown_game_names_the_known_ones() -> None:
     with pytest.raises(KeyError, match="known games"):
         rules.get_game("chess")
+
+
+@action("test.shapes")
+@dataclass(frozen=True)
+class _Shapes(rules.Action):
+    pair: tuple[int, str]
+    side: Literal["low", "high"]
+    weight: float
+    maybe: int | _Pip
+    nested: tuple[tuple[int, ...], ...] = ()
+
+
+def test_action_field_shapes_round_trip() -> None:
+    shapes = _Shapes((3, "x"), "high", 2.0, _Pip(5), ((1, 2), (3,)))
+    assert action_from_json(action_to_json(shapes)) == shapes
+    assert action_from_json({"kind": "test.shapes", "pair": [3, "x"], "side": "low", "weight": 1,
+                             "maybe": 4}).maybe == 4  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "field, value, fragment",
+    [
+        ("pair", [3], "expected 2 items"),
+        ("pair", 3, "expected a list"),
+        ("side", "middle", "is not one of"),
+        ("weight", "heavy", "expected a number"),
+        ("weight", True, "expected a number"),
+        ("maybe", "q7", "fits none of"),
+        ("maybe", 3.5, "fits none of"),
+        ("nested", [[1, "a"]], "expected an int"),
+    ],
+)
+def test_action_field_shapes_refuse_bad_values(field: str, value: object, fragment: str) -> None:
+    data: dict[str, object] = {
+        "kind": "test.shapes",
+        "pair": [3, "x"],
+        "side": "low",
+        "weight": 1.5,
+        "maybe": 1,
+    }
+    data[field] = value
+    with pytest.raises(ValueError, match=fragment):
+        action_from_json(data)
+
+
+def test_unregistered_or_unencodable_actions_are_refused() -> None:
+    @dataclass(frozen=True)
+    class _Loose(rules.Action):
+        x: object
+
+    with pytest.raises(TypeError, match="not a registered action"):
+        action_to_json(_Loose(1))
+    with pytest.raises(TypeError, match="must be a dataclass"):
+        action("test.plain")(type("Plain", (rules.Action,), {}))
+    with pytest.raises(TypeError, match="cannot encode"):
+        action_to_json(_Move("chance", (1,), _Pip(1), note=object()))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="JSON list"):
+        actions_from_json('{"kind": "test.move"}')
+
+
+@dataclass(frozen=True)
+class _TypedOptions(Options):
+    ratio: float = 0.5
+    name: str = "x"
+    limit: int | None = None
+    sides: tuple[Literal["a", "b"], ...] = ("a",)
+    flag: bool = False
+
+
+@pytest.mark.parametrize(
+    "data, key, fragment",
+    [
+        ({"ratio": "half"}, "ratio", "expected a number"),
+        ({"name": 3}, "name", "expected a string"),
+        ({"limit": "none"}, "limit", "does not fit"),
+        ({"sides": ["c"]}, "sides", "allowed values: 'a', 'b'"),
+        ({"sides": "a"}, "sides", "expected a list"),
+        ({"flag": "yes"}, "flag", "true or false"),
+    ],
+)
+def test_option_types_are_checked(data: dict[str, object], key: str, fragment: str) -> None:
+    with pytest.raises(OptionError, match=fragment) as info:
+        _TypedOptions.from_dict(data)
+    assert info.value.key == key
+
+
+def test_option_values_of_every_type_are_accepted() -> None:
+    opts = _TypedOptions.from_dict({"ratio": 1, "name": "y", "limit": 4, "sides": ["a", "b"], "flag": True})
+    assert (opts.ratio, opts.limit, opts.sides, opts.flag) == (1, 4, ("a", "b"), True)
+    assert opts.replace(limit=None).limit is None
