@@ -12,6 +12,9 @@ from collections.abc import Sequence
 
 COMMANDS = [
     "device.commands.play",
+    "device.commands.vision",
+    "device.commands.markers",
+    "device.commands.calibrate",
 ]
 
 
