@@ -1,8 +1,8 @@
 """The reader on real photographs from the shared datasets: each listed photo is read exactly.
 
 Ten photos of each dataset come from the ``val`` split (never trained or tuned on), six from
-``fit``; the values are the photos' labels. The datasets live outside the repository (``REFEREE_DATASETS``, default
-``/work/shared/datasets``); without them these tests are skipped.
+``fit``; the values are the photos' labels. The datasets live outside the repository
+(``REFEREE_DATASETS``, default ``/work/shared/datasets``); without them these tests are skipped.
 """
 
 from __future__ import annotations
