@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -102,6 +103,8 @@ class DiceModels:
         self.turns = int(config.get("turns", 4))
         self.temperature = float(config["temperature"])
         self.confidence_threshold = float(config["confidence_threshold"])
+        # A cv2.dnn network keeps its input and output between calls: one caller at a time.
+        self._lock = threading.Lock()
 
     @classmethod
     def load(cls, folder: Path = MODELS) -> DiceModels:
@@ -126,8 +129,9 @@ class DiceModels:
         pw, ph = -nw % unit, -nh % unit
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(128, 128, 128))
-        self.detector.setInput(self._blob(small[None]))
-        out = self.detector.forward()[0]
+        with self._lock:
+            self.detector.setInput(self._blob(small[None]))
+            out = self.detector.forward()[0]
         heat = 1.0 / (1.0 + np.exp(-out[0]))
         peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
         ys, xs = np.nonzero(peaks)
@@ -161,8 +165,9 @@ class DiceModels:
             return np.zeros((0, 7), np.float32)
         crops = self.crops(image, detections)
         turns = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(self.turns)])
-        self.classifier.setInput(self._blob(turns))
-        logits = self.classifier.forward().reshape(self.turns, len(detections), 7)
+        with self._lock:
+            self.classifier.setInput(self._blob(turns))
+            logits = self.classifier.forward().reshape(self.turns, len(detections), 7)
         return logits.mean(axis=0)
 
 

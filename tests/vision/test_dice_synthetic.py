@@ -97,3 +97,13 @@ def test_uncertain_indexes_the_low_confidence_dice() -> None:
     assert observation.uncertain == tuple(
         i for i, d in enumerate(observation.dice) if d.confidence < threshold
     )
+
+
+def test_threads_can_share_the_reader() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    frames = [render_dice_scene((v, 7 - v), seed=70 + v, style=0)[0] for v in range(1, 7)]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        readings = list(pool.map(read_dice, frames * 2))
+    for v, observation in zip(list(range(1, 7)) * 2, readings, strict=True):
+        assert sorted(observation.values) == sorted((v, 7 - v))
