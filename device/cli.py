@@ -13,6 +13,9 @@ from collections.abc import Sequence
 COMMANDS = [
     "device.commands.play",
     "device.commands.doctor",
+    "device.commands.vision",
+    "device.commands.markers",
+    "device.commands.calibrate",
 ]
 
 
