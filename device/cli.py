@@ -14,6 +14,9 @@ COMMANDS = [
     "device.commands.play",
     "device.commands.export",
     "device.commands.doctor",
+    "device.commands.vision",
+    "device.commands.markers",
+    "device.commands.calibrate",
 ]
 
 

@@ -1,0 +1,43 @@
+"""``referee vision eval-dice DIR [--split S] [--json] [--show OUT]``: score the dice reader on photos."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from vision.dataset import SPLITS
+from vision.evaluate import evaluate_dice
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("vision", help="evaluate the camera readers on labelled photos")
+    tasks = p.add_subparsers(dest="task", metavar="TASK", required=True)
+    e = tasks.add_parser("eval-dice", help="read every photo of a labelled folder and print the scores")
+    e.add_argument("folder", help="a folder with ground_truth.csv (shared dataset layout)")
+    e.add_argument(
+        "--split",
+        choices=SPLITS,
+        default=None,
+        help="only one development split (by file-name hash; val is never trained or tuned on)",
+    )
+    e.add_argument("--json", action="store_true", help="print one JSON object")
+    e.add_argument("--show", type=Path, default=None, help="write annotated images to this folder")
+    e.set_defaults(func=run_eval_dice)
+
+
+def run_eval_dice(args: argparse.Namespace) -> int:
+    try:
+        evaluation = evaluate_dice(args.folder, args.split, args.show)
+    except FileNotFoundError as exc:
+        print(f"referee vision eval-dice: {exc}")
+        return 2
+    if evaluation.images == 0:
+        print(
+            f"referee vision eval-dice: {args.folder}: no images"
+            + (f" in split {args.split}" if args.split else "")
+        )
+        return 2
+    print(json.dumps(evaluation.summary()) if args.json else evaluation.report())
+    return 0

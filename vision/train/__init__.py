@@ -1,0 +1,1 @@
+"""Training of the learned readers (needs the ``train`` extra: PyTorch; never imported at run time)."""
