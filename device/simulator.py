@@ -155,8 +155,8 @@ class Simulator:
         if session.rolls_used == 0 and self.values is None:
             self.roll()
             return
-        if self.values is None or session.dice is None or session.dice.values != self.values:
-            return  # the roll is still on its way through the camera
+        if self.values is None or session.dice is None or sorted(session.dice.values) != sorted(self.values):
+            return  # the roll is still on its way through the camera (which reads in its own order)
         if session.rolls_used < 3 and self.rng.random() < 0.5:
             face, _ = Counter(self.values).most_common(1)[0]
             self.held = {i for i, v in enumerate(self.values) if v == face}

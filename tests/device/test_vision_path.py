@@ -1,0 +1,65 @@
+"""The camera path end to end with the real reader: the simulator's synthetic table, the settle tracker,
+the worker, the session. Held dice lie in the hold zone and come back as held positions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+import vision
+from device.events import Key
+from device.simulator import Simulator
+from device.vision_worker import VisionWorker
+from tests.device.helpers import tap
+from vision.synth import HOLD_FRACTION, render_dice_scene
+
+
+class SimulatorCamera:
+    """``CameraChain.latest()`` over the simulator's current picture: a new sequence number per read."""
+
+    def __init__(self, simulator: Simulator) -> None:
+        self.simulator = simulator
+        self.seq = 0
+
+    def latest(self) -> tuple[np.ndarray, int]:
+        self.seq += 1
+        return self.simulator.camera_frame(), self.seq
+
+
+def settle(app, worker: VisionWorker, frames: int = 12) -> None:
+    for _ in range(frames):
+        worker.process_latest()
+    app.step()
+
+
+def test_a_roll_and_a_reroll_through_the_camera(make_app) -> None:
+    app = make_app()
+    sim = Simulator(app, seed=8, render=render_dice_scene)
+    zone = vision.HoldZone(0, HOLD_FRACTION * 720, 1280, 720)
+    calibration = vision.Calibration.identity((1280, 720), hold_zone=zone)
+    worker = VisionWorker(
+        SimulatorCamera(sim), vision.SettleTracker(calibration=calibration), app.post, calibration=calibration
+    )
+    app.camera = worker
+    tap(app, "Generał (classic)")
+    tap(app, "Start")
+    sim.poll()
+    settle(app, worker)  # the empty tray: nothing is posted
+    assert app.session.rolls_used == 0
+    app.post(Key(pygame.K_r))
+    app.step()
+    settle(app, worker)
+    session = app.session
+    assert session.rolls_used == 1 and sorted(session.dice.values) == sorted(sim.values)
+    kept = sim.values[0]
+    app.post(Key(pygame.K_1))
+    app.step()
+    app.post(Key(pygame.K_r))
+    app.step()
+    settle(app, worker)
+    assert session.rolls_used == 2 and sorted(session.dice.values) == sorted(sim.values)
+    (held,) = session.history[-1].held
+    assert session.dice.values[held] == kept
+    app.step()
+    kinds = {d.kind for d in app.canvas.log}
+    assert {"image", "seen_die", "hold_zone"} <= kinds
