@@ -36,6 +36,7 @@ class RunOptions:
     autoplay: str | None = None  # a game name: the simulated players play it by themselves
     seed: int = 0
     trace: bool = False  # print each journaled action (the resume tests read it)
+    no_camera: bool = False  # simulator: post the rolled dice as readings (no camera, no reader: fast)
 
 
 def _available(module: str) -> bool:
@@ -101,7 +102,7 @@ def run(opts: RunOptions) -> int:
         patterns = importlib.import_module("drivers.seats").LedPattern if panels else None
         app.signals = SeatSignals(panels, config.seats.count, patterns)
         simulator = parts.simulator(app, opts, seats) if opts.simulate else None
-        app.camera = parts.vision(config, app, simulator)
+        app.camera = None if opts.no_camera else parts.vision(config, app, simulator)
         if opts.trace:
             _trace(app)
         watchdog = parts.watchdog()
@@ -245,7 +246,9 @@ class Parts:
         from device.simulator import Simulator
 
         render = None
-        if _available("vision.synth") and _available("drivers.camera"):
+        if opts.no_camera:
+            log.info("simulator without a camera: the rolled dice are posted as readings")
+        elif _available("vision.synth") and _available("drivers.camera"):
             render = importlib.import_module("vision.synth").render_dice_scene
         else:
             log.warning("vision or drivers.camera missing: the simulator posts its rolls as readings")

@@ -36,6 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--state-dir", default=None, help="where the journal lives (overrides the config)")
     parser.add_argument("--autoplay", default=None, metavar="GAME", help="simulator: play GAME by itself")
     parser.add_argument("--seed", type=int, default=0, help="simulator: seed of the simulated dice")
+    parser.add_argument(
+        "--no-camera",
+        action="store_true",
+        help="simulator: post the rolled dice directly (no camera, no reader)",
+    )
     parser.add_argument("--trace", action="store_true", help="print each action once it is in the journal")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
@@ -60,6 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 autoplay=args.autoplay,
                 seed=args.seed,
                 trace=args.trace,
+                no_camera=args.no_camera,
             )
         )
     return int(args.func(args) or 0)

@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 SEAT_KEYS = {pygame.K_F1: 0, pygame.K_F2: 1, pygame.K_F3: 2, pygame.K_F4: 3}
 EMPTY_TABLE = np.full((720, 1280, 3), (40, 70, 30), dtype=np.uint8)  # BGR: the green felt of a dice tray
+PATIENCE_SECONDS = 4.0  # autoplay: how long a simulated player waits for the camera's reading
 HOLD_KEYS = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3, pygame.K_5: 4}
 
 
@@ -60,6 +61,7 @@ class Simulator:
         self.frame: np.ndarray | None = None
         self.frame_seq = 0
         self._turn_seq = -1
+        self._rolled_at = 0.0
         app.key_hooks.append(self.on_key)
 
     @property
@@ -123,6 +125,7 @@ class Simulator:
         previous = Roll(self.values) if self.values is not None and session.rolls_used > 0 else None
         held = tuple(sorted(self.held)) if previous is not None else ()
         self.values = random_roll(self.rng, previous, held).values
+        self._rolled_at = self.clock()
         self.show()
         if self.render is None:
             dice = tuple(SeenDie(v, held=i in self.held) for i, v in enumerate(self.values))
@@ -149,14 +152,29 @@ class Simulator:
         self.app.start_game(options, ["Ala", "Ola"])
 
     def play(self, session: DiceSession) -> None:
-        """One step of a simulated player: roll (holding the most common face), or enter the best box."""
+        """One step of a simulated player: roll (holding the most common face), or enter the best box.
+
+        Like a player at the table it fixes a reading the camera was unsure of (it knows its dice), and
+        when the referee recorded other dice than it threw (a misread, a refused roll) it goes on with
+        the referee's dice after a few seconds."""
         if session.pending is not None:
+            if self.values is not None:
+                later = session.rolls_used > 0
+                session.correct(self.values, [later and i in self.held for i in range(len(self.values))])
+                self.app.show(session.table_screen)
             return
         if session.rolls_used == 0 and self.values is None:
             self.roll()
             return
         if self.values is None or session.dice is None or sorted(session.dice.values) != sorted(self.values):
-            return  # the roll is still on its way through the camera (which reads in its own order)
+            # The roll is still on its way through the camera (which reads in its own order) ...
+            if self.clock() - self._rolled_at > PATIENCE_SECONDS:
+                # ... or it never will be: carry on from what the referee has.
+                self.values = session.dice.values if session.dice is not None and session.rolls_used else None
+                self.held = set()
+                self._rolled_at = self.clock()
+                self.show()
+            return
         if session.rolls_used < 3 and self.rng.random() < 0.5:
             face, _ = Counter(self.values).most_common(1)[0]
             self.held = {i for i, v in enumerate(self.values) if v == face}

@@ -48,7 +48,17 @@ def test_config_that_is_not_toml(tmp_path: Path, capsys) -> None:
 
 def test_headless_simulator_runs_and_keeps_a_journal(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    args = ["--simulate", "--headless", "--frames", "40", "--state-dir", str(state), "--autoplay", "yahtzee"]
+    args = [
+        "--simulate",
+        "--headless",
+        "--frames",
+        "40",
+        "--state-dir",
+        str(state),
+        "--autoplay",
+        "yahtzee",
+        "--no-camera",
+    ]
     assert main(args) == 0
     journal = Journal.open(state / "journal.sqlite3")
     stored = journal.unfinished()
