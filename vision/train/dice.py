@@ -449,7 +449,7 @@ def calibrate(data: Path, out: Path, coverage_target: float) -> dict[str, float]
     from vision.dice import DiceModels
 
     models = DiceModels.load(out)
-    logits, labels, sizes = [], [], []
+    logits, labels = [], []
     truths_per_image = []
     scores = []
     for photos in load_photos(data, "calib").values():
@@ -473,7 +473,6 @@ def calibrate(data: Path, out: Path, coverage_target: float) -> dict[str, float]
                 labels.append(label)
                 scores.append(score)
             truths_per_image.append(len(photo.dice))
-            sizes.append(len(dets))
     z = torch.tensor(np.array(logits), dtype=torch.float32)
     y = torch.tensor(labels)
     log_t = torch.zeros(1, requires_grad=True)
