@@ -5,6 +5,7 @@ presets, outcomes, the registry of games, :func:`replay`, and one module per gam
 API of RULES.md).
 """
 
+from rules import rummikub
 from rules.actions import (
     Action,
     action,
@@ -39,4 +40,5 @@ __all__ = [
     "places",
     "register",
     "replay",
+    "rummikub",
 ]

@@ -1,0 +1,87 @@
+"""The best play from a rack onto a table: most rack tiles laid, then most value, then fewest
+changed melds, with the whole rearranged table (exact in tiles and value).
+
+>>> from rules.rummikub.melds import Meld
+>>> from rules.rummikub.tiles import parse_tiles
+>>> move = best_move([Meld.parse("R3 R4 R5"), Meld.parse("B7 K7 O7")], parse_tiles("R6 R7 B1"))
+>>> [str(t) for t in move.placed], move.changed, [str(m) for m in move.table]
+(['R6', 'R7'], 1, ['B7 K7 O7', 'R3 R4 R5 R6 R7'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.rummikub.melds import Meld
+from rules.rummikub.partition import Arrangement, TileCounts, solve
+from rules.rummikub.tiles import Tile
+
+__all__ = ["Move", "best_move"]
+
+# Larger than any table's value (106 tiles × 13), so one more tile always beats more value.
+_TILE_WEIGHT = 2000
+
+
+@dataclass(frozen=True)
+class Move:
+    """A play: the table after it (old melds kept first, in their order), the rack tiles laid, the
+    value the table gained and how many of the old melds were changed."""
+
+    table: tuple[Meld, ...]
+    placed: tuple[Tile, ...]
+    value: int
+    changed: int
+
+
+def best_move(table: Sequence[Meld], rack: Sequence[Tile]) -> Move | None:
+    """The best play, or ``None`` when no rack tile can be laid (the player draws).
+
+    ``table`` must be a valid table (every meld valid). Ties in tiles and value go to the play
+    that leaves more old melds as they were: first the plays that keep all of them are tried, then
+    old melds are kept one by one while the optimum allows it.
+    """
+    old = [Meld.of(m) for m in table]
+    before = sum(m.value for m in old)
+    best = _solve(old, rack)
+    if best is None:
+        raise ValueError("the table is not a valid arrangement")
+    if not best.placed:
+        return None
+    target = best.score
+    kept: list[Meld] = []
+    kept_value = 0
+    loose = list(old)
+    for meld in old:
+        if meld in _as_melds(best, []):
+            continue
+        trial = [m for m in loose if m is not meld]
+        found = _solve(trial, rack)
+        if found is not None and found.score + kept_value + meld.value == target:
+            kept.append(meld)
+            kept_value += meld.value
+            loose = trial
+            best = found
+    new = _as_melds(best, kept)
+    unchanged = _count_kept(old, new)
+    after = sum(m.value for m in new)
+    return Move(tuple(new), best.placed, after - before, len(old) - unchanged)
+
+
+def _solve(loose: list[Meld], rack: Sequence[Tile]) -> Arrangement | None:
+    tiles = [t for m in loose for t in m.tiles]
+    return solve(TileCounts.of(tiles), TileCounts.of(rack), _TILE_WEIGHT)
+
+
+def _as_melds(found: Arrangement, kept: list[Meld]) -> list[Meld]:
+    return [*kept, *(Meld(m) for m in found.melds)]
+
+
+def _count_kept(old: list[Meld], new: list[Meld]) -> int:
+    remaining = list(new)
+    count = 0
+    for meld in old:
+        if meld in remaining:
+            remaining.remove(meld)
+            count += 1
+    return count

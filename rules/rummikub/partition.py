@@ -1,0 +1,322 @@
+"""The exact solver behind every Rummikub search: split tiles into melds, optimally.
+
+A dynamic programme over the numbers 1..13, after van Rijn, Takes and Vis ("The complexity of
+Rummikub problems", 2015). Runs are tracked per colour by the lengths of the runs still open at the
+current number (1, 2 or "3 = may end here"); groups live at one number, so they are decided there.
+Within a number the colours are visited one by one, carrying only how many natural tiles went to
+groups so far and whether some colour gave two — enough to decide, at the end of the number, whether
+they split into valid groups (see :func:`groups_fit`). Jokers are a shared budget of at most two;
+a joker fills any slot of a run or a group and is worth that slot's number.
+
+Every tile is either *table* (must be placed) or *rack* (may be placed). The objective is
+``count_weight × rack tiles placed + value of the placed melds``; callers choose the weight
+(0 for the pure value of an opening, large for "most tiles first, then value").
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from rules.rummikub.tiles import COLOURS, JOKER, NUMBERS, Tile
+
+__all__ = ["Arrangement", "TileCounts", "groups_fit", "solve"]
+
+MATURE = 3  # a run of three or more tiles may end at any number
+MAX_COPIES = 2
+MAX_JOKERS = 2
+_NC = len(COLOURS)
+
+RunState = tuple[int, ...]  # sorted lengths of the open runs of one colour, each 1, 2 or MATURE
+
+
+@dataclass(frozen=True)
+class TileCounts:
+    """A multiset of tiles as counts: ``naturals[c][n]`` copies of colour ``COLOURS[c]``, number n."""
+
+    naturals: tuple[tuple[int, ...], ...]
+    jokers: int
+
+    @classmethod
+    def of(cls, tiles: Sequence[Tile]) -> TileCounts:
+        counts = [[0] * 14 for _ in COLOURS]
+        jokers = 0
+        for t in tiles:
+            if t.is_joker:
+                jokers += 1
+            else:
+                counts[t.colour_index][t.number] += 1
+        if jokers > MAX_JOKERS or any(k > MAX_COPIES for row in counts for k in row):
+            raise ValueError("more copies of a tile than the 106-tile set holds")
+        return cls(tuple(tuple(row) for row in counts), jokers)
+
+    def __len__(self) -> int:
+        return self.jokers + sum(sum(row) for row in self.naturals)
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """An optimal split: the melds (runs ascending, then groups), the rack tiles placed, the score."""
+
+    melds: tuple[tuple[Tile, ...], ...]
+    placed: tuple[Tile, ...]
+    score: int
+
+
+def groups_fit(naturals: int, has_pair: bool, jokers: int) -> int | None:
+    """How many groups ``naturals`` tiles of one number plus ``jokers`` form, or ``None`` if they
+    cannot be split into groups of 3–4 distinct colours each holding a natural tile.
+
+    ``has_pair``: some colour gives two tiles, so they need two different groups. Dealing the tiles
+    colour by colour round-robin over the groups keeps each group's colours distinct and the sizes
+    within one of each other, so the counts alone decide.
+
+    >>> groups_fit(3, False, 0), groups_fit(2, True, 1), groups_fit(5, True, 1)
+    (1, None, 2)
+    """
+    total = naturals + jokers
+    if total == 0:
+        return 0
+    for count in range(2 if has_pair else 1, naturals + 1):
+        if 3 * count <= total <= 4 * count:
+            return count
+    return None
+
+
+@cache
+def _colour_options(
+    state: RunState, available: int, must: int, jokers_left: int
+) -> tuple[tuple[RunState, int, int, int], ...]:
+    """Choices for one colour at one number: (new state, jokers in runs, naturals to groups,
+    naturals in runs). Open runs shorter than 3 must go on; mature runs may end."""
+    young = [length for length in state if length < MATURE]
+    mature = len(state) - len(young)
+    grown = [min(length + 1, MATURE) for length in young]
+    options = []
+    for kept in range(mature + 1):
+        # Starting a run while a mature run of the same colour ends here is never better than
+        # letting that run go on, so new runs start only when every mature run continues.
+        for started in range(1 if kept < mature else available + jokers_left + 1):
+            slots = len(young) + kept + started
+            if slots > available + jokers_left:
+                break
+            new_state = tuple(sorted([*grown, *[MATURE] * kept, *[1] * started]))
+            for in_runs_jokers in range(min(jokers_left, slots) + 1):
+                in_runs = slots - in_runs_jokers
+                if in_runs > available:
+                    continue
+                for to_groups in range(available - in_runs + 1):
+                    if in_runs + to_groups >= must:
+                        options.append((new_state, in_runs_jokers, to_groups, in_runs))
+    return tuple(options)
+
+
+# A search node inside number n before colour c: the run states of every colour (colours < c
+# already at n), jokers used so far, naturals given to groups at n, and whether a colour gave two.
+_Key = tuple[tuple[RunState, ...], int, int, bool]
+# How a node was reached: (previous key, colour step choice or joker count for groups).
+_Back = tuple[_Key, tuple[RunState, int, int, int] | int]
+
+
+def solve(table: TileCounts, rack: TileCounts, count_weight: int) -> Arrangement | None:
+    """Place every table tile and any rack tiles in valid melds, maximising
+    ``count_weight × rack tiles placed + total meld value``; ``None`` if the table tiles cannot all
+    be placed. Exact.
+
+    A narrow beam first finds a good arrangement quickly; the exact programme then drops every
+    node whose optimistic bound (all remaining tiles placed, jokers worth 13) cannot beat it.
+    """
+    jokers = table.jokers + rack.jokers
+    if jokers > MAX_JOKERS:
+        raise ValueError("more than two jokers")
+    available = [[table.naturals[c][n] + rack.naturals[c][n] for n in range(14)] for c in range(_NC)]
+    if any(k > MAX_COPIES for row in available for k in row):
+        raise ValueError("more copies of a tile than the 106-tile set holds")
+    problem = _Problem(available, table.naturals, jokers, table.jokers, count_weight)
+    incumbent = problem.search(beam=_BEAM, bound=None)
+    exact = problem.search(beam=None, bound=None if incumbent is None else incumbent[0])
+    best = exact if exact is not None else incumbent
+    if best is None:
+        return None
+    score, key, history = best
+    return _rebuild(key, history, score - count_weight * table.jokers, table)
+
+
+_BEAM = 128
+_Found = tuple[int, _Key, list[dict[_Key, _Back]]]
+
+
+@dataclass(frozen=True)
+class _Problem:
+    available: list[list[int]]
+    must: tuple[tuple[int, ...], ...]
+    jokers: int
+    table_jokers: int
+    count_weight: int
+
+    def _optimism(self) -> list[int]:
+        """For each colour step, an upper bound of what the natural tiles from that step on add."""
+        gains = [
+            n * self.available[c][n]
+            + (self.count_weight * (self.available[c][n] - self.must[c][n]) if self._placeable(c, n) else 0)
+            for n in NUMBERS
+            for c in range(_NC)
+        ]
+        suffix = [0] * (len(gains) + 1)
+        for i in range(len(gains) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + gains[i]
+        return suffix
+
+    def _placeable(self, c: int, n: int) -> bool:
+        """Whether some run or group could hold tile (c, n) (a rack copy that cannot is never laid)."""
+        available = self.available
+        for low in range(max(1, n - 2), min(n, 11) + 1):
+            missing = sum(1 for x in range(low, low + 3) if x != n and not available[c][x])
+            if missing <= self.jokers:
+                return True
+        partners = sum(1 for other in range(_NC) if other != c and available[other][n])
+        return partners + self.jokers >= 2
+
+    def search(self, beam: int | None, bound: int | None) -> _Found | None:
+        """The best final node, keeping at most ``beam`` nodes per step (``None``: all) and only
+        nodes that may beat ``bound``; ``None`` when no node survives."""
+        jokers, weight = self.jokers, self.count_weight
+        joker_best = 13 + weight
+        rest = self._optimism()
+        start: _Key = (((),) * _NC, 0, 0, False)
+        layer: dict[_Key, int] = {start: 0}
+        history: list[dict[_Key, _Back]] = []
+        step = 0
+        for n in NUMBERS:
+            for c in range(_NC):
+                k, m = self.available[c][n], self.must[c][n]
+                nxt: dict[_Key, int] = {}
+                back: dict[_Key, _Back] = {}
+                for key, score in layer.items():
+                    states, used, grouped, pair = key
+                    for option in _colour_options(states[c], k, m, jokers - used):
+                        new_state, run_jokers, to_groups, in_runs = option
+                        gain = n * (in_runs + run_jokers + to_groups) + weight * (
+                            in_runs + to_groups - m + run_jokers
+                        )
+                        new_states = (*states[:c], new_state, *states[c + 1 :])
+                        new_key = (new_states, used + run_jokers, grouped + to_groups, pair or to_groups == 2)
+                        total = score + gain
+                        if nxt.get(new_key, -1) < total:
+                            nxt[new_key] = total
+                            back[new_key] = (key, option)
+                step += 1
+                history.append(back)
+                layer = self._prune(nxt, beam, bound, rest[step], joker_best)
+            nxt = {}
+            back = {}
+            for key, score in layer.items():
+                states, used, grouped, pair = key
+                for group_jokers in range(jokers - used + 1):
+                    if groups_fit(grouped, pair, group_jokers) is None:
+                        continue
+                    new_key = (states, used + group_jokers, 0, False)
+                    total = score + (n + weight) * group_jokers
+                    if nxt.get(new_key, -1) < total:
+                        nxt[new_key] = total
+                        back[new_key] = (key, group_jokers)
+            history.append(back)
+            layer = self._prune(nxt, beam, bound, rest[step], joker_best)
+        finals = [
+            (score, key)
+            for key, score in layer.items()
+            if key[1] >= self.table_jokers and all(length == MATURE for s in key[0] for length in s)
+        ]
+        if not finals:
+            return None
+        score, key = max(finals)
+        return score, key, history
+
+    def _prune(
+        self, layer: dict[_Key, int], beam: int | None, bound: int | None, rest: int, joker_best: int
+    ) -> dict[_Key, int]:
+        jokers = self.jokers
+        if bound is not None:
+            layer = {
+                key: score
+                for key, score in layer.items()
+                if score + rest + (jokers - key[1]) * joker_best > bound
+            }
+        if beam is not None and len(layer) > beam:
+            ranked = heapq.nlargest(
+                beam, layer.items(), key=lambda item: (item[1] + (jokers - item[0][1]) * joker_best, item[0])
+            )
+            layer = dict(ranked)
+        return layer
+
+
+def _rebuild(final: _Key, history: list[dict[_Key, _Back]], score: int, table: TileCounts) -> Arrangement:
+    """Walk the back pointers and lay the tiles out as melds."""
+    steps: list[_Back] = []
+    key = final
+    for back in reversed(history):
+        prev, choice = back[key]
+        steps.append((prev, choice))
+        key = prev
+    steps.reverse()
+    open_runs: list[list[list[Tile]]] = [[] for _ in COLOURS]
+    melds: list[tuple[Tile, ...]] = []
+    placed_counts = [[0] * 14 for _ in COLOURS]
+    grouped: list[tuple[Tile, int]] = []
+    index = 0
+    for n in NUMBERS:
+        for c in range(_NC):
+            _, choice = steps[index]
+            index += 1
+            assert not isinstance(choice, int)
+            _, run_jokers, to_groups, in_runs = choice
+            colour = COLOURS[c]
+            tile = Tile(colour, n)
+            placed_counts[c][n] = in_runs + to_groups
+            runs = sorted(open_runs[c], key=len)
+            young = [r for r in runs if len(r) < MATURE]
+            mature = [r for r in runs if len(r) >= MATURE]
+            slots = in_runs + run_jokers
+            kept = min(len(mature), slots - len(young))
+            going_on = young + mature[len(mature) - kept :]
+            for run in mature[: len(mature) - kept]:
+                melds.append(tuple(run))
+            going_on += [[] for _ in range(slots - len(going_on))]
+            # Jokers go to the longest runs so that a new run starts with a natural tile.
+            going_on.sort(key=len, reverse=True)
+            for i, run in enumerate(going_on):
+                run.append(JOKER if i < run_jokers else tile)
+            open_runs[c] = going_on
+            if to_groups:
+                grouped.append((tile, to_groups))
+        _, group_jokers = steps[index]
+        index += 1
+        assert isinstance(group_jokers, int)
+        melds.extend(_deal_groups(grouped, group_jokers))
+        grouped = []
+    for runs in open_runs:
+        melds.extend(tuple(run) for run in runs)
+    placed = [
+        Tile(COLOURS[c], n)
+        for c in range(_NC)
+        for n in NUMBERS
+        for _ in range(placed_counts[c][n] - table.naturals[c][n])
+    ]
+    jokers_placed = sum(t.is_joker for meld in melds for t in meld) - table.jokers
+    placed += [JOKER] * jokers_placed
+    return Arrangement(tuple(melds), tuple(placed), score)
+
+
+def _deal_groups(grouped: list[tuple[Tile, int]], jokers: int) -> list[tuple[Tile, ...]]:
+    naturals = sum(k for _, k in grouped)
+    count = groups_fit(naturals, any(k == 2 for _, k in grouped), jokers)
+    assert count is not None
+    groups: list[list[Tile]] = [[] for _ in range(count)]
+    order = [t for t, k in sorted(grouped, key=lambda item: -item[1]) for _ in range(k)]
+    for i, tile in enumerate(order):
+        groups[i % count].append(tile)
+    for _ in range(jokers):
+        min(groups, key=len).append(JOKER)
+    return [tuple(g) for g in groups]
