@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from rules.actions import Action
 from rules.registry import GameSpec, GameState, register
 from rules.rummikub.actions import Announce, Draw, Open, Play, Redeal, Timeout
 from rules.rummikub.best_move import best_move
@@ -12,7 +13,7 @@ from rules.rummikub.options import RummikubOptions
 from rules.rummikub.state import REDEAL_PAIRS, RummikubState, identical_pairs, new_game
 from rules.rummikub.tiles import tiles_text
 
-__all__ = ["SPEC", "auto_play", "describe", "random_action"]
+__all__ = ["SPEC", "auto_play", "describe", "random_action", "random_game"]
 
 # How often the random player lets the timer run out, so that auto-played games use every action.
 _TIMEOUT_CHANCE = 0.05
@@ -33,26 +34,40 @@ def random_action(state: RummikubState, rng: random.Random) -> Open | Play | Dra
     return Draw() if move is None else Play(move.table)
 
 
-def auto_play(options: RummikubOptions) -> RummikubState:
-    """A whole game of random legal moves, seeded by ``options.seed``."""
+def random_game(options: RummikubOptions) -> tuple[RummikubState, list[Action]]:
+    """A whole game of random legal moves (full information), seeded by ``options.seed``: the final
+    state and the actions that led to it."""
     if options.information != "full":
         options = options.replace(information="full")
     rng = random.Random(f"rummikub-auto:{options.seed}")
     state = new_game(options)
+    actions: list[Action] = []
+
+    def play(act: Action) -> None:
+        nonlocal state
+        state = state.apply(act)
+        actions.append(act)
+
     assert state.racks is not None
     for seat, rack in enumerate(state.racks):
         if options.redeal_on_pairs and identical_pairs(rack) >= REDEAL_PAIRS:
-            state = state.apply(Redeal(seat))
+            play(Redeal(seat))
             break
     while state.outcome is None:
         assert state.racks is not None and state.turn is not None
         seat = state.turn
-        rack = state.racks[seat]
-        unopened = not state.opened[seat] and not state.announced[seat]
-        if unopened and rng.random() < 0.5 and best_opening(rack)[0] >= OPENING_MINIMUM:
-            state = state.apply(Announce(seat))
-        state = state.apply(random_action(state, rng))
-    return state
+        play(random_action(state, rng))
+        # A player who just drew the tile he needed announces, now and then, that he will open.
+        if state.outcome is None and not state.opened[seat] and rng.random() < 0.5:
+            assert state.racks is not None
+            if best_opening(state.racks[seat])[0] >= OPENING_MINIMUM:
+                play(Announce(seat))
+    return state, actions
+
+
+def auto_play(options: RummikubOptions) -> RummikubState:
+    """A whole game of random legal moves, seeded by ``options.seed``; the final state."""
+    return random_game(options)[0]
 
 
 def describe(game: GameState) -> str:

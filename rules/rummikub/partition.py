@@ -227,7 +227,9 @@ class _Problem:
         finals = [
             (score, key)
             for key, score in layer.items()
-            if key[1] >= self.table_jokers and all(length == MATURE for s in key[0] for length in s)
+            if key[1] >= self.table_jokers
+            and all(length == MATURE for s in key[0] for length in s)
+            and (bound is None or score > bound)
         ]
         if not finals:
             return None
