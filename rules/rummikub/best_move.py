@@ -1,5 +1,5 @@
 """The best play from a rack onto a table: most rack tiles laid, then most value, then fewest
-changed melds, with the whole rearranged table (exact in tiles and value).
+changed melds, with the whole rearranged table (exact in tiles and value; see :func:`best_move`).
 
 >>> from rules.rummikub.melds import Meld
 >>> from rules.rummikub.tiles import parse_tiles
@@ -37,15 +37,15 @@ class Move:
 def best_move(table: Sequence[Meld], rack: Sequence[Tile]) -> Move | None:
     """The best play, or ``None`` when no rack tile can be laid (the player draws).
 
-    ``table`` must be a valid table (every meld valid). Ties in tiles and value go to the play
-    that leaves more old melds as they were: first the plays that keep all of them are tried, then
-    old melds are kept one by one while the optimum allows it.
+    ``table`` must be a valid table (``IllegalAction`` ``invalid_meld`` otherwise). The number of
+    rack tiles and the value are exact. Ties go to plays that change fewer old melds: old melds
+    are kept one by one, in table order, while the optimum allows it — a greedy pass, so no further
+    old meld could be kept, but a different choice might keep more.
     """
     old = [Meld.of(m) for m in table]
     before = sum(m.value for m in old)
     best = _solve(old, rack)
-    if best is None:
-        raise ValueError("the table is not a valid arrangement")
+    assert best is not None  # the old melds themselves are an arrangement
     if not best.placed:
         return None
     target = best.score
