@@ -3,9 +3,9 @@ changed melds, with the whole rearranged table (exact in tiles and value; see :f
 
 >>> from rules.rummikub.melds import Meld
 >>> from rules.rummikub.tiles import parse_tiles
->>> move = best_move([Meld.parse("R3 R4 R5"), Meld.parse("B7 K7 O7")], parse_tiles("R6 R7 B1"))
+>>> move = best_move([Meld.parse("R3 R4 R5"), Meld.parse("B7 K7 O7")], parse_tiles("R6 R7 R8 B1"))
 >>> [str(t) for t in move.placed], move.changed, [str(m) for m in move.table]
-(['R6', 'R7'], 1, ['B7 K7 O7', 'R3 R4 R5 R6 R7'])
+(['R6', 'R7', 'R8'], 0, ['R3 R4 R5', 'B7 K7 O7', 'R6 R7 R8'])
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ def best_move(table: Sequence[Meld], rack: Sequence[Tile]) -> Move | None:
     """The best play, or ``None`` when no rack tile can be laid (the player draws).
 
     ``table`` must be a valid table (``IllegalAction`` ``invalid_meld`` otherwise). The number of
-    rack tiles and the value are exact. Ties go to plays that change fewer old melds: old melds
-    are kept one by one, in table order, while the optimum allows it — a greedy pass, so no further
-    old meld could be kept, but a different choice might keep more.
+    rack tiles and the value are exact. Of the plays that tie on both, one that leaves the old
+    melds untouched (new melds from the rack only) is preferred; otherwise ``changed`` reports how
+    many old melds the rearranged table no longer holds, without searching for the fewest.
     """
     old = [Meld.of(m) for m in table]
     before = sum(m.value for m in old)
@@ -48,33 +48,19 @@ def best_move(table: Sequence[Meld], rack: Sequence[Tile]) -> Move | None:
     assert best is not None  # the old melds themselves are an arrangement
     if not best.placed:
         return None
-    target = best.score
-    kept: list[Meld] = []
-    kept_value = 0
-    loose = list(old)
-    for meld in old:
-        if meld in _as_melds(best, []):
-            continue
-        trial = [m for m in loose if m is not meld]
-        found = _solve(trial, rack)
-        if found is not None and found.score + kept_value + meld.value == target:
-            kept.append(meld)
-            kept_value += meld.value
-            loose = trial
-            best = found
-    new = _as_melds(best, kept)
-    unchanged = _count_kept(old, new)
+    untouched = _solve([], rack)
+    assert untouched is not None
+    if untouched.score + before == best.score:
+        new = [*old, *(Meld(m) for m in untouched.melds)]
+        return Move(tuple(new), untouched.placed, untouched.score % _TILE_WEIGHT, 0)
+    new = [Meld(m) for m in best.melds]
     after = sum(m.value for m in new)
-    return Move(tuple(new), best.placed, after - before, len(old) - unchanged)
+    return Move(tuple(new), best.placed, after - before, len(old) - _count_kept(old, new))
 
 
 def _solve(loose: list[Meld], rack: Sequence[Tile]) -> Arrangement | None:
     tiles = [t for m in loose for t in m.tiles]
     return solve(TileCounts.of(tiles), TileCounts.of(rack), _TILE_WEIGHT)
-
-
-def _as_melds(found: Arrangement, kept: list[Meld]) -> list[Meld]:
-    return [*kept, *(Meld(m) for m in found.melds)]
 
 
 def _count_kept(old: list[Meld], new: list[Meld]) -> int:

@@ -15,8 +15,7 @@ Every tile is either *table* (must be placed) or *rack* (may be placed). The obj
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -110,23 +109,33 @@ def _colour_options(
                 for to_groups in range(available - in_runs + 1):
                     if in_runs + to_groups >= must:
                         options.append((new_state, in_runs_jokers, to_groups, in_runs))
+    # Most tiles first: the order in which the searches try them (every gain grows with them).
+    options.sort(key=lambda o: -(o[1] + o[2] + o[3]))
     return tuple(options)
 
 
 # A search node inside number n before colour c: the run states of every colour (colours < c
 # already at n), jokers used so far, naturals given to groups at n, and whether a colour gave two.
 _Key = tuple[tuple[RunState, ...], int, int, bool]
-# How a node was reached: (previous key, colour step choice or joker count for groups).
-_Back = tuple[_Key, tuple[RunState, int, int, int] | int]
+# A step's choice: for a colour (new run state, jokers in runs, naturals to groups, naturals in
+# runs); at the end of a number, the jokers that join its groups.
+_Choice = tuple[RunState, int, int, int] | int
+_Move = tuple[_Key, int, _Choice]
+_START: _Key = (((),) * _NC, 0, 0, False)
 
 
-def solve(table: TileCounts, rack: TileCounts, count_weight: int) -> Arrangement | None:
+def solve(
+    table: TileCounts, rack: TileCounts, count_weight: int, *, first_only: bool = False
+) -> Arrangement | None:
     """Place every table tile and any rack tiles in valid melds, maximising
     ``count_weight × rack tiles placed + total meld value``; ``None`` if the table tiles cannot all
     be placed. Exact.
 
-    A narrow beam first finds a good arrangement quickly; the exact programme then drops every
-    node whose optimistic bound (all remaining tiles placed, jokers worth 13) cannot beat it.
+    Two greedy depth-first searches find arrangements quickly (or prove there is none); with
+    ``first_only`` the better one is the answer. Otherwise a branch and bound over the same
+    nodes improves on it: a node is dropped when its optimistic bound (every remaining tile that
+    fits some meld placed, jokers worth 13) cannot beat the best arrangement so far, or when the
+    same node was already reached with at least the same score.
     """
     jokers = table.jokers + rack.jokers
     if jokers > MAX_JOKERS:
@@ -135,17 +144,17 @@ def solve(table: TileCounts, rack: TileCounts, count_weight: int) -> Arrangement
     if any(k > MAX_COPIES for row in available for k in row):
         raise ValueError("more copies of a tile than the 106-tile set holds")
     problem = _Problem(available, table.naturals, jokers, table.jokers, count_weight)
-    incumbent = problem.search(beam=_BEAM, bound=None)
-    exact = problem.search(beam=None, bound=None if incumbent is None else incumbent[0])
-    best = exact if exact is not None else incumbent
-    if best is None:
+    found = problem.first()
+    if found is None:
         return None
-    score, key, history = best
-    return _rebuild(key, history, score - count_weight * table.jokers, table)
+    if not first_only:
+        found = problem.improve(found)
+    score, choices = found
+    return _rebuild(choices, score - count_weight * table.jokers, table)
 
 
-_BEAM = 128
-_Found = tuple[int, _Key, list[dict[_Key, _Back]]]
+_Found = tuple[int, list[_Choice]]
+_STEPS = [(n, c) for n in NUMBERS for c in range(_NC + 1)]  # c == _NC: the groups of number n
 
 
 @dataclass(frozen=True)
@@ -157,13 +166,16 @@ class _Problem:
     count_weight: int
 
     def _optimism(self) -> list[int]:
-        """For each colour step, an upper bound of what the natural tiles from that step on add."""
-        gains = [
-            n * self.available[c][n]
-            + (self.count_weight * (self.available[c][n] - self.must[c][n]) if self._placeable(c, n) else 0)
-            for n in NUMBERS
-            for c in range(_NC)
-        ]
+        """For each step, an upper bound of what the natural tiles from that step on add: the
+        table tiles' values, and value plus tile weight for each rack tile that fits some meld."""
+        gains = []
+        for n, c in _STEPS:
+            if c == _NC:
+                gains.append(0)
+                continue
+            must = self.must[c][n]
+            spare = self.available[c][n] - must if self._placeable(c, n) else 0
+            gains.append(n * must + (n + self.count_weight) * spare)
         suffix = [0] * (len(gains) + 1)
         for i in range(len(gains) - 1, -1, -1):
             suffix[i] = suffix[i + 1] + gains[i]
@@ -179,90 +191,105 @@ class _Problem:
         partners = sum(1 for other in range(_NC) if other != c and available[other][n])
         return partners + self.jokers >= 2
 
-    def search(self, beam: int | None, bound: int | None) -> _Found | None:
-        """The best final node, keeping at most ``beam`` nodes per step (``None``: all) and only
-        nodes that may beat ``bound``; ``None`` when no node survives."""
-        jokers, weight = self.jokers, self.count_weight
-        joker_best = 13 + weight
-        rest = self._optimism()
-        start: _Key = (((),) * _NC, 0, 0, False)
-        layer: dict[_Key, int] = {start: 0}
-        history: list[dict[_Key, _Back]] = []
-        step = 0
-        for n in NUMBERS:
-            for c in range(_NC):
-                k, m = self.available[c][n], self.must[c][n]
-                nxt: dict[_Key, int] = {}
-                back: dict[_Key, _Back] = {}
-                for key, score in layer.items():
-                    states, used, grouped, pair = key
-                    for option in _colour_options(states[c], k, m, jokers - used):
-                        new_state, run_jokers, to_groups, in_runs = option
-                        gain = n * (in_runs + run_jokers + to_groups) + weight * (
-                            in_runs + to_groups - m + run_jokers
-                        )
-                        new_states = (*states[:c], new_state, *states[c + 1 :])
-                        new_key = (new_states, used + run_jokers, grouped + to_groups, pair or to_groups == 2)
-                        total = score + gain
-                        if nxt.get(new_key, -1) < total:
-                            nxt[new_key] = total
-                            back[new_key] = (key, option)
-                step += 1
-                history.append(back)
-                layer = self._prune(nxt, beam, bound, rest[step], joker_best)
-            nxt = {}
-            back = {}
-            for key, score in layer.items():
-                states, used, grouped, pair = key
-                for group_jokers in range(jokers - used + 1):
-                    if groups_fit(grouped, pair, group_jokers) is None:
-                        continue
-                    new_key = (states, used + group_jokers, 0, False)
-                    total = score + (n + weight) * group_jokers
-                    if nxt.get(new_key, -1) < total:
-                        nxt[new_key] = total
-                        back[new_key] = (key, group_jokers)
-            history.append(back)
-            layer = self._prune(nxt, beam, bound, rest[step], joker_best)
-        finals = [
-            (score, key)
-            for key, score in layer.items()
-            if key[1] >= self.table_jokers
-            and all(length == MATURE for s in key[0] for length in s)
-            and (bound is None or score > bound)
-        ]
-        if not finals:
-            return None
-        score, key = max(finals)
-        return score, key, history
+    def _moves(self, index: int, key: _Key) -> list[_Move]:
+        n, c = _STEPS[index]
+        return self._group_moves(n, key) if c == _NC else self._colour_moves(n, c, key)
 
-    def _prune(
-        self, layer: dict[_Key, int], beam: int | None, bound: int | None, rest: int, joker_best: int
-    ) -> dict[_Key, int]:
-        jokers = self.jokers
-        if bound is not None:
-            layer = {
-                key: score
-                for key, score in layer.items()
-                if score + rest + (jokers - key[1]) * joker_best > bound
-            }
-        if beam is not None and len(layer) > beam:
-            ranked = heapq.nlargest(
-                beam, layer.items(), key=lambda item: (item[1] + (jokers - item[0][1]) * joker_best, item[0])
+    def _colour_moves(self, n: int, c: int, key: _Key) -> list[_Move]:
+        states, used, grouped, pair = key
+        k, m = self.available[c][n], self.must[c][n]
+        weight = self.count_weight
+        moves: list[_Move] = []
+        for option in _colour_options(states[c], k, m, self.jokers - used):
+            new_state, run_jokers, to_groups, in_runs = option
+            gain = n * (in_runs + run_jokers + to_groups) + weight * (in_runs + to_groups - m + run_jokers)
+            new_states = (*states[:c], new_state, *states[c + 1 :])
+            moves.append(
+                ((new_states, used + run_jokers, grouped + to_groups, pair or to_groups == 2), gain, option)
             )
-            layer = dict(ranked)
-        return layer
+        return moves
+
+    def _group_moves(self, n: int, key: _Key) -> list[_Move]:
+        states, used, grouped, pair = key
+        return [
+            ((states, used + group_jokers, 0, False), (n + self.count_weight) * group_jokers, group_jokers)
+            for group_jokers in range(self.jokers - used, -1, -1)
+            if groups_fit(grouped, pair, group_jokers) is not None
+        ]
+
+    def _complete(self, key: _Key) -> bool:
+        """Every table joker placed and no run left shorter than three."""
+        return key[1] >= self.table_jokers and all(length == MATURE for s in key[0] for length in s)
+
+    def first(self) -> _Found | None:
+        """The better of two depth-first arrangements (jokers late; biggest gain first), or
+        ``None`` when there is none."""
+        found = [self._depth_first(order) for order in (_jokers_late, None)]
+        return max((f for f in found if f is not None), key=lambda f: f[0], default=None)
+
+    def _depth_first(self, order: Callable[[_Move], tuple[int, int]] | None) -> _Found | None:
+        """Some arrangement, found depth-first trying moves in ``order`` (``None``: the most tiles
+        first); ``None`` if none exists.
+
+        Nodes without any completion are remembered, so the search is finite and complete."""
+        dead: set[tuple[int, _Key]] = set()
+        choices: list[_Choice] = []
+
+        def descend(index: int, key: _Key, score: int) -> int | None:
+            if index == len(_STEPS):
+                return score if self._complete(key) else None
+            if (index, key) in dead:
+                return None
+            moves = self._moves(index, key)
+            for new_key, gain, choice in moves if order is None else sorted(moves, key=order):
+                choices.append(choice)
+                found = descend(index + 1, new_key, score + gain)
+                if found is not None:
+                    return found
+                choices.pop()
+            dead.add((index, key))
+            return None
+
+        score = descend(0, _START, 0)
+        return None if score is None else (score, choices)
+
+    def improve(self, found: _Found) -> _Found:
+        """The optimum, by branch and bound from the arrangement ``found``."""
+        best_score, best_choices = found
+        rest = self._optimism()
+        joker_best = 13 + self.count_weight
+        reached: dict[tuple[int, _Key], int] = {}
+        choices: list[_Choice] = []
+
+        def descend(index: int, key: _Key, score: int) -> None:
+            nonlocal best_score, best_choices
+            if index == len(_STEPS):
+                if score > best_score and self._complete(key):
+                    best_score, best_choices = score, list(choices)
+                return
+            if reached.get((index, key), -1) >= score:
+                return
+            reached[(index, key)] = score
+            if score + rest[index] + (self.jokers - key[1]) * joker_best <= best_score:
+                return
+            for new_key, gain, choice in self._moves(index, key):
+                choices.append(choice)
+                descend(index + 1, new_key, score + gain)
+                choices.pop()
+
+        descend(0, _START, 0)
+        return best_score, best_choices
 
 
-def _rebuild(final: _Key, history: list[dict[_Key, _Back]], score: int, table: TileCounts) -> Arrangement:
-    """Walk the back pointers and lay the tiles out as melds."""
-    steps: list[_Back] = []
-    key = final
-    for back in reversed(history):
-        prev, choice = back[key]
-        steps.append((prev, choice))
-        key = prev
-    steps.reverse()
+def _jokers_late(move: _Move) -> tuple[int, int]:
+    """Moves without jokers first: jokers then go as late, so as high, as the arrangement allows."""
+    _, gain, choice = move
+    jokers = choice if isinstance(choice, int) else choice[1]
+    return jokers, -gain
+
+
+def _rebuild(steps: list[_Choice], score: int, table: TileCounts) -> Arrangement:
+    """Lay the tiles out as melds following the choices of every step."""
     open_runs: list[list[list[Tile]]] = [[] for _ in COLOURS]
     melds: list[tuple[Tile, ...]] = []
     placed_counts = [[0] * 14 for _ in COLOURS]
@@ -270,7 +297,7 @@ def _rebuild(final: _Key, history: list[dict[_Key, _Back]], score: int, table: T
     index = 0
     for n in NUMBERS:
         for c in range(_NC):
-            _, choice = steps[index]
+            choice = steps[index]
             index += 1
             assert not isinstance(choice, int)
             _, run_jokers, to_groups, in_runs = choice
@@ -293,7 +320,7 @@ def _rebuild(final: _Key, history: list[dict[_Key, _Back]], score: int, table: T
             open_runs[c] = going_on
             if to_groups:
                 grouped.append((tile, to_groups))
-        _, group_jokers = steps[index]
+        group_jokers = steps[index]
         index += 1
         assert isinstance(group_jokers, int)
         melds.extend(_deal_groups(grouped, group_jokers))

@@ -63,12 +63,18 @@ def test_best_move_retrieves_a_joker() -> None:
     check_turn(table, move.table)
 
 
-def test_best_move_prefers_value_then_fewer_changed_melds() -> None:
+def test_best_move_prefers_more_tiles_then_value_then_an_untouched_table() -> None:
     table = [Meld.parse("R3 R4 R5"), Meld.parse("B7 K7 O7")]
     move = best_move(table, parse_tiles("R6 R7 B1"))
     assert move is not None
-    assert move.changed == 1 and move.value == 13
-    assert [str(m) for m in move.table] == ["B7 K7 O7", "R3 R4 R5 R6 R7"]
+    assert sorted(map(str, move.placed)) == ["R6", "R7"] and move.value == 13 and move.changed in (1, 2)
+    move = best_move(table, parse_tiles("R6 R7 R8 B1"))
+    assert move is not None
+    assert move.changed == 0 and move.value == 21
+    assert [str(m) for m in move.table] == ["R3 R4 R5", "B7 K7 O7", "R6 R7 R8"]
+    move = best_move(table, parse_tiles("R2 B2 K2 O2 J"))
+    assert move is not None  # five tiles: R2 joins the run and B2 K2 O2 J is a group
+    assert len(move.placed) == 5 and move.changed == 1
 
 
 def test_best_move_refuses_an_invalid_table() -> None:
