@@ -15,6 +15,7 @@ Every tile is either *table* (must be placed) or *rack* (may be placed). The obj
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -115,13 +116,26 @@ def _colour_options(
 
 
 # A search node inside number n before colour c: the run states of every colour (colours < c
-# already at n), jokers used so far, naturals given to groups at n, and whether a colour gave two.
-_Key = tuple[tuple[RunState, ...], int, int, bool]
+# already at n), jokers used so far, naturals given to groups at n, and whether a colour gave two
+# — packed into one int (hashing it is what the searches do most): pair + 2·grouped + 18·jokers
+# + 54·(state ids of the colours, in base len(_STATES)).
+_Key = int
+_STATES: list[RunState] = sorted(
+    {
+        tuple(sorted(lengths))
+        for size in range(5)
+        for lengths in itertools.product((1, 2, MATURE), repeat=size)
+    }
+)
+_STATE_ID = {state: i for i, state in enumerate(_STATES)}
+_SETTLED = {i for i, state in enumerate(_STATES) if all(length == MATURE for length in state)}
+_GROUPED, _USED = 2, 18
+_COLOUR_PLACE = [54 * len(_STATES) ** (_NC - 1 - c) for c in range(_NC)]
+_START: _Key = 0  # every colour in state () (id 0), no joker used, nothing grouped
 # A step's choice: for a colour (new run state, jokers in runs, naturals to groups, naturals in
 # runs); at the end of a number, the jokers that join its groups.
 _Choice = tuple[RunState, int, int, int] | int
 _Move = tuple[_Key, int, _Choice]
-_START: _Key = (((),) * _NC, 0, 0, False)
 
 
 def solve(
@@ -196,30 +210,38 @@ class _Problem:
         return self._group_moves(n, key) if c == _NC else self._colour_moves(n, c, key)
 
     def _colour_moves(self, n: int, c: int, key: _Key) -> list[_Move]:
-        states, used, grouped, pair = key
+        place = _COLOUR_PLACE[c]
+        state = (key // place) % len(_STATES)
+        used = (key // _USED) % 3
+        pair = key % 2
         k, m = self.available[c][n], self.must[c][n]
         weight = self.count_weight
         moves: list[_Move] = []
-        for option in _colour_options(states[c], k, m, self.jokers - used):
+        for option in _colour_options(_STATES[state], k, m, self.jokers - used):
             new_state, run_jokers, to_groups, in_runs = option
             gain = n * (in_runs + run_jokers + to_groups) + weight * (in_runs + to_groups - m + run_jokers)
-            new_states = (*states[:c], new_state, *states[c + 1 :])
-            moves.append(
-                ((new_states, used + run_jokers, grouped + to_groups, pair or to_groups == 2), gain, option)
-            )
+            new_key = key + (_STATE_ID[new_state] - state) * place + run_jokers * _USED + to_groups * _GROUPED
+            if to_groups == 2 and not pair:
+                new_key += 1
+            moves.append((new_key, gain, option))
         return moves
 
     def _group_moves(self, n: int, key: _Key) -> list[_Move]:
-        states, used, grouped, pair = key
+        used = (key // _USED) % 3
+        grouped = (key // _GROUPED) % 9
+        pair = key % 2
+        base = key - grouped * _GROUPED - pair
         return [
-            ((states, used + group_jokers, 0, False), (n + self.count_weight) * group_jokers, group_jokers)
+            (base + group_jokers * _USED, (n + self.count_weight) * group_jokers, group_jokers)
             for group_jokers in range(self.jokers - used, -1, -1)
-            if groups_fit(grouped, pair, group_jokers) is not None
+            if groups_fit(grouped, bool(pair), group_jokers) is not None
         ]
 
     def _complete(self, key: _Key) -> bool:
         """Every table joker placed and no run left shorter than three."""
-        return key[1] >= self.table_jokers and all(length == MATURE for s in key[0] for length in s)
+        if (key // _USED) % 3 < self.table_jokers:
+            return False
+        return all((key // place) % len(_STATES) in _SETTLED for place in _COLOUR_PLACE)
 
     def first(self) -> _Found | None:
         """The better of two depth-first arrangements (jokers late; biggest gain first), or
@@ -232,13 +254,14 @@ class _Problem:
         first); ``None`` if none exists.
 
         Nodes without any completion are remembered, so the search is finite and complete."""
-        dead: set[tuple[int, _Key]] = set()
+        dead: set[int] = set()
         choices: list[_Choice] = []
 
         def descend(index: int, key: _Key, score: int) -> int | None:
             if index == len(_STEPS):
                 return score if self._complete(key) else None
-            if (index, key) in dead:
+            node = key * len(_STEPS) + index
+            if node in dead:
                 return None
             moves = self._moves(index, key)
             for new_key, gain, choice in moves if order is None else sorted(moves, key=order):
@@ -247,7 +270,7 @@ class _Problem:
                 if found is not None:
                     return found
                 choices.pop()
-            dead.add((index, key))
+            dead.add(node)
             return None
 
         score = descend(0, _START, 0)
@@ -258,7 +281,7 @@ class _Problem:
         best_score, best_choices = found
         rest = self._optimism()
         joker_best = 13 + self.count_weight
-        reached: dict[tuple[int, _Key], int] = {}
+        reached: dict[int, int] = {}
         choices: list[_Choice] = []
 
         def descend(index: int, key: _Key, score: int) -> None:
@@ -267,10 +290,11 @@ class _Problem:
                 if score > best_score and self._complete(key):
                     best_score, best_choices = score, list(choices)
                 return
-            if reached.get((index, key), -1) >= score:
+            node = key * len(_STEPS) + index
+            if reached.get(node, -1) >= score:
                 return
-            reached[(index, key)] = score
-            if score + rest[index] + (self.jokers - key[1]) * joker_best <= best_score:
+            reached[node] = score
+            if score + rest[index] + (self.jokers - (key // _USED) % 3) * joker_best <= best_score:
                 return
             for new_key, gain, choice in self._moves(index, key):
                 choices.append(choice)
