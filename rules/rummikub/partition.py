@@ -181,29 +181,45 @@ class _Problem:
 
     def _optimism(self) -> list[int]:
         """For each step, an upper bound of what the natural tiles from that step on add: the
-        table tiles' values, and value plus tile weight for each rack tile that fits some meld."""
-        gains = []
+        table tiles' values, and value plus tile weight for each rack tile that fits some meld.
+
+        A rack tile that fits only melds holding a joker counts among the best ``4 × jokers``
+        such tiles: a joker lets in at most two tiles on each side of it in a run (a tile farther
+        along fits a run without it) or two partners in a group."""
+        free: list[int] = []
+        helped: list[list[int]] = []
         for n, c in _STEPS:
             if c == _NC:
-                gains.append(0)
+                free.append(0)
+                helped.append([])
                 continue
             must = self.must[c][n]
-            spare = self.available[c][n] - must if self._placeable(c, n) else 0
-            gains.append(n * must + (n + self.count_weight) * spare)
-        suffix = [0] * (len(gains) + 1)
-        for i in range(len(gains) - 1, -1, -1):
-            suffix[i] = suffix[i + 1] + gains[i]
+            spare = self.available[c][n] - must
+            gain = n + self.count_weight
+            if self._placeable(c, n, 0):
+                free.append(n * must + gain * spare)
+                helped.append([])
+            else:
+                free.append(n * must)
+                helped.append([gain] * spare if self._placeable(c, n, self.jokers) else [])
+        suffix = [0] * (len(_STEPS) + 1)
+        free_sum = 0
+        pool: list[int] = []
+        for i in range(len(_STEPS) - 1, -1, -1):
+            free_sum += free[i]
+            pool = sorted(pool + helped[i], reverse=True)[: 4 * self.jokers]
+            suffix[i] = free_sum + sum(pool)
         return suffix
 
-    def _placeable(self, c: int, n: int) -> bool:
-        """Whether some run or group could hold tile (c, n) (a rack copy that cannot is never laid)."""
+    def _placeable(self, c: int, n: int, jokers: int) -> bool:
+        """Whether some run or group could hold tile (c, n) with at most ``jokers`` jokers."""
         available = self.available
         for low in range(max(1, n - 2), min(n, 11) + 1):
             missing = sum(1 for x in range(low, low + 3) if x != n and not available[c][x])
-            if missing <= self.jokers:
+            if missing <= jokers:
                 return True
         partners = sum(1 for other in range(_NC) if other != c and available[other][n])
-        return partners + self.jokers >= 2
+        return partners + jokers >= 2
 
     def _moves(self, index: int, key: _Key) -> list[_Move]:
         n, c = _STEPS[index]
@@ -277,8 +293,28 @@ class _Problem:
         return None if score is None else (score, choices)
 
     def improve(self, found: _Found) -> _Found:
-        """The optimum, by branch and bound from the arrangement ``found``."""
-        best_score, best_choices = found
+        """The optimum, by branch and bound from the arrangement ``found``.
+
+        With a tile weight the search first asks for arrangements placing every rack tile that
+        could possibly be placed, then one, two, four… fewer, down to one more than ``found``:
+        such a demanding bound prunes hard, and the first search that succeeds holds the optimum.
+        """
+        weight = self.count_weight
+        if weight:
+            most = (self._optimism()[0] + self.jokers * (13 + weight)) // weight
+            least = found[0] // weight + 1
+            target, drop = most, 1
+            while target >= least:
+                better = self._branch_and_bound(weight * target - 1)
+                if better is not None:
+                    return better
+                target = target - drop if target - drop >= least or target == least else least
+                drop *= 2
+        return self._branch_and_bound(found[0]) or found
+
+    def _branch_and_bound(self, bound: int) -> _Found | None:
+        """The best arrangement scoring more than ``bound``, or ``None``."""
+        best_score, best_choices = bound, None
         rest = self._optimism()
         joker_best = 13 + self.count_weight
         reached: dict[int, int] = {}
@@ -302,7 +338,7 @@ class _Problem:
                 choices.pop()
 
         descend(0, _START, 0)
-        return best_score, best_choices
+        return None if best_choices is None else (best_score, best_choices)
 
 
 def _jokers_late(move: _Move) -> tuple[int, int]:
