@@ -18,12 +18,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rummikub_solver import RuleSet, SolverMode  # noqa: E402
-from rummikub_solver import Tile as TheirTile  # noqa: E402
+from rummikub_solver import RuleSet, SolverMode
+from rummikub_solver import Tile as TheirTile
 
-from rules.rummikub import Meld, arrange, best_move, best_opening, check_turn  # noqa: E402
-from rules.rummikub.tiles import JOKER, Tile, full_set  # noqa: E402
-from tests.rules.rummikub.positions import random_position  # noqa: E402
+from rules.rummikub import Meld, arrange, best_move, best_opening, check_turn
+from rules.rummikub.tiles import JOKER, Tile, full_set
+from tests.rules.rummikub.oracles import TILE_WEIGHT, ilp_best
+from tests.rules.rummikub.positions import random_position
 
 RACKS = (14, 20, 30)
 TABLES = (0, 20, 40, 60, 80)
@@ -73,8 +74,11 @@ class Theirs:
 
 def versus(theirs: Theirs, rng: random.Random) -> None:
     print("most rack tiles laid (best_move vs rummikub-solver TILE_COUNT), times in ms")
-    print(f"{'rack':>4} {'table':>5} | {'ours med':>8} {'worst':>8} | {'theirs med':>10} {'worst':>8} | equal")
+    print(
+        f"{'rack':>4} {'table':>5} | {'ours med':>8} {'worst':>8} | {'theirs med':>10} {'worst':>8} | equal"
+    )
     all_ours: list[float] = []
+    settled: list[str] = []
     all_theirs: list[float] = []
     for rack_size in RACKS:
         for table_size in TABLES:
@@ -86,13 +90,19 @@ def versus(theirs: Theirs, rng: random.Random) -> None:
                 ours_t.append(dt)
                 dt, count = timed(lambda t=table, r=rack: theirs.most_tiles(t, r))
                 theirs_t.append(dt)
-                equal += (0 if move is None else len(move.placed)) == count
+                ours = 0 if move is None else len(move.placed)
+                equal += ours == count
+                if ours != count:
+                    exact = (ilp_best(table, rack, TILE_WEIGHT) or 0) // TILE_WEIGHT
+                    settled.append(f"ours {ours}, theirs {count}, HiGHS {exact}")
             all_ours += ours_t
             all_theirs += theirs_t
             print(
                 f"{rack_size:>4} {len(table):>5} | {ms(statistics.median(ours_t))} {ms(max(ours_t))} |"
                 f" {ms(statistics.median(theirs_t)):>10} {ms(max(theirs_t))} | {equal}/{PER_CELL}"
             )
+    for line in settled:
+        print("   differs:", line)
     ratio = statistics.median(all_theirs) / statistics.median(all_ours)
     print(
         f"all: ours median {ms(statistics.median(all_ours))} worst {ms(max(all_ours))};"
@@ -101,6 +111,7 @@ def versus(theirs: Theirs, rng: random.Random) -> None:
     )
     print()
     print("opening value (best_opening vs rummikub-solver TOTAL_VALUE, racks without jokers), ms")
+    settled: list[str] = []
     for rack_size in RACKS:
         ours_t, theirs_t, equal = [], [], 0
         for _ in range(PER_CELL * 2):
@@ -112,10 +123,17 @@ def versus(theirs: Theirs, rng: random.Random) -> None:
             dt, their_value = timed(lambda r=rack: theirs.most_value(r))
             theirs_t.append(dt)
             equal += value == their_value
+            if value != their_value:
+                # Settle it with an exact integer programme (HiGHS, no gap tolerance).
+                exact = ilp_best([], rack, 0)
+                settled.append(f"ours {value}, theirs {their_value}, HiGHS {exact}")
         print(
             f"rack {rack_size:>2}: ours median {ms(statistics.median(ours_t))} worst {ms(max(ours_t))};"
-            f" theirs median {ms(statistics.median(theirs_t))} worst {ms(max(theirs_t))}; equal {equal}/{len(ours_t)}"
+            f" theirs median {ms(statistics.median(theirs_t))} worst {ms(max(theirs_t))};"
+            f" equal {equal}/{len(ours_t)}"
         )
+    for line in settled:
+        print("   differs:", line)
 
 
 def budgets(rng: random.Random) -> None:
