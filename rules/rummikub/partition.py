@@ -15,6 +15,7 @@ Every tile is either *table* (must be placed) or *rack* (may be placed). The obj
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -168,6 +169,7 @@ def solve(
 
 
 _Found = tuple[int, list[_Choice]]
+_BEAM = 128
 _STEPS = [(n, c) for n in NUMBERS for c in range(_NC + 1)]  # c == _NC: the groups of number n
 
 
@@ -293,11 +295,14 @@ class _Problem:
         return None if score is None else (score, choices)
 
     def improve(self, found: _Found) -> _Found:
-        """The optimum, by branch and bound from the arrangement ``found``.
+        """The optimum, starting from the arrangement ``found``.
 
-        With a tile weight the search first asks for arrangements placing every rack tile that
-        could possibly be placed, then one, two, four… fewer, down to one more than ``found``:
-        such a demanding bound prunes hard, and the first search that succeeds holds the optimum.
+        With a tile weight, branch and bound first asks for arrangements placing every rack tile
+        that could possibly be placed, then one, two, four… fewer, down to one more than
+        ``found``: such a demanding bound prunes hard, and the first search that succeeds holds
+        the optimum; failing that, branch and bound from ``found``. Without a weight (pure value)
+        a beam of the best nodes per step may improve on ``found``, then the programme runs step
+        by step keeping the best score of each node and only nodes whose bound beats it.
         """
         weight = self.count_weight
         if weight:
@@ -310,7 +315,48 @@ class _Problem:
                     return better
                 target = target - drop if target - drop >= least or target == least else least
                 drop *= 2
-        return self._branch_and_bound(found[0]) or found
+            return self._branch_and_bound(found[0]) or found
+        beam = self._by_layers(-1, beam=_BEAM)
+        if beam is not None and beam[0] > found[0]:
+            found = beam
+        return self._by_layers(found[0]) or found
+
+    def _by_layers(self, bound: int, beam: int | None = None) -> _Found | None:
+        """The best arrangement scoring more than ``bound``, or ``None``: breadth-first over the
+        steps, one node per key with its best score and the move that reached it; with ``beam``
+        only that many best-scoring nodes per step (then not necessarily the best)."""
+        rest = self._optimism()
+        joker_best = 13 + self.count_weight
+        layer: dict[_Key, int] = {_START: 0}
+        history: list[dict[_Key, tuple[_Key, _Choice]]] = []
+        for index in range(len(_STEPS)):
+            nxt: dict[_Key, int] = {}
+            back: dict[_Key, tuple[_Key, _Choice]] = {}
+            for key, score in layer.items():
+                for new_key, gain, choice in self._moves(index, key):
+                    total = score + gain
+                    if nxt.get(new_key, -1) < total:
+                        nxt[new_key] = total
+                        back[new_key] = (key, choice)
+            history.append(back)
+            limit = bound - rest[index + 1]
+            layer = {
+                key: score
+                for key, score in nxt.items()
+                if score + (self.jokers - (key // _USED) % 3) * joker_best > limit
+            }
+            if beam is not None and len(layer) > beam:
+                layer = dict(heapq.nlargest(beam, layer.items(), key=lambda item: (item[1], item[0])))
+        finals = [(score, key) for key, score in layer.items() if score > bound and self._complete(key)]
+        if not finals:
+            return None
+        score, key = max(finals)
+        choices: list[_Choice] = []
+        for back in reversed(history):
+            key, choice = back[key]
+            choices.append(choice)
+        choices.reverse()
+        return score, choices
 
     def _branch_and_bound(self, bound: int) -> _Found | None:
         """The best arrangement scoring more than ``bound``, or ``None``."""
