@@ -378,7 +378,7 @@ class _Problem:
             reached[node] = score
             if score + rest[index] + (self.jokers - (key // _USED) % 3) * joker_best <= best_score:
                 return
-            for new_key, gain, choice in self._moves(index, key):
+            for new_key, gain, choice in sorted(self._moves(index, key), key=_jokers_late):
                 choices.append(choice)
                 descend(index + 1, new_key, score + gain)
                 choices.pop()
