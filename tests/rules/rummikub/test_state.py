@@ -224,3 +224,20 @@ def test_referee_mode_refuses_more_tiles_than_the_rack_holds() -> None:
 def test_unknown_actions_are_refused() -> None:
     state = game(["R1", "B1"])
     assert refused(state, object()) == "unknown_action"
+
+
+def test_referee_mode_redeal_is_trusted_and_keeps_the_starter() -> None:
+    state = new_game(RummikubOptions(players=3, information="referee")).apply(Start(2))
+    redealt = state.apply(Redeal(1))
+    assert redealt.deals == 2 and redealt.turn == 2 and redealt.rack_counts == (14, 14, 14)
+    assert refused(redealt.apply(Draw()), Redeal(1)) == "redeal_not_allowed"
+
+
+def test_describe_shows_counts_in_referee_mode_and_racks_in_full_information() -> None:
+    from rules.rummikub import describe
+
+    referee = new_game(RummikubOptions(players=2, information="referee"))
+    assert "seat 0 (not opened): 14 tiles" in describe(referee)
+    full = game(["R1 R2", "K9"], table=("O5 O6 O7",))
+    text = describe(full)
+    assert "O5 O6 O7   [18]" in text and "seat 0 (not opened): R1 R2" in text
