@@ -234,6 +234,15 @@ class RummikubState:
                     f"seat {seat} revealed {len(rack)} tiles ({tiles_text(rack)}) but holds {count}",
                     seat=seat,
                 )
+        seen = Counter(
+            [*(t for m in self.table for t in m.tiles), *(t for rack in action.racks for t in rack)]
+        )
+        extra = seen - Counter(full_set())
+        if extra:
+            text = tiles_text(sorted(extra.elements(), key=Tile.sort_key))
+            raise IllegalAction(
+                "reveal_mismatch", f"{text}: more copies on the racks and the table than the set holds"
+            )
         return self._score(action.racks)
 
     def _score(self, racks: tuple[tuple[Tile, ...], ...]) -> RummikubState:

@@ -209,6 +209,9 @@ def test_referee_mode_tracks_counts_and_scores_revealed_racks() -> None:
     assert refused(end, Draw()) == "awaiting_reveal"
     assert refused(end, Reveal((tiles("R1"), ()))) == "reveal_mismatch"
     assert refused(end, Reveal((tiles("R1"),))) == "reveal_mismatch"
+    assert refused(end, Reveal((tiles("R10 R10 R10 R1 R2 R3 R4 R5 R6 R7 R8 R9 B1 B2 B3 B4 B5"), ()))) == (
+        "reveal_mismatch"
+    )
     rack = tiles("R1 R2 R3 R4 R5 R6 R7 R8 R9 B1 B2 B3 B4 B5 B6 B7 J")
     scored = end.apply(Reveal((rack, ())))
     assert scored.outcome is not None and scored.outcome.scores == (-200, 200)
