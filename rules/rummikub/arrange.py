@@ -22,5 +22,5 @@ __all__ = ["arrange"]
 
 def arrange(tiles: Sequence[Tile]) -> list[Meld] | None:
     """Valid melds using every tile exactly once (runs ascending, ordered by where they end), or ``None``."""
-    found = solve(TileCounts.of(tiles), TileCounts.of([]), count_weight=0)
+    found = solve(TileCounts.of(tiles), TileCounts.of([]), count_weight=0, first_only=True)
     return None if found is None else [Meld(m) for m in found.melds]

@@ -10,7 +10,9 @@ a joker fills any slot of a run or a group and is worth that slot's number.
 
 Every tile is either *table* (must be placed) or *rack* (may be placed). The objective is
 ``count_weight × rack tiles placed + value of the placed melds``; callers choose the weight
-(0 for the pure value of an opening, large for "most tiles first, then value").
+(0 for the pure value of an opening, large for "most tiles first, then value"). The programme's
+nodes are searched depth-first for a first arrangement, then with branch and bound or step by
+step with bounds (see :func:`solve`); every search visits the same nodes, so all are exact.
 """
 
 from __future__ import annotations
@@ -146,11 +148,11 @@ def solve(
     ``count_weight × rack tiles placed + total meld value``; ``None`` if the table tiles cannot all
     be placed. Exact.
 
-    Two greedy depth-first searches find arrangements quickly (or prove there is none); with
-    ``first_only`` the better one is the answer. Otherwise a branch and bound over the same
-    nodes improves on it: a node is dropped when its optimistic bound (every remaining tile that
-    fits some meld placed, jokers worth 13) cannot beat the best arrangement so far, or when the
-    same node was already reached with at least the same score.
+    Two greedy depth-first searches find arrangements quickly (or prove there is none: nodes
+    without a completion are remembered); with ``first_only`` the better one is the answer (any
+    arrangement, not the most valuable). Otherwise :meth:`_Problem.improve` proves or improves
+    it, dropping every node whose optimistic bound (every remaining tile that fits some meld
+    placed, jokers worth 13) cannot beat the best arrangement known.
     """
     jokers = table.jokers + rack.jokers
     if jokers > MAX_JOKERS:

@@ -49,7 +49,7 @@ def test_cli_plays_a_whole_game(capsys: object) -> None:
     assert "Rummikub, 3 players" in out and "end: " in out
 
 
-@settings(max_examples=8)
+@settings(max_examples=6)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 4), preset=st.sampled_from(["seed", "official"]))
 def test_random_games_conserve_tiles_sum_to_zero_and_replay_from_json(
     seed: int, players: int, preset: str
