@@ -5,7 +5,7 @@ presets, outcomes, the registry of games, :func:`replay`, and one module per gam
 API of RULES.md).
 """
 
-from rules import kalooki, poker_dice, yahtzee, zatre
+from rules import kalooki, poker_dice, rummikub, yahtzee, zatre
 from rules.actions import (
     Action,
     action,
@@ -44,4 +44,5 @@ __all__ = [
     "replay",
     "yahtzee",
     "zatre",
+    "rummikub",
 ]

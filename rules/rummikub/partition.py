@@ -1,0 +1,459 @@
+"""The exact solver behind every Rummikub search: split tiles into melds, optimally.
+
+A dynamic programme over the numbers 1..13, after van Rijn, Takes and Vis ("The complexity of
+Rummikub problems", 2015). Runs are tracked per colour by the lengths of the runs still open at the
+current number (1, 2 or "3 = may end here"); groups live at one number, so they are decided there.
+Within a number the colours are visited one by one, carrying only how many natural tiles went to
+groups so far and whether some colour gave two — enough to decide, at the end of the number, whether
+they split into valid groups (see :func:`groups_fit`). Jokers are a shared budget of at most two;
+a joker fills any slot of a run or a group and is worth that slot's number.
+
+Every tile is either *table* (must be placed) or *rack* (may be placed). The objective is
+``count_weight × rack tiles placed + value of the placed melds``; callers choose the weight
+(0 for the pure value of an opening, large for "most tiles first, then value"). The programme's
+nodes are searched depth-first for a first arrangement, then with branch and bound or step by
+step with bounds (see :func:`solve`); every search visits the same nodes, so all are exact.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from rules.rummikub.tiles import COLOURS, JOKER, NUMBERS, Tile
+
+__all__ = ["Arrangement", "TileCounts", "groups_fit", "solve"]
+
+MATURE = 3  # a run of three or more tiles may end at any number
+MAX_COPIES = 2
+MAX_JOKERS = 2
+_NC = len(COLOURS)
+
+RunState = tuple[int, ...]  # sorted lengths of the open runs of one colour, each 1, 2 or MATURE
+
+
+@dataclass(frozen=True)
+class TileCounts:
+    """A multiset of tiles as counts: ``naturals[c][n]`` copies of colour ``COLOURS[c]``, number n."""
+
+    naturals: tuple[tuple[int, ...], ...]
+    jokers: int
+
+    @classmethod
+    def of(cls, tiles: Sequence[Tile]) -> TileCounts:
+        counts = [[0] * 14 for _ in COLOURS]
+        jokers = 0
+        for t in tiles:
+            if t.is_joker:
+                jokers += 1
+            else:
+                counts[t.colour_index][t.number] += 1
+        if jokers > MAX_JOKERS or any(k > MAX_COPIES for row in counts for k in row):
+            raise ValueError("more copies of a tile than the 106-tile set holds")
+        return cls(tuple(tuple(row) for row in counts), jokers)
+
+    def __len__(self) -> int:
+        return self.jokers + sum(sum(row) for row in self.naturals)
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """An optimal split: the melds (runs ascending, then groups), the rack tiles placed, the score."""
+
+    melds: tuple[tuple[Tile, ...], ...]
+    placed: tuple[Tile, ...]
+    score: int
+
+
+def groups_fit(naturals: int, has_pair: bool, jokers: int) -> int | None:
+    """How many groups ``naturals`` tiles of one number plus ``jokers`` form, or ``None`` if they
+    cannot be split into groups of 3–4 distinct colours each holding a natural tile.
+
+    ``has_pair``: some colour gives two tiles, so they need two different groups. Dealing the tiles
+    colour by colour round-robin over the groups keeps each group's colours distinct and the sizes
+    within one of each other, so the counts alone decide.
+
+    >>> groups_fit(3, False, 0), groups_fit(2, True, 1), groups_fit(5, True, 1)
+    (1, None, 2)
+    """
+    total = naturals + jokers
+    if total == 0:
+        return 0
+    for count in range(2 if has_pair else 1, naturals + 1):
+        if 3 * count <= total <= 4 * count:
+            return count
+    return None
+
+
+@cache
+def _colour_options(
+    state: RunState, available: int, must: int, jokers_left: int
+) -> tuple[tuple[RunState, int, int, int], ...]:
+    """Choices for one colour at one number: (new state, jokers in runs, naturals to groups,
+    naturals in runs). Open runs shorter than 3 must go on; mature runs may end."""
+    young = [length for length in state if length < MATURE]
+    mature = len(state) - len(young)
+    grown = [min(length + 1, MATURE) for length in young]
+    options = []
+    for kept in range(mature + 1):
+        # Starting a run while a mature run of the same colour ends here is never better than
+        # letting that run go on, so new runs start only when every mature run continues.
+        for started in range(1 if kept < mature else available + jokers_left + 1):
+            slots = len(young) + kept + started
+            if slots > available + jokers_left:
+                break
+            new_state = tuple(sorted([*grown, *[MATURE] * kept, *[1] * started]))
+            for in_runs_jokers in range(min(jokers_left, slots) + 1):
+                in_runs = slots - in_runs_jokers
+                if in_runs > available:
+                    continue
+                for to_groups in range(available - in_runs + 1):
+                    if in_runs + to_groups >= must:
+                        options.append((new_state, in_runs_jokers, to_groups, in_runs))
+    # Most tiles first: the order in which the searches try them (every gain grows with them).
+    options.sort(key=lambda o: -(o[1] + o[2] + o[3]))
+    return tuple(options)
+
+
+# A search node inside number n before colour c: the run states of every colour (colours < c
+# already at n), jokers used so far, naturals given to groups at n, and whether a colour gave two
+# — packed into one int (hashing it is what the searches do most): pair + 2·grouped + 18·jokers
+# + 54·(state ids of the colours, in base len(_STATES)).
+_Key = int
+_STATES: list[RunState] = sorted(
+    {
+        tuple(sorted(lengths))
+        for size in range(5)
+        for lengths in itertools.product((1, 2, MATURE), repeat=size)
+    }
+)
+_STATE_ID = {state: i for i, state in enumerate(_STATES)}
+_SETTLED = {i for i, state in enumerate(_STATES) if all(length == MATURE for length in state)}
+_GROUPED, _USED = 2, 18
+_COLOUR_PLACE = [54 * len(_STATES) ** (_NC - 1 - c) for c in range(_NC)]
+_START: _Key = 0  # every colour in state () (id 0), no joker used, nothing grouped
+# A step's choice: for a colour (new run state, jokers in runs, naturals to groups, naturals in
+# runs); at the end of a number, the jokers that join its groups.
+_Choice = tuple[RunState, int, int, int] | int
+_Move = tuple[_Key, int, _Choice]
+
+
+def solve(
+    table: TileCounts, rack: TileCounts, count_weight: int, *, first_only: bool = False
+) -> Arrangement | None:
+    """Place every table tile and any rack tiles in valid melds, maximising
+    ``count_weight × rack tiles placed + total meld value``; ``None`` if the table tiles cannot all
+    be placed. Exact.
+
+    Two greedy depth-first searches find arrangements quickly (or prove there is none: nodes
+    without a completion are remembered); with ``first_only`` the better one is the answer (any
+    arrangement, not the most valuable). Otherwise :meth:`_Problem.improve` proves or improves
+    it, dropping every node whose optimistic bound (every remaining tile that fits some meld
+    placed, jokers worth 13) cannot beat the best arrangement known.
+    """
+    jokers = table.jokers + rack.jokers
+    if jokers > MAX_JOKERS:
+        raise ValueError("more than two jokers")
+    available = [[table.naturals[c][n] + rack.naturals[c][n] for n in range(14)] for c in range(_NC)]
+    if any(k > MAX_COPIES for row in available for k in row):
+        raise ValueError("more copies of a tile than the 106-tile set holds")
+    problem = _Problem(available, table.naturals, jokers, table.jokers, count_weight)
+    found = problem.first()
+    if found is None:
+        return None
+    if not first_only:
+        found = problem.improve(found)
+    score, choices = found
+    return _rebuild(choices, score - count_weight * table.jokers, table)
+
+
+_Found = tuple[int, list[_Choice]]
+_BEAM = 128
+_STEPS = [(n, c) for n in NUMBERS for c in range(_NC + 1)]  # c == _NC: the groups of number n
+
+
+@dataclass(frozen=True)
+class _Problem:
+    available: list[list[int]]
+    must: tuple[tuple[int, ...], ...]
+    jokers: int
+    table_jokers: int
+    count_weight: int
+
+    def _optimism(self) -> list[int]:
+        """For each step, an upper bound of what the natural tiles from that step on add: the
+        table tiles' values, and value plus tile weight for each rack tile that fits some meld.
+
+        A rack tile that fits only melds holding a joker counts among the best ``4 × jokers``
+        such tiles: a joker lets in at most two tiles on each side of it in a run (a tile farther
+        along fits a run without it) or two partners in a group."""
+        free: list[int] = []
+        helped: list[list[int]] = []
+        for n, c in _STEPS:
+            if c == _NC:
+                free.append(0)
+                helped.append([])
+                continue
+            must = self.must[c][n]
+            spare = self.available[c][n] - must
+            gain = n + self.count_weight
+            if self._placeable(c, n, 0):
+                free.append(n * must + gain * spare)
+                helped.append([])
+            else:
+                free.append(n * must)
+                helped.append([gain] * spare if self._placeable(c, n, self.jokers) else [])
+        suffix = [0] * (len(_STEPS) + 1)
+        free_sum = 0
+        pool: list[int] = []
+        for i in range(len(_STEPS) - 1, -1, -1):
+            free_sum += free[i]
+            pool = sorted(pool + helped[i], reverse=True)[: 4 * self.jokers]
+            suffix[i] = free_sum + sum(pool)
+        return suffix
+
+    def _placeable(self, c: int, n: int, jokers: int) -> bool:
+        """Whether some run or group could hold tile (c, n) with at most ``jokers`` jokers."""
+        available = self.available
+        for low in range(max(1, n - 2), min(n, 11) + 1):
+            missing = sum(1 for x in range(low, low + 3) if x != n and not available[c][x])
+            if missing <= jokers:
+                return True
+        partners = sum(1 for other in range(_NC) if other != c and available[other][n])
+        return partners + jokers >= 2
+
+    def _moves(self, index: int, key: _Key) -> list[_Move]:
+        n, c = _STEPS[index]
+        return self._group_moves(n, key) if c == _NC else self._colour_moves(n, c, key)
+
+    def _colour_moves(self, n: int, c: int, key: _Key) -> list[_Move]:
+        place = _COLOUR_PLACE[c]
+        state = (key // place) % len(_STATES)
+        used = (key // _USED) % 3
+        pair = key % 2
+        k, m = self.available[c][n], self.must[c][n]
+        weight = self.count_weight
+        moves: list[_Move] = []
+        for option in _colour_options(_STATES[state], k, m, self.jokers - used):
+            new_state, run_jokers, to_groups, in_runs = option
+            gain = n * (in_runs + run_jokers + to_groups) + weight * (in_runs + to_groups - m + run_jokers)
+            new_key = key + (_STATE_ID[new_state] - state) * place + run_jokers * _USED + to_groups * _GROUPED
+            if to_groups == 2 and not pair:
+                new_key += 1
+            moves.append((new_key, gain, option))
+        return moves
+
+    def _group_moves(self, n: int, key: _Key) -> list[_Move]:
+        used = (key // _USED) % 3
+        grouped = (key // _GROUPED) % 9
+        pair = key % 2
+        base = key - grouped * _GROUPED - pair
+        return [
+            (base + group_jokers * _USED, (n + self.count_weight) * group_jokers, group_jokers)
+            for group_jokers in range(self.jokers - used, -1, -1)
+            if groups_fit(grouped, bool(pair), group_jokers) is not None
+        ]
+
+    def _complete(self, key: _Key) -> bool:
+        """Every table joker placed and no run left shorter than three."""
+        if (key // _USED) % 3 < self.table_jokers:
+            return False
+        return all((key // place) % len(_STATES) in _SETTLED for place in _COLOUR_PLACE)
+
+    def first(self) -> _Found | None:
+        """The better of two depth-first arrangements (jokers late; biggest gain first), or
+        ``None`` when there is none."""
+        found = [self._depth_first(order) for order in (_jokers_late, None)]
+        return max((f for f in found if f is not None), key=lambda f: f[0], default=None)
+
+    def _depth_first(self, order: Callable[[_Move], tuple[int, int]] | None) -> _Found | None:
+        """Some arrangement, found depth-first trying moves in ``order`` (``None``: the most tiles
+        first); ``None`` if none exists.
+
+        Nodes without any completion are remembered, so the search is finite and complete."""
+        dead: set[int] = set()
+        choices: list[_Choice] = []
+
+        def descend(index: int, key: _Key, score: int) -> int | None:
+            if index == len(_STEPS):
+                return score if self._complete(key) else None
+            node = key * len(_STEPS) + index
+            if node in dead:
+                return None
+            moves = self._moves(index, key)
+            for new_key, gain, choice in moves if order is None else sorted(moves, key=order):
+                choices.append(choice)
+                found = descend(index + 1, new_key, score + gain)
+                if found is not None:
+                    return found
+                choices.pop()
+            dead.add(node)
+            return None
+
+        score = descend(0, _START, 0)
+        return None if score is None else (score, choices)
+
+    def improve(self, found: _Found) -> _Found:
+        """The optimum, starting from the arrangement ``found``.
+
+        With a tile weight, branch and bound first asks for arrangements placing every rack tile
+        that could possibly be placed, then one, two, four… fewer, down to one more than
+        ``found``: such a demanding bound prunes hard, and the first search that succeeds holds
+        the optimum; failing that, branch and bound from ``found``. Without a weight (pure value)
+        a beam of the best nodes per step may improve on ``found``, then the programme runs step
+        by step keeping the best score of each node and only nodes whose bound beats it.
+        """
+        weight = self.count_weight
+        if weight:
+            most = (self._optimism()[0] + self.jokers * (13 + weight)) // weight
+            least = found[0] // weight + 1
+            target, drop = most, 1
+            while target >= least:
+                better = self._branch_and_bound(weight * target - 1)
+                if better is not None:
+                    return better
+                target = target - drop if target - drop >= least or target == least else least
+                drop *= 2
+            return self._branch_and_bound(found[0]) or found
+        beam = self._by_layers(-1, beam=_BEAM)
+        if beam is not None and beam[0] > found[0]:
+            found = beam
+        return self._by_layers(found[0]) or found
+
+    def _by_layers(self, bound: int, beam: int | None = None) -> _Found | None:
+        """The best arrangement scoring more than ``bound``, or ``None``: breadth-first over the
+        steps, one node per key with its best score and the move that reached it; with ``beam``
+        only that many best-scoring nodes per step (then not necessarily the best)."""
+        rest = self._optimism()
+        joker_best = 13 + self.count_weight
+        layer: dict[_Key, int] = {_START: 0}
+        history: list[dict[_Key, tuple[_Key, _Choice]]] = []
+        for index in range(len(_STEPS)):
+            nxt: dict[_Key, int] = {}
+            back: dict[_Key, tuple[_Key, _Choice]] = {}
+            for key, score in layer.items():
+                for new_key, gain, choice in self._moves(index, key):
+                    total = score + gain
+                    if nxt.get(new_key, -1) < total:
+                        nxt[new_key] = total
+                        back[new_key] = (key, choice)
+            history.append(back)
+            limit = bound - rest[index + 1]
+            layer = {
+                key: score
+                for key, score in nxt.items()
+                if score + (self.jokers - (key // _USED) % 3) * joker_best > limit
+            }
+            if beam is not None and len(layer) > beam:
+                layer = dict(heapq.nlargest(beam, layer.items(), key=lambda item: (item[1], item[0])))
+        finals = [(score, key) for key, score in layer.items() if score > bound and self._complete(key)]
+        if not finals:
+            return None
+        score, key = max(finals)
+        choices: list[_Choice] = []
+        for back in reversed(history):
+            key, choice = back[key]
+            choices.append(choice)
+        choices.reverse()
+        return score, choices
+
+    def _branch_and_bound(self, bound: int) -> _Found | None:
+        """The best arrangement scoring more than ``bound``, or ``None``."""
+        best_score, best_choices = bound, None
+        rest = self._optimism()
+        joker_best = 13 + self.count_weight
+        reached: dict[int, int] = {}
+        choices: list[_Choice] = []
+
+        def descend(index: int, key: _Key, score: int) -> None:
+            nonlocal best_score, best_choices
+            if index == len(_STEPS):
+                if score > best_score and self._complete(key):
+                    best_score, best_choices = score, list(choices)
+                return
+            node = key * len(_STEPS) + index
+            if reached.get(node, -1) >= score:
+                return
+            reached[node] = score
+            if score + rest[index] + (self.jokers - (key // _USED) % 3) * joker_best <= best_score:
+                return
+            for new_key, gain, choice in sorted(self._moves(index, key), key=_jokers_late):
+                choices.append(choice)
+                descend(index + 1, new_key, score + gain)
+                choices.pop()
+
+        descend(0, _START, 0)
+        return None if best_choices is None else (best_score, best_choices)
+
+
+def _jokers_late(move: _Move) -> tuple[int, int]:
+    """Moves without jokers first: jokers then go as late, so as high, as the arrangement allows."""
+    _, gain, choice = move
+    jokers = choice if isinstance(choice, int) else choice[1]
+    return jokers, -gain
+
+
+def _rebuild(steps: list[_Choice], score: int, table: TileCounts) -> Arrangement:
+    """Lay the tiles out as melds following the choices of every step."""
+    open_runs: list[list[list[Tile]]] = [[] for _ in COLOURS]
+    melds: list[tuple[Tile, ...]] = []
+    placed_counts = [[0] * 14 for _ in COLOURS]
+    grouped: list[tuple[Tile, int]] = []
+    index = 0
+    for n in NUMBERS:
+        for c in range(_NC):
+            choice = steps[index]
+            index += 1
+            assert not isinstance(choice, int)
+            _, run_jokers, to_groups, in_runs = choice
+            colour = COLOURS[c]
+            tile = Tile(colour, n)
+            placed_counts[c][n] = in_runs + to_groups
+            runs = sorted(open_runs[c], key=len)
+            young = [r for r in runs if len(r) < MATURE]
+            mature = [r for r in runs if len(r) >= MATURE]
+            slots = in_runs + run_jokers
+            kept = min(len(mature), slots - len(young))
+            going_on = young + mature[len(mature) - kept :]
+            for run in mature[: len(mature) - kept]:
+                melds.append(tuple(run))
+            going_on += [[] for _ in range(slots - len(going_on))]
+            # Jokers go to the longest runs so that a new run starts with a natural tile.
+            going_on.sort(key=len, reverse=True)
+            for i, run in enumerate(going_on):
+                run.append(JOKER if i < run_jokers else tile)
+            open_runs[c] = going_on
+            if to_groups:
+                grouped.append((tile, to_groups))
+        group_jokers = steps[index]
+        index += 1
+        assert isinstance(group_jokers, int)
+        melds.extend(_deal_groups(grouped, group_jokers))
+        grouped = []
+    for runs in open_runs:
+        melds.extend(tuple(run) for run in runs)
+    placed = [
+        Tile(COLOURS[c], n)
+        for c in range(_NC)
+        for n in NUMBERS
+        for _ in range(placed_counts[c][n] - table.naturals[c][n])
+    ]
+    jokers_placed = sum(t.is_joker for meld in melds for t in meld) - table.jokers
+    placed += [JOKER] * jokers_placed
+    return Arrangement(tuple(melds), tuple(placed), score)
+
+
+def _deal_groups(grouped: list[tuple[Tile, int]], jokers: int) -> list[tuple[Tile, ...]]:
+    naturals = sum(k for _, k in grouped)
+    count = groups_fit(naturals, any(k == 2 for _, k in grouped), jokers)
+    assert count is not None
+    groups: list[list[Tile]] = [[] for _ in range(count)]
+    order = [t for t, k in sorted(grouped, key=lambda item: -item[1]) for _ in range(k)]
+    for i, tile in enumerate(order):
+        groups[i % count].append(tile)
+    for _ in range(jokers):
+        min(groups, key=len).append(JOKER)
+    return [tuple(g) for g in groups]
