@@ -42,7 +42,7 @@ __all__ = [
     "poker_dice",
     "register",
     "replay",
+    "rummikub",
     "yahtzee",
     "zatre",
-    "rummikub",
 ]
