@@ -10,14 +10,15 @@ a joker fills any slot of a run or a group and is worth that slot's number.
 
 Every tile is either *table* (must be placed) or *rack* (may be placed). The objective is
 ``count_weight × rack tiles placed + value of the placed melds``; callers choose the weight
-(0 for the pure value of an opening, large for "most tiles first, then value"). The programme's
-nodes are searched depth-first for a first arrangement, then with branch and bound or step by
-step with bounds (see :func:`solve`); every search visits the same nodes, so all are exact.
+(0 for the pure value of an opening, large for "most tiles first, then value"). With rack tiles
+only, the whole programme runs breadth-first (:meth:`_Problem.by_layers`). With table tiles its
+nodes are many more: a depth-first search finds a first arrangement, then a memoised bounded
+search (:class:`_Bounded`) computes nodes' best completions only as far as needed to beat it
+(see :func:`solve`). Every way computes the programme's optimum, so all are exact.
 """
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -134,6 +135,7 @@ _STATE_ID = {state: i for i, state in enumerate(_STATES)}
 _SETTLED = {i for i, state in enumerate(_STATES) if all(length == MATURE for length in state)}
 _GROUPED, _USED = 2, 18
 _COLOUR_PLACE = [54 * len(_STATES) ** (_NC - 1 - c) for c in range(_NC)]
+_KEY_BITS = 32  # every key is below 54 · len(_STATES) ** 4 < 2 ** 32
 _START: _Key = 0  # every colour in state () (id 0), no joker used, nothing grouped
 # A step's choice: for a colour (new run state, jokers in runs, naturals to groups, naturals in
 # runs); at the end of a number, the jokers that join its groups.
@@ -148,11 +150,10 @@ def solve(
     ``count_weight × rack tiles placed + total meld value``; ``None`` if the table tiles cannot all
     be placed. Exact.
 
-    Two greedy depth-first searches find arrangements quickly (or prove there is none: nodes
-    without a completion are remembered); with ``first_only`` the better one is the answer (any
-    arrangement, not the most valuable). Otherwise :meth:`_Problem.improve` proves or improves
-    it, dropping every node whose optimistic bound (every remaining tile that fits some meld
-    placed, jokers worth 13) cannot beat the best arrangement known.
+    Rack tiles only: the whole programme, breadth-first. Otherwise two greedy depth-first
+    searches find arrangements quickly (or prove there is none: nodes without a completion are
+    remembered); with ``first_only`` the better one is the answer (any arrangement, not the most
+    valuable). Otherwise :meth:`_Problem.improve` proves or improves it.
     """
     jokers = table.jokers + rack.jokers
     if jokers > MAX_JOKERS:
@@ -161,6 +162,12 @@ def solve(
     if any(k > MAX_COPIES for row in available for k in row):
         raise ValueError("more copies of a tile than the 106-tile set holds")
     problem = _Problem(available, table.naturals, jokers, table.jokers, count_weight)
+    if not len(table) and not first_only:
+        # Rack tiles only (an opening): few enough nodes to run the whole programme.
+        found = problem.by_layers()
+        assert found is not None  # laying nothing is an arrangement
+        score, choices = found
+        return _rebuild(choices, score, table)
     found = problem.first()
     if found is None:
         return None
@@ -171,7 +178,6 @@ def solve(
 
 
 _Found = tuple[int, list[_Choice]]
-_BEAM = 128
 _STEPS = [(n, c) for n in NUMBERS for c in range(_NC + 1)]  # c == _NC: the groups of number n
 
 
@@ -296,97 +302,154 @@ class _Problem:
         score = descend(0, _START, 0)
         return None if score is None else (score, choices)
 
-    def improve(self, found: _Found) -> _Found:
-        """The optimum, starting from the arrangement ``found``.
+    def by_layers(self) -> _Found | None:
+        """The best arrangement, or ``None``: the programme run breadth-first over the steps,
+        keeping one node per key with its best score and the node it came from.
 
-        With a tile weight, branch and bound first asks for arrangements placing every rack tile
-        that could possibly be placed, then one, two, four… fewer, down to one more than
-        ``found``: such a demanding bound prunes hard, and the first search that succeeds holds
-        the optimum; failing that, branch and bound from ``found``. Without a weight (pure value)
-        a beam of the best nodes per step may improve on ``found``, then the programme runs step
-        by step keeping the best score of each node and only nodes whose bound beats it.
+        A step's moves depend only on the part of the key that step reads, so they are computed
+        once per such part. A node's entry packs ``score << _KEY_BITS | previous key`` into one
+        int (the inner loop is then one comparison per move); the move taken is recovered at the
+        end, as the one leading from the previous key to this one. When no table joker must be
+        placed, a node that used more jokers and scores no more than the same node with fewer is
+        dropped: the latter can do all that it can.
         """
-        weight = self.count_weight
-        if weight:
-            most = (self._optimism()[0] + self.jokers * (13 + weight)) // weight
-            least = found[0] // weight + 1
-            target, drop = most, 1
-            while target >= least:
-                better = self._branch_and_bound(weight * target - 1)
-                if better is not None:
-                    return better
-                target = target - drop if target - drop >= least or target == least else least
-                drop *= 2
-            return self._branch_and_bound(found[0]) or found
-        beam = self._by_layers(-1, beam=_BEAM)
-        if beam is not None and beam[0] > found[0]:
-            found = beam
-        return self._by_layers(found[0]) or found
-
-    def _by_layers(self, bound: int, beam: int | None = None) -> _Found | None:
-        """The best arrangement scoring more than ``bound``, or ``None``: breadth-first over the
-        steps, one node per key with its best score and the move that reached it; with ``beam``
-        only that many best-scoring nodes per step (then not necessarily the best)."""
-        rest = self._optimism()
-        joker_best = 13 + self.count_weight
+        free_jokers = self.table_jokers == 0
         layer: dict[_Key, int] = {_START: 0}
-        history: list[dict[_Key, tuple[_Key, _Choice]]] = []
-        for index in range(len(_STEPS)):
+        history: list[tuple[dict[_Key, int], dict[int, list[tuple[int, int, _Choice]]]]] = []
+        mask = (1 << _KEY_BITS) - 1
+        for index, (_, c) in enumerate(_STEPS):
+            place = _COLOUR_PLACE[c] if c < _NC else 0
+            cache: dict[int, list[tuple[int, int, _Choice]]] = {}
             nxt: dict[_Key, int] = {}
-            back: dict[_Key, tuple[_Key, _Choice]] = {}
-            for key, score in layer.items():
-                for new_key, gain, choice in self._moves(index, key):
-                    total = score + gain
-                    if nxt.get(new_key, -1) < total:
-                        nxt[new_key] = total
-                        back[new_key] = (key, choice)
-            history.append(back)
-            limit = bound - rest[index + 1]
-            layer = {
-                key: score
-                for key, score in nxt.items()
-                if score + (self.jokers - (key // _USED) % 3) * joker_best > limit
-            }
-            if beam is not None and len(layer) > beam:
-                layer = dict(heapq.nlargest(beam, layer.items(), key=lambda item: (item[1], item[0])))
-        finals = [(score, key) for key, score in layer.items() if score > bound and self._complete(key)]
+            for key, packed in layer.items():
+                local = key % 54 if c == _NC else (key // place) % len(_STATES) * 54 + key % 54
+                moves = cache.get(local)
+                if moves is None:
+                    moves = [
+                        (new - key, gain << _KEY_BITS, choice)
+                        for new, gain, choice in self._moves(index, key)
+                    ]
+                    cache[local] = moves
+                base = (packed & ~mask) | key
+                for delta, gain, _ in moves:
+                    new_key = key + delta
+                    if nxt.get(new_key, -1) < base + gain:
+                        nxt[new_key] = base + gain
+            if free_jokers:
+                for key in [k for k in nxt if (k // _USED) % 3]:
+                    floor = nxt[key] & ~mask  # an entry at least this big scores at least as much
+                    fewer = key - _USED
+                    if nxt.get(fewer, -1) >= floor or (
+                        (fewer // _USED) % 3 and nxt.get(fewer - _USED, -1) >= floor
+                    ):
+                        del nxt[key]
+            history.append((nxt, cache))
+            layer = nxt
+        finals = [(packed >> _KEY_BITS, key) for key, packed in layer.items() if self._complete(key)]
         if not finals:
             return None
         score, key = max(finals)
         choices: list[_Choice] = []
-        for back in reversed(history):
-            key, choice = back[key]
-            choices.append(choice)
+        for index in range(len(_STEPS) - 1, -1, -1):
+            nodes, cache = history[index]
+            packed = nodes[key]
+            previous = packed & mask
+            gained = (packed >> _KEY_BITS) - ((history[index - 1][0][previous] >> _KEY_BITS) if index else 0)
+            c = _STEPS[index][1]
+            place = _COLOUR_PLACE[c] if c < _NC else 0
+            local = previous % 54 if c == _NC else (previous // place) % len(_STATES) * 54 + previous % 54
+            choices.append(
+                next(
+                    choice
+                    for delta, gain, choice in cache[local]
+                    if delta == key - previous and gain >> _KEY_BITS == gained
+                )
+            )
+            key = previous
         choices.reverse()
         return score, choices
 
-    def _branch_and_bound(self, bound: int) -> _Found | None:
-        """The best arrangement scoring more than ``bound``, or ``None``."""
-        best_score, best_choices = bound, None
-        rest = self._optimism()
-        joker_best = 13 + self.count_weight
-        reached: dict[int, int] = {}
+    def improve(self, found: _Found) -> _Found:
+        """The optimum, starting from the arrangement ``found``.
+
+        Bisection between ``found``'s score and the optimistic bound of the start: a memoised
+        search (:class:`_Bounded`) asks for an arrangement scoring more than the midpoint. When
+        there is one the search returns the optimum itself; when there is none it returns a new,
+        lower bound. The memo is shared by all the questions, so a node's exact best completion
+        is never searched twice, and a demanding question prunes hard.
+        """
+        search = _Bounded(self)
+        low, high = found[0], search.optimism[0][self.jokers]
+        while high > low:
+            better, high = search.above((low + high) // 2)
+            if better is not None:
+                return better
+        return found
+
+
+_IMPOSSIBLE = -(10**9)  # the value of a node without any completion
+
+
+class _Bounded:
+    """Exact best completions of the programme's nodes, computed only as far as a question needs.
+
+    ``_value(index, key, need)`` answers "what do the steps from ``index`` on add at best, from
+    node ``key``?" — exactly when that is more than ``need``, otherwise with an upper bound not
+    above ``need`` (fail-soft bounded search). A node's completions do not depend on how it was
+    reached, so both answers are remembered per node and reused by every later question: an exact
+    value for good, an upper bound until a lower ``need`` asks again.
+    """
+
+    def __init__(self, problem: _Problem) -> None:
+        self.problem = problem
+        rest = problem._optimism()
+        joker_best = 13 + problem.count_weight
+        self.optimism = [
+            [rest[index] + left * joker_best for left in range(MAX_JOKERS + 1)]
+            for index in range(len(_STEPS) + 1)
+        ]
+        self.exact: dict[int, tuple[int, _Key, _Choice | None]] = {}
+        self.upper: dict[int, int] = {}
+
+    def above(self, bound: int) -> tuple[_Found | None, int]:
+        """The best arrangement if it scores more than ``bound``, else ``None`` and an upper bound
+        of every score (at most ``bound``)."""
+        score = self._value(0, _START, bound)
+        if score <= bound:
+            return None, score
         choices: list[_Choice] = []
+        index, key = 0, _START
+        while index < len(_STEPS):
+            _, key, choice = self.exact[key * len(_STEPS) + index]
+            assert choice is not None
+            choices.append(choice)
+            index += 1
+        return (score, choices), score
 
-        def descend(index: int, key: _Key, score: int) -> None:
-            nonlocal best_score, best_choices
-            if index == len(_STEPS):
-                if score > best_score and self._complete(key):
-                    best_score, best_choices = score, list(choices)
-                return
-            node = key * len(_STEPS) + index
-            if reached.get(node, -1) >= score:
-                return
-            reached[node] = score
-            if score + rest[index] + (self.jokers - (key // _USED) % 3) * joker_best <= best_score:
-                return
-            for new_key, gain, choice in sorted(self._moves(index, key), key=_jokers_late):
-                choices.append(choice)
-                descend(index + 1, new_key, score + gain)
-                choices.pop()
-
-        descend(0, _START, 0)
-        return None if best_choices is None else (best_score, best_choices)
+    def _value(self, index: int, key: _Key, need: int) -> int:
+        problem = self.problem
+        if index == len(_STEPS):
+            return 0 if problem._complete(key) else _IMPOSSIBLE
+        node = key * len(_STEPS) + index
+        known = self.exact.get(node)
+        if known is not None:
+            return known[0]
+        upper = self.upper.get(node)
+        if upper is None:
+            upper = self.optimism[index][problem.jokers - (key // _USED) % 3]
+        if upper <= need:
+            return upper
+        best, best_key, best_choice = _IMPOSSIBLE, 0, None
+        for new_key, gain, choice in sorted(problem._moves(index, key), key=_jokers_late):
+            value = gain + self._value(index + 1, new_key, max(need, best) - gain)
+            if value > best:
+                best, best_key, best_choice = value, new_key, choice
+        if best > need:
+            # Every move that failed its question was bounded by the best so far, so this is exact.
+            self.exact[node] = (best, best_key, best_choice)
+        else:
+            self.upper[node] = max(best, _IMPOSSIBLE)
+        return best
 
 
 def _jokers_late(move: _Move) -> tuple[int, int]:
