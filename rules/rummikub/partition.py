@@ -245,12 +245,33 @@ class _Problem:
         moves: list[_Move] = []
         for option in _colour_options(_STATES[state], k, m, self.jokers - used):
             new_state, run_jokers, to_groups, in_runs = option
+            if not self._can_grow(c, n, new_state, self.jokers - used - run_jokers):
+                continue
             gain = n * (in_runs + run_jokers + to_groups) + weight * (in_runs + to_groups - m + run_jokers)
             new_key = key + (_STATE_ID[new_state] - state) * place + run_jokers * _USED + to_groups * _GROUPED
             if to_groups == 2 and not pair:
                 new_key += 1
             moves.append((new_key, gain, option))
         return moves
+
+    def _can_grow(self, c: int, n: int, state: RunState, jokers: int) -> bool:
+        """Whether the open runs shorter than three in ``state`` (colour c, after number n) can
+        reach three with the tiles of that colour at n + 1 and n + 2 and at most ``jokers``
+        jokers. A run that cannot is dropped at once rather than carried through the other
+        colours' steps, where it would multiply the nodes."""
+        short = [length for length in state if length < MATURE]
+        if not short:
+            return True
+        if n == NUMBERS[-1]:
+            return False
+        available = self.available[c]
+        missing = max(0, len(short) - available[n + 1])  # jokers needed at n + 1
+        if missing > jokers:
+            return False
+        ones = short.count(1)
+        if not ones:
+            return True
+        return n + 1 < NUMBERS[-1] and ones - available[n + 2] <= jokers - missing
 
     def _group_moves(self, n: int, key: _Key) -> list[_Move]:
         used = (key // _USED) % 3
