@@ -189,37 +189,53 @@ class _Problem:
     table_jokers: int
     count_weight: int
 
-    def _optimism(self) -> list[int]:
-        """For each step, an upper bound of what the natural tiles from that step on add: the
-        table tiles' values, and value plus tile weight for each rack tile that fits some meld.
+    def _optimism(self) -> list[list[int]]:
+        """``[step][jokers left]``: an upper bound of what the steps from that one on add at a
+        node that has that many jokers left. Counted: the table tiles' values; value plus tile
+        weight for each rack tile that fits some meld without a joker; each joker left as a
+        tile worth 13; and the rack tiles that fit only melds holding a joker.
 
-        A rack tile that fits only melds holding a joker counts among the best ``4 × jokers``
-        such tiles: a joker lets in at most two tiles on each side of it in a run (a tile farther
-        along fits a run without it) or two partners in a group."""
-        free: list[int] = []
-        helped: list[list[int]] = []
-        for n, c in _STEPS:
+        Of the latter, a joker lets in at most two tiles on each side of it in a run (a tile
+        farther along fits a run without it) or two partners in a group: so at number n at most
+        ``4 × jokers`` of them among numbers n..n + 2 (reachable from jokers already laid at n
+        or before), and at most ``4 × jokers left`` beyond.
+        """
+        free = [0] * (len(_STEPS) + 1)
+        # helped[left][n]: gains of the rack tiles of number n that fit with ``left`` jokers, not fewer
+        helped: list[list[list[int]]] = [[[] for _ in range(16)] for _ in range(self.jokers + 1)]
+        for i in range(len(_STEPS) - 1, -1, -1):
+            n, c = _STEPS[i]
+            free[i] = free[i + 1]
             if c == _NC:
-                free.append(0)
-                helped.append([])
                 continue
             must = self.must[c][n]
             spare = self.available[c][n] - must
             gain = n + self.count_weight
-            if self._placeable(c, n, 0):
-                free.append(n * must + gain * spare)
-                helped.append([])
-            else:
-                free.append(n * must)
-                helped.append([gain] * spare if self._placeable(c, n, self.jokers) else [])
-        suffix = [0] * (len(_STEPS) + 1)
-        free_sum = 0
-        pool: list[int] = []
-        for i in range(len(_STEPS) - 1, -1, -1):
-            free_sum += free[i]
-            pool = sorted(pool + helped[i], reverse=True)[: 4 * self.jokers]
-            suffix[i] = free_sum + sum(pool)
-        return suffix
+            fewest = next((left for left in range(self.jokers + 1) if self._placeable(c, n, left)), None)
+            free[i] += n * must + (gain * spare if fewest == 0 else 0)
+            if fewest:
+                helped[fewest][n] += [gain] * spare
+        joker_best = 13 + self.count_weight
+        by_number: dict[int, list[int]] = {}
+        for n in NUMBERS:
+            close = sorted(
+                (g for left in range(1, self.jokers + 1) for x in range(n, n + 3) for g in helped[left][x]),
+                reverse=True,
+            )
+            by_number[n] = [
+                sum(close[: 4 * self.jokers])
+                + sum(
+                    sorted(
+                        (g for k in range(1, left + 1) for x in range(n + 3, 14) for g in helped[k][x]),
+                        reverse=True,
+                    )[: 4 * left]
+                )
+                + left * joker_best
+                for left in range(self.jokers + 1)
+            ]
+        bounds = [[free[i] + extra for extra in by_number[n]] for i, (n, _) in enumerate(_STEPS)]
+        bounds.append([left * joker_best for left in range(self.jokers + 1)])
+        return bounds
 
     def _placeable(self, c: int, n: int, jokers: int) -> bool:
         """Whether some run or group could hold tile (c, n) with at most ``jokers`` jokers."""
@@ -423,12 +439,7 @@ class _Bounded:
 
     def __init__(self, problem: _Problem) -> None:
         self.problem = problem
-        rest = problem._optimism()
-        joker_best = 13 + problem.count_weight
-        self.optimism = [
-            [rest[index] + left * joker_best for left in range(MAX_JOKERS + 1)]
-            for index in range(len(_STEPS) + 1)
-        ]
+        self.optimism = problem._optimism()
         self.exact: dict[int, tuple[int, _Key, _Choice | None]] = {}
         self.upper: dict[int, int] = {}
 
