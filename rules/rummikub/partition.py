@@ -144,11 +144,19 @@ _Move = tuple[_Key, int, _Choice]
 
 
 def solve(
-    table: TileCounts, rack: TileCounts, count_weight: int, *, first_only: bool = False
+    table: TileCounts,
+    rack: TileCounts,
+    count_weight: int,
+    *,
+    first_only: bool = False,
+    above: int | None = None,
 ) -> Arrangement | None:
     """Place every table tile and any rack tiles in valid melds, maximising
     ``count_weight × rack tiles placed + total meld value``; ``None`` if the table tiles cannot all
     be placed. Exact.
+
+    With ``above``: the optimum if it scores more than that, else ``None`` — one demanding question
+    to the memoised search, often much faster than the optimum itself.
 
     Rack tiles only: the whole programme, breadth-first. Otherwise two greedy depth-first
     searches find arrangements quickly (or prove there is none: nodes without a completion are
@@ -162,6 +170,10 @@ def solve(
     if any(k > MAX_COPIES for row in available for k in row):
         raise ValueError("more copies of a tile than the 106-tile set holds")
     problem = _Problem(available, table.naturals, jokers, table.jokers, count_weight)
+    if above is not None:
+        offset = count_weight * table.jokers  # the programme counts table jokers as placed
+        answer, _ = _Bounded(problem).above(above + offset)
+        return None if answer is None else _rebuild(answer[1], answer[0] - offset, table)
     if not len(table) and not first_only:
         # Rack tiles only (an opening): few enough nodes to run the whole programme.
         found = problem.by_layers()
@@ -354,12 +366,11 @@ class _Problem:
         layer: dict[_Key, int] = {_START: 0}
         history: list[tuple[dict[_Key, int], dict[int, list[tuple[int, int, _Choice]]]]] = []
         mask = (1 << _KEY_BITS) - 1
-        for index, (_, c) in enumerate(_STEPS):
-            place = _COLOUR_PLACE[c] if c < _NC else 0
+        for index in range(len(_STEPS)):
             cache: dict[int, list[tuple[int, int, _Choice]]] = {}
             nxt: dict[_Key, int] = {}
             for key, packed in layer.items():
-                local = key % 54 if c == _NC else (key // place) % len(_STATES) * 54 + key % 54
+                local = _local(index, key)
                 moves = cache.get(local)
                 if moves is None:
                     moves = [
@@ -392,9 +403,7 @@ class _Problem:
             packed = nodes[key]
             previous = packed & mask
             gained = (packed >> _KEY_BITS) - ((history[index - 1][0][previous] >> _KEY_BITS) if index else 0)
-            c = _STEPS[index][1]
-            place = _COLOUR_PLACE[c] if c < _NC else 0
-            local = previous % 54 if c == _NC else (previous // place) % len(_STATES) * 54 + previous % 54
+            local = _local(index, previous)
             choices.append(
                 next(
                     choice
@@ -442,6 +451,8 @@ class _Bounded:
         self.optimism = problem._optimism()
         self.exact: dict[int, tuple[int, _Key, _Choice | None]] = {}
         self.upper: dict[int, int] = {}
+        # A step's moves as key differences, by the part of the key the step reads (see _local).
+        self.moves: dict[int, list[tuple[int, int, _Choice]]] = {}
 
     def above(self, bound: int) -> tuple[_Found | None, int]:
         """The best arrangement if it scores more than ``bound``, else ``None`` and an upper bound
@@ -472,16 +483,30 @@ class _Bounded:
         if upper <= need:
             return upper
         best, best_key, best_choice = _IMPOSSIBLE, 0, None
-        for new_key, gain, choice in sorted(problem._moves(index, key), key=_jokers_late):
-            value = gain + self._value(index + 1, new_key, max(need, best) - gain)
+        local = _local(index, key) * len(_STEPS) + index
+        moves = self.moves.get(local)
+        if moves is None:
+            ordered = sorted(problem._moves(index, key), key=_jokers_late)
+            moves = self.moves[local] = [(new_key - key, gain, choice) for new_key, gain, choice in ordered]
+        for delta, gain, choice in moves:
+            value = gain + self._value(index + 1, key + delta, max(need, best) - gain)
             if value > best:
-                best, best_key, best_choice = value, new_key, choice
+                best, best_key, best_choice = value, key + delta, choice
         if best > need:
             # Every move that failed its question was bounded by the best so far, so this is exact.
             self.exact[node] = (best, best_key, best_choice)
         else:
             self.upper[node] = max(best, _IMPOSSIBLE)
         return best
+
+
+def _local(index: int, key: _Key) -> int:
+    """The part of ``key`` that step ``index`` reads: jokers used, tiles grouped and the pair flag,
+    and for a colour's step that colour's run state. Nodes that agree on it have the same moves."""
+    c = _STEPS[index][1]
+    if c == _NC:
+        return key % _COLOUR_PLACE[-1]
+    return (key // _COLOUR_PLACE[c]) % len(_STATES) * _COLOUR_PLACE[-1] + key % _COLOUR_PLACE[-1]
 
 
 def _jokers_late(move: _Move) -> tuple[int, int]:
