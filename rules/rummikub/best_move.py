@@ -48,11 +48,13 @@ def best_move(table: Sequence[Meld], rack: Sequence[Tile]) -> Move | None:
     assert best is not None  # the old melds themselves are an arrangement
     if not best.placed:
         return None
-    # Only whether new melds from the rack alone tie with the best play matters (they cannot beat it).
-    untouched = solve(TileCounts.of([]), TileCounts.of(rack), _TILE_WEIGHT, above=best.score - before - 1)
-    if untouched is not None:
-        new = [*old, *(Meld(m) for m in untouched.melds)]
-        return Move(tuple(new), untouched.placed, untouched.score % _TILE_WEIGHT, 0)
+    if old:
+        # Only whether new melds from the rack alone tie with the best play matters (they cannot
+        # beat it): one demanding question, not a second optimisation.
+        untouched = solve(TileCounts.of([]), TileCounts.of(rack), _TILE_WEIGHT, above=best.score - before - 1)
+        if untouched is not None:
+            new = [*old, *(Meld(m) for m in untouched.melds)]
+            return Move(tuple(new), untouched.placed, untouched.score % _TILE_WEIGHT, 0)
     new = [Meld(m) for m in best.melds]
     after = sum(m.value for m in new)
     return Move(tuple(new), best.placed, after - before, len(old) - _count_kept(old, new))

@@ -271,10 +271,18 @@ class _Problem:
         k, m = self.available[c][n], self.must[c][n]
         weight = self.count_weight
         moves: list[_Move] = []
+        grouped = (key // _GROUPED) % 9
+        # Natural tiles the later colours could still give to this number's groups.
+        later = sum(self.available[other][n] for other in range(c + 1, _NC))
         for option in _colour_options(_STATES[state], k, m, self.jokers - used):
             new_state, run_jokers, to_groups, in_runs = option
-            if not self._can_grow(c, n, new_state, self.jokers - used - run_jokers):
+            jokers_left = self.jokers - used - run_jokers
+            if not self._can_grow(c, n, new_state, jokers_left):
                 continue
+            if grouped + to_groups and grouped + to_groups + later + jokers_left < (
+                6 if pair or to_groups == 2 else 3
+            ):
+                continue  # too few tiles left for this number's groups
             gain = n * (in_runs + run_jokers + to_groups) + weight * (in_runs + to_groups - m + run_jokers)
             new_key = key + (_STATE_ID[new_state] - state) * place + run_jokers * _USED + to_groups * _GROUPED
             if to_groups == 2 and not pair:
