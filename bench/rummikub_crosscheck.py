@@ -2,7 +2,7 @@
 (melds judged by ``read_meld``), an integer programme solved by HiGHS on full-size ones.
 
 Run: ``.venv/bin/python bench/rummikub_crosscheck.py [scale] [check ...]`` (needs the ``dev``
-extra; about ten minutes at scale 1; checks: opening, arrange, move, ilp — all by default). Prints
+extra; about six minutes at scale 1; checks: opening, arrange, move, ilp — all by default). Prints
 the number of cases per check and every disagreement.
 """
 

@@ -1,8 +1,8 @@
 """Rummikub solvers: speed and exactness against the ``rummikub-solver`` package (an integer
 programme through cvxpy + HiGHS), and the three budgets of DESIGN.md.
 
-Run: ``.venv/bin/python bench/rummikub_solvers.py`` (needs the ``bench`` extra). Takes about two
-minutes. Prints, per cell of the grid (rack 14/20/30 tiles × table 0–80 tiles), the median and
+Run: ``.venv/bin/python bench/rummikub_solvers.py`` (needs the ``bench`` extra). Takes about forty
+seconds. Prints, per cell of the grid (rack 14/20/30 tiles × table 0–80 tiles), the median and
 worst time of both solvers and whether their objective values agree; then the budgets.
 """
 

@@ -14,7 +14,9 @@ Every tile is either *table* (must be placed) or *rack* (may be placed). The obj
 only, the whole programme runs breadth-first (:meth:`_Problem.by_layers`). With table tiles its
 nodes are many more: a depth-first search finds a first arrangement, then a memoised bounded
 search (:class:`_Bounded`) computes nodes' best completions only as far as needed to beat it
-(see :func:`solve`). Every way computes the programme's optimum, so all are exact.
+(see :func:`solve`). Moves that lead only to nodes without a completion — a short run that the
+next two numbers cannot grow to three, groups that the number's remaining tiles cannot fill — are
+never generated. Every way computes the programme's optimum, so all are exact.
 """
 
 from __future__ import annotations
