@@ -152,3 +152,17 @@ def test_solver_equals_the_integer_programme_on_full_size_positions() -> None:
         found = solve(TileCounts.of(flat), TileCounts.of(rack), weight)
         assert found is not None
         assert found.score == ilp_best(flat, rack, weight), (size, rack_size)
+
+
+def test_solver_answers_whether_the_optimum_beats_a_score() -> None:
+    rng = random.Random(5)
+    for size, rack_size in [(0, 14), (20, 14), (40, 20)]:
+        table, rack = random_position(rng, size, rack_size)
+        flat = TileCounts.of([t for m in table for t in m])
+        best = solve(flat, TileCounts.of(rack), TILE_WEIGHT)
+        assert best is not None
+        assert solve(flat, TileCounts.of(rack), TILE_WEIGHT, above=best.score) is None
+        found = solve(flat, TileCounts.of(rack), TILE_WEIGHT, above=best.score - 1)
+        assert found is not None and found.score == best.score
+        assert len(found.placed) == len(best.placed) and all(Meld(m).is_valid for m in found.melds)
+    assert solve(TileCounts.of(parse_tiles("R1 R2 B4")), TileCounts.of([]), 0, above=-1) is None
