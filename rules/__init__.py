@@ -5,7 +5,7 @@ presets, outcomes, the registry of games, :func:`replay`, and one module per gam
 API of RULES.md).
 """
 
-from rules import kalooki, poker_dice, yahtzee, zatre
+from rules import kalooki, poker_dice, rummikub, yahtzee, zatre
 from rules.actions import (
     Action,
     action,
@@ -42,6 +42,7 @@ __all__ = [
     "poker_dice",
     "register",
     "replay",
+    "rummikub",
     "yahtzee",
     "zatre",
 ]

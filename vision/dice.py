@@ -7,9 +7,13 @@ Both networks are small ONNX files in ``vision/models`` run by ``cv2.dnn`` (trai
    ``net_long`` pixels; the detector gives a stride-4 heatmap of die-face centres with face size and
    sub-cell offset. Local maxima above ``heat_threshold`` are candidates.
 2. Each candidate is cut from the full-resolution image (a square of ``margin`` × face size) and
-   classified into pips 1–6 or "not a die", averaged over quarter turns of the crop (``turns``).
-3. The softmax is divided by a temperature fitted on held-out photos, so the value's probability is an
-   honest confidence; dice below ``confidence_threshold`` are listed as uncertain.
+   classified into pips 1–6 or "not a die", averaged over two quarter turns of the crop. Only where the
+   two turns disagree or the top probability is below ``recheck_below`` are the other two turns read
+   too and all four averaged: the doubtful dice get the better reading, the clear ones cost nothing.
+3. The softmax is divided by a temperature fitted on held-out photos; a die's confidence is its value's
+   probability times the detector's score for that face, so die-sized clutter and side faces the
+   detector hardly believes in are not read with confidence. Dice below ``confidence_threshold`` are
+   listed as uncertain.
 
 >>> from vision.synth import render_dice_scene
 >>> frame, truth = render_dice_scene((1, 2, 3, 4, 5), seed=3)
@@ -100,7 +104,7 @@ class DiceModels:
         self.crop = int(config["crop"])
         self.margin = float(config["margin"])
         self.heat_threshold = float(config["heat_threshold"])
-        self.turns = int(config.get("turns", 4))
+        self.recheck_below = float(config["recheck_below"])
         self.temperature = float(config["temperature"])
         self.confidence_threshold = float(config["confidence_threshold"])
         # A cv2.dnn network keeps its input and output between calls: one caller at a time.
@@ -159,16 +163,34 @@ class DiceModels:
             )
         return crops
 
+    def _logits(self, crops: np.ndarray, turns: tuple[int, ...]) -> np.ndarray:
+        batch = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
+        with self._lock:
+            self.classifier.setInput(self._blob(batch))
+            return self.classifier.forward().reshape(len(turns), len(crops), 7).copy()
+
     def classify(self, image: np.ndarray, detections: list[Detection]) -> np.ndarray:
-        """Raw logits (n, 7) for the detections, averaged over ``turns`` quarter turns of each crop."""
+        """Raw logits (n, 7) for the detections: the mean over two quarter turns of each crop, or over
+        all four for the crops whose two turns disagree or whose top probability is below
+        ``recheck_below``."""
         if not detections:
             return np.zeros((0, 7), np.float32)
         crops = self.crops(image, detections)
-        turns = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(self.turns)])
-        with self._lock:
-            self.classifier.setInput(self._blob(turns))
-            logits = self.classifier.forward().reshape(self.turns, len(detections), 7)
-        return logits.mean(axis=0)
+        first = self._logits(crops, (0, 1))
+        logits = first.mean(axis=0)
+        doubtful = (first[0].argmax(axis=1) != first[1].argmax(axis=1)) | (
+            self.probabilities(logits).max(axis=1) < self.recheck_below
+        )
+        if doubtful.any():
+            rest = self._logits(crops[doubtful], (2, 3))
+            logits[doubtful] = (first[:, doubtful].sum(axis=0) + rest.sum(axis=0)) / 4
+        return logits
+
+    def probabilities(self, logits: np.ndarray) -> np.ndarray:
+        """Softmax of the logits divided by the fitted temperature."""
+        z = logits / self.temperature
+        probs = np.exp(z - z.max(axis=1, keepdims=True))
+        return probs / probs.sum(axis=1, keepdims=True)
 
 
 @cache
@@ -218,17 +240,14 @@ def read_dice(
     models = models or default_models()
     image = calibration.rectify(frame) if calibration is not None else frame
     detections = models.detect(image)
-    logits = models.classify(image, detections)
-    z = logits / models.temperature
-    probs = np.exp(z - z.max(axis=1, keepdims=True))
-    probs /= probs.sum(axis=1, keepdims=True)
+    probs = models.probabilities(models.classify(image, detections))
     dice: list[Die] = []
     uncertain: list[int] = []
-    for i, (x, y, size, _) in enumerate(detections):
+    for i, (x, y, size, score) in enumerate(detections):
         if int(probs[i].argmax()) == NOT_A_DIE:
             continue
         value = int(probs[i, :NOT_A_DIE].argmax()) + 1
-        confidence = float(probs[i, value - 1])
+        confidence = float(probs[i, value - 1]) * score
         angle = _face_angle(image, x, y, size)
         held = False
         center = (x, y)

@@ -1,0 +1,589 @@
+"""The exact solver behind every Rummikub search: split tiles into melds, optimally.
+
+A dynamic programme over the numbers 1..13, after van Rijn, Takes and Vis ("The complexity of
+Rummikub problems", 2015). Runs are tracked per colour by the lengths of the runs still open at the
+current number (1, 2 or "3 = may end here"); groups live at one number, so they are decided there.
+Within a number the colours are visited one by one, carrying only how many natural tiles went to
+groups so far and whether some colour gave two — enough to decide, at the end of the number, whether
+they split into valid groups (see :func:`groups_fit`). Jokers are a shared budget of at most two;
+a joker fills any slot of a run or a group and is worth that slot's number.
+
+Every tile is either *table* (must be placed) or *rack* (may be placed). The objective is
+``count_weight × rack tiles placed + value of the placed melds``; callers choose the weight
+(0 for the pure value of an opening, large for "most tiles first, then value"). With rack tiles
+only, the whole programme runs breadth-first (:meth:`_Problem.by_layers`). With table tiles its
+nodes are many more: a depth-first search finds a first arrangement, then a memoised bounded
+search (:class:`_Bounded`) computes nodes' best completions only as far as needed to beat it
+(see :func:`solve`). Moves that lead only to nodes without a completion — a short run that the
+next two numbers cannot grow to three, groups that the number's remaining tiles cannot fill — are
+never generated. Every way computes the programme's optimum, so all are exact.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from rules.rummikub.tiles import COLOURS, JOKER, NUMBERS, Tile
+
+__all__ = ["Arrangement", "TileCounts", "groups_fit", "solve"]
+
+MATURE = 3  # a run of three or more tiles may end at any number
+MAX_COPIES = 2
+MAX_JOKERS = 2
+_NC = len(COLOURS)
+
+RunState = tuple[int, ...]  # sorted lengths of the open runs of one colour, each 1, 2 or MATURE
+
+
+@dataclass(frozen=True)
+class TileCounts:
+    """A multiset of tiles as counts: ``naturals[c][n]`` copies of colour ``COLOURS[c]``, number n."""
+
+    naturals: tuple[tuple[int, ...], ...]
+    jokers: int
+
+    @classmethod
+    def of(cls, tiles: Sequence[Tile]) -> TileCounts:
+        counts = [[0] * 14 for _ in COLOURS]
+        jokers = 0
+        for t in tiles:
+            if t.is_joker:
+                jokers += 1
+            else:
+                counts[t.colour_index][t.number] += 1
+        if jokers > MAX_JOKERS or any(k > MAX_COPIES for row in counts for k in row):
+            raise ValueError("more copies of a tile than the 106-tile set holds")
+        return cls(tuple(tuple(row) for row in counts), jokers)
+
+    def __len__(self) -> int:
+        return self.jokers + sum(sum(row) for row in self.naturals)
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """An optimal split: the melds (runs ascending, then groups), the rack tiles placed, the score."""
+
+    melds: tuple[tuple[Tile, ...], ...]
+    placed: tuple[Tile, ...]
+    score: int
+
+
+def groups_fit(naturals: int, has_pair: bool, jokers: int) -> int | None:
+    """How many groups ``naturals`` tiles of one number plus ``jokers`` form, or ``None`` if they
+    cannot be split into groups of 3–4 distinct colours each holding a natural tile.
+
+    ``has_pair``: some colour gives two tiles, so they need two different groups. Dealing the tiles
+    colour by colour round-robin over the groups keeps each group's colours distinct and the sizes
+    within one of each other, so the counts alone decide.
+
+    >>> groups_fit(3, False, 0), groups_fit(2, True, 1), groups_fit(5, True, 1)
+    (1, None, 2)
+    """
+    total = naturals + jokers
+    if total == 0:
+        return 0
+    for count in range(2 if has_pair else 1, naturals + 1):
+        if 3 * count <= total <= 4 * count:
+            return count
+    return None
+
+
+@cache
+def _colour_options(
+    state: RunState, available: int, must: int, jokers_left: int
+) -> tuple[tuple[RunState, int, int, int], ...]:
+    """Choices for one colour at one number: (new state, jokers in runs, naturals to groups,
+    naturals in runs). Open runs shorter than 3 must go on; mature runs may end."""
+    young = [length for length in state if length < MATURE]
+    mature = len(state) - len(young)
+    grown = [min(length + 1, MATURE) for length in young]
+    options = []
+    for kept in range(mature + 1):
+        # Starting a run while a mature run of the same colour ends here is never better than
+        # letting that run go on, so new runs start only when every mature run continues.
+        for started in range(1 if kept < mature else available + jokers_left + 1):
+            slots = len(young) + kept + started
+            if slots > available + jokers_left:
+                break
+            new_state = tuple(sorted([*grown, *[MATURE] * kept, *[1] * started]))
+            for in_runs_jokers in range(min(jokers_left, slots) + 1):
+                in_runs = slots - in_runs_jokers
+                if in_runs > available:
+                    continue
+                for to_groups in range(available - in_runs + 1):
+                    if in_runs + to_groups >= must:
+                        options.append((new_state, in_runs_jokers, to_groups, in_runs))
+    # Most tiles first: the order in which the searches try them (every gain grows with them).
+    options.sort(key=lambda o: -(o[1] + o[2] + o[3]))
+    return tuple(options)
+
+
+# A search node inside number n before colour c: the run states of every colour (colours < c
+# already at n), jokers used so far, naturals given to groups at n, and whether a colour gave two
+# — packed into one int (hashing it is what the searches do most): pair + 2·grouped + 18·jokers
+# + 54·(state ids of the colours, in base len(_STATES)).
+_Key = int
+_STATES: list[RunState] = sorted(
+    {
+        tuple(sorted(lengths))
+        for size in range(5)
+        for lengths in itertools.product((1, 2, MATURE), repeat=size)
+    }
+)
+_STATE_ID = {state: i for i, state in enumerate(_STATES)}
+_SETTLED = {i for i, state in enumerate(_STATES) if all(length == MATURE for length in state)}
+_GROUPED, _USED = 2, 18
+_COLOUR_PLACE = [54 * len(_STATES) ** (_NC - 1 - c) for c in range(_NC)]
+_KEY_BITS = 32  # every key is below 54 · len(_STATES) ** 4 < 2 ** 32
+_START: _Key = 0  # every colour in state () (id 0), no joker used, nothing grouped
+# A step's choice: for a colour (new run state, jokers in runs, naturals to groups, naturals in
+# runs); at the end of a number, the jokers that join its groups.
+_Choice = tuple[RunState, int, int, int] | int
+_Move = tuple[_Key, int, _Choice]
+
+
+def solve(
+    table: TileCounts,
+    rack: TileCounts,
+    count_weight: int,
+    *,
+    first_only: bool = False,
+    above: int | None = None,
+) -> Arrangement | None:
+    """Place every table tile and any rack tiles in valid melds, maximising
+    ``count_weight × rack tiles placed + total meld value``; ``None`` if the table tiles cannot all
+    be placed. Exact.
+
+    With ``above``: the optimum if it scores more than that, else ``None`` — one demanding question
+    to the memoised search, often much faster than the optimum itself.
+
+    Rack tiles only: the whole programme, breadth-first. Otherwise two greedy depth-first
+    searches find arrangements quickly (or prove there is none: nodes without a completion are
+    remembered); with ``first_only`` the better one is the answer (any arrangement, not the most
+    valuable). Otherwise :meth:`_Problem.improve` proves or improves it.
+    """
+    jokers = table.jokers + rack.jokers
+    if jokers > MAX_JOKERS:
+        raise ValueError("more than two jokers")
+    available = [[table.naturals[c][n] + rack.naturals[c][n] for n in range(14)] for c in range(_NC)]
+    if any(k > MAX_COPIES for row in available for k in row):
+        raise ValueError("more copies of a tile than the 106-tile set holds")
+    problem = _Problem(available, table.naturals, jokers, table.jokers, count_weight)
+    if above is not None:
+        offset = count_weight * table.jokers  # the programme counts table jokers as placed
+        answer, _ = _Bounded(problem).above(above + offset)
+        return None if answer is None else _rebuild(answer[1], answer[0] - offset, table)
+    if not len(table) and not first_only:
+        # Rack tiles only (an opening): few enough nodes to run the whole programme.
+        found = problem.by_layers()
+        assert found is not None  # laying nothing is an arrangement
+        score, choices = found
+        return _rebuild(choices, score, table)
+    found = problem.first()
+    if found is None:
+        return None
+    if not first_only:
+        found = problem.improve(found)
+    score, choices = found
+    return _rebuild(choices, score - count_weight * table.jokers, table)
+
+
+_Found = tuple[int, list[_Choice]]
+_STEPS = [(n, c) for n in NUMBERS for c in range(_NC + 1)]  # c == _NC: the groups of number n
+
+
+@dataclass(frozen=True)
+class _Problem:
+    available: list[list[int]]
+    must: tuple[tuple[int, ...], ...]
+    jokers: int
+    table_jokers: int
+    count_weight: int
+
+    def _optimism(self) -> list[list[int]]:
+        """``[step][jokers left]``: an upper bound of what the steps from that one on add at a
+        node that has that many jokers left. Counted: the table tiles' values; value plus tile
+        weight for each rack tile that fits some meld without a joker; each joker left as a
+        tile worth 13; and the rack tiles that fit only melds holding a joker.
+
+        Of the latter, a joker lets in at most two tiles on each side of it in a run (a tile
+        farther along fits a run without it) or two partners in a group: so at number n at most
+        ``4 × jokers`` of them among numbers n..n + 2 (reachable from jokers already laid at n
+        or before), and at most ``4 × jokers left`` beyond.
+        """
+        free = [0] * (len(_STEPS) + 1)
+        # helped[left][n]: gains of the rack tiles of number n that fit with ``left`` jokers, not fewer
+        helped: list[list[list[int]]] = [[[] for _ in range(16)] for _ in range(self.jokers + 1)]
+        for i in range(len(_STEPS) - 1, -1, -1):
+            n, c = _STEPS[i]
+            free[i] = free[i + 1]
+            if c == _NC:
+                continue
+            must = self.must[c][n]
+            spare = self.available[c][n] - must
+            gain = n + self.count_weight
+            fewest = next((left for left in range(self.jokers + 1) if self._placeable(c, n, left)), None)
+            free[i] += n * must + (gain * spare if fewest == 0 else 0)
+            if fewest:
+                helped[fewest][n] += [gain] * spare
+        joker_best = 13 + self.count_weight
+        by_number: dict[int, list[int]] = {}
+        for n in NUMBERS:
+            close = sorted(
+                (g for left in range(1, self.jokers + 1) for x in range(n, n + 3) for g in helped[left][x]),
+                reverse=True,
+            )
+            by_number[n] = [
+                sum(close[: 4 * self.jokers])
+                + sum(
+                    sorted(
+                        (g for k in range(1, left + 1) for x in range(n + 3, 14) for g in helped[k][x]),
+                        reverse=True,
+                    )[: 4 * left]
+                )
+                + left * joker_best
+                for left in range(self.jokers + 1)
+            ]
+        bounds = [[free[i] + extra for extra in by_number[n]] for i, (n, _) in enumerate(_STEPS)]
+        bounds.append([left * joker_best for left in range(self.jokers + 1)])
+        return bounds
+
+    def _placeable(self, c: int, n: int, jokers: int) -> bool:
+        """Whether some run or group could hold tile (c, n) with at most ``jokers`` jokers."""
+        available = self.available
+        for low in range(max(1, n - 2), min(n, 11) + 1):
+            missing = sum(1 for x in range(low, low + 3) if x != n and not available[c][x])
+            if missing <= jokers:
+                return True
+        partners = sum(1 for other in range(_NC) if other != c and available[other][n])
+        return partners + jokers >= 2
+
+    def _moves(self, index: int, key: _Key) -> list[_Move]:
+        n, c = _STEPS[index]
+        return self._group_moves(n, key) if c == _NC else self._colour_moves(n, c, key)
+
+    def _colour_moves(self, n: int, c: int, key: _Key) -> list[_Move]:
+        place = _COLOUR_PLACE[c]
+        state = (key // place) % len(_STATES)
+        used = (key // _USED) % 3
+        pair = key % 2
+        k, m = self.available[c][n], self.must[c][n]
+        weight = self.count_weight
+        moves: list[_Move] = []
+        grouped = (key // _GROUPED) % 9
+        # Natural tiles the later colours could still give to this number's groups.
+        later = sum(self.available[other][n] for other in range(c + 1, _NC))
+        for option in _colour_options(_STATES[state], k, m, self.jokers - used):
+            new_state, run_jokers, to_groups, in_runs = option
+            jokers_left = self.jokers - used - run_jokers
+            if not self._can_grow(c, n, new_state, jokers_left):
+                continue
+            if grouped + to_groups and grouped + to_groups + later + jokers_left < (
+                6 if pair or to_groups == 2 else 3
+            ):
+                continue  # too few tiles left for this number's groups
+            gain = n * (in_runs + run_jokers + to_groups) + weight * (in_runs + to_groups - m + run_jokers)
+            new_key = key + (_STATE_ID[new_state] - state) * place + run_jokers * _USED + to_groups * _GROUPED
+            if to_groups == 2 and not pair:
+                new_key += 1
+            moves.append((new_key, gain, option))
+        return moves
+
+    def _can_grow(self, c: int, n: int, state: RunState, jokers: int) -> bool:
+        """Whether the open runs shorter than three in ``state`` (colour c, after number n) can
+        reach three with the tiles of that colour at n + 1 and n + 2 and at most ``jokers``
+        jokers. A run that cannot is dropped at once rather than carried through the other
+        colours' steps, where it would multiply the nodes."""
+        short = [length for length in state if length < MATURE]
+        if not short:
+            return True
+        if n == NUMBERS[-1]:
+            return False
+        available = self.available[c]
+        missing = max(0, len(short) - available[n + 1])  # jokers needed at n + 1
+        if missing > jokers:
+            return False
+        ones = short.count(1)
+        if not ones:
+            return True
+        return n + 1 < NUMBERS[-1] and ones - available[n + 2] <= jokers - missing
+
+    def _group_moves(self, n: int, key: _Key) -> list[_Move]:
+        used = (key // _USED) % 3
+        grouped = (key // _GROUPED) % 9
+        pair = key % 2
+        base = key - grouped * _GROUPED - pair
+        return [
+            (base + group_jokers * _USED, (n + self.count_weight) * group_jokers, group_jokers)
+            for group_jokers in range(self.jokers - used, -1, -1)
+            if groups_fit(grouped, bool(pair), group_jokers) is not None
+        ]
+
+    def _complete(self, key: _Key) -> bool:
+        """Every table joker placed and no run left shorter than three."""
+        if (key // _USED) % 3 < self.table_jokers:
+            return False
+        return all((key // place) % len(_STATES) in _SETTLED for place in _COLOUR_PLACE)
+
+    def first(self) -> _Found | None:
+        """The better of two depth-first arrangements (jokers late; biggest gain first), or
+        ``None`` when there is none."""
+        found = [self._depth_first(order) for order in (_jokers_late, None)]
+        return max((f for f in found if f is not None), key=lambda f: f[0], default=None)
+
+    def _depth_first(self, order: Callable[[_Move], tuple[int, int]] | None) -> _Found | None:
+        """Some arrangement, found depth-first trying moves in ``order`` (``None``: the most tiles
+        first); ``None`` if none exists.
+
+        Nodes without any completion are remembered, so the search is finite and complete."""
+        dead: set[int] = set()
+        choices: list[_Choice] = []
+
+        def descend(index: int, key: _Key, score: int) -> int | None:
+            if index == len(_STEPS):
+                return score if self._complete(key) else None
+            node = key * len(_STEPS) + index
+            if node in dead:
+                return None
+            moves = self._moves(index, key)
+            for new_key, gain, choice in moves if order is None else sorted(moves, key=order):
+                choices.append(choice)
+                found = descend(index + 1, new_key, score + gain)
+                if found is not None:
+                    return found
+                choices.pop()
+            dead.add(node)
+            return None
+
+        score = descend(0, _START, 0)
+        return None if score is None else (score, choices)
+
+    def by_layers(self) -> _Found | None:
+        """The best arrangement, or ``None``: the programme run breadth-first over the steps,
+        keeping one node per key with its best score and the node it came from.
+
+        A step's moves depend only on the part of the key that step reads, so they are computed
+        once per such part. A node's entry packs ``score << _KEY_BITS | previous key`` into one
+        int (the inner loop is then one comparison per move); the move taken is recovered at the
+        end, as the one leading from the previous key to this one. When no table joker must be
+        placed, a node that used more jokers and scores no more than the same node with fewer is
+        dropped: the latter can do all that it can.
+        """
+        free_jokers = self.table_jokers == 0
+        layer: dict[_Key, int] = {_START: 0}
+        history: list[tuple[dict[_Key, int], dict[int, list[tuple[int, int, _Choice]]]]] = []
+        mask = (1 << _KEY_BITS) - 1
+        for index in range(len(_STEPS)):
+            cache: dict[int, list[tuple[int, int, _Choice]]] = {}
+            nxt: dict[_Key, int] = {}
+            for key, packed in layer.items():
+                local = _local(index, key)
+                moves = cache.get(local)
+                if moves is None:
+                    moves = [
+                        (new - key, gain << _KEY_BITS, choice)
+                        for new, gain, choice in self._moves(index, key)
+                    ]
+                    cache[local] = moves
+                base = (packed & ~mask) | key
+                for delta, gain, _ in moves:
+                    new_key = key + delta
+                    if nxt.get(new_key, -1) < base + gain:
+                        nxt[new_key] = base + gain
+            if free_jokers:
+                for key in [k for k in nxt if (k // _USED) % 3]:
+                    floor = nxt[key] & ~mask  # an entry at least this big scores at least as much
+                    fewer = key - _USED
+                    if nxt.get(fewer, -1) >= floor or (
+                        (fewer // _USED) % 3 and nxt.get(fewer - _USED, -1) >= floor
+                    ):
+                        del nxt[key]
+            history.append((nxt, cache))
+            layer = nxt
+        finals = [(packed >> _KEY_BITS, key) for key, packed in layer.items() if self._complete(key)]
+        if not finals:
+            return None
+        score, key = max(finals)
+        choices: list[_Choice] = []
+        for index in range(len(_STEPS) - 1, -1, -1):
+            nodes, cache = history[index]
+            packed = nodes[key]
+            previous = packed & mask
+            gained = (packed >> _KEY_BITS) - ((history[index - 1][0][previous] >> _KEY_BITS) if index else 0)
+            local = _local(index, previous)
+            choices.append(
+                next(
+                    choice
+                    for delta, gain, choice in cache[local]
+                    if delta == key - previous and gain >> _KEY_BITS == gained
+                )
+            )
+            key = previous
+        choices.reverse()
+        return score, choices
+
+    def improve(self, found: _Found) -> _Found:
+        """The optimum, starting from the arrangement ``found``.
+
+        Bisection between ``found``'s score and the optimistic bound of the start: a memoised
+        search (:class:`_Bounded`) asks for an arrangement scoring more than the midpoint. When
+        there is one the search returns the optimum itself; when there is none it returns a new,
+        lower bound. The memo is shared by all the questions, so a node's exact best completion
+        is never searched twice, and a demanding question prunes hard.
+        """
+        search = _Bounded(self)
+        low, high = found[0], search.optimism[0][self.jokers]
+        while high > low:
+            better, high = search.above((low + high) // 2)
+            if better is not None:
+                return better
+        return found
+
+
+_IMPOSSIBLE = -(10**9)  # the value of a node without any completion
+
+
+class _Bounded:
+    """Exact best completions of the programme's nodes, computed only as far as a question needs.
+
+    ``_value(index, key, need)`` answers "what do the steps from ``index`` on add at best, from
+    node ``key``?" — exactly when that is more than ``need``, otherwise with an upper bound not
+    above ``need`` (fail-soft bounded search). A node's completions do not depend on how it was
+    reached, so both answers are remembered per node and reused by every later question: an exact
+    value for good, an upper bound until a lower ``need`` asks again.
+    """
+
+    def __init__(self, problem: _Problem) -> None:
+        self.problem = problem
+        self.optimism = problem._optimism()
+        self.exact: dict[int, tuple[int, _Key, _Choice | None]] = {}
+        self.upper: dict[int, int] = {}
+        # A step's moves as key differences, by the part of the key the step reads (see _local).
+        self.moves: dict[int, list[tuple[int, int, _Choice]]] = {}
+
+    def above(self, bound: int) -> tuple[_Found | None, int]:
+        """The best arrangement if it scores more than ``bound``, else ``None`` and an upper bound
+        of every score (at most ``bound``)."""
+        score = self._value(0, _START, bound)
+        if score <= bound:
+            return None, score
+        choices: list[_Choice] = []
+        index, key = 0, _START
+        while index < len(_STEPS):
+            _, key, choice = self.exact[key * len(_STEPS) + index]
+            assert choice is not None
+            choices.append(choice)
+            index += 1
+        return (score, choices), score
+
+    def _value(self, index: int, key: _Key, need: int) -> int:
+        problem = self.problem
+        if index == len(_STEPS):
+            return 0 if problem._complete(key) else _IMPOSSIBLE
+        node = key * len(_STEPS) + index
+        known = self.exact.get(node)
+        if known is not None:
+            return known[0]
+        upper = self.upper.get(node)
+        if upper is None:
+            upper = self.optimism[index][problem.jokers - (key // _USED) % 3]
+        if upper <= need:
+            return upper
+        best, best_key, best_choice = _IMPOSSIBLE, 0, None
+        local = _local(index, key) * len(_STEPS) + index
+        moves = self.moves.get(local)
+        if moves is None:
+            ordered = sorted(problem._moves(index, key), key=_jokers_late)
+            moves = self.moves[local] = [(new_key - key, gain, choice) for new_key, gain, choice in ordered]
+        for delta, gain, choice in moves:
+            value = gain + self._value(index + 1, key + delta, max(need, best) - gain)
+            if value > best:
+                best, best_key, best_choice = value, key + delta, choice
+        if best > need:
+            # Every move that failed its question was bounded by the best so far, so this is exact.
+            self.exact[node] = (best, best_key, best_choice)
+        else:
+            self.upper[node] = max(best, _IMPOSSIBLE)
+        return best
+
+
+def _local(index: int, key: _Key) -> int:
+    """The part of ``key`` that step ``index`` reads: jokers used, tiles grouped and the pair flag,
+    and for a colour's step that colour's run state. Nodes that agree on it have the same moves."""
+    c = _STEPS[index][1]
+    if c == _NC:
+        return key % _COLOUR_PLACE[-1]
+    return (key // _COLOUR_PLACE[c]) % len(_STATES) * _COLOUR_PLACE[-1] + key % _COLOUR_PLACE[-1]
+
+
+def _jokers_late(move: _Move) -> tuple[int, int]:
+    """Moves without jokers first: jokers then go as late, so as high, as the arrangement allows."""
+    _, gain, choice = move
+    jokers = choice if isinstance(choice, int) else choice[1]
+    return jokers, -gain
+
+
+def _rebuild(steps: list[_Choice], score: int, table: TileCounts) -> Arrangement:
+    """Lay the tiles out as melds following the choices of every step."""
+    open_runs: list[list[list[Tile]]] = [[] for _ in COLOURS]
+    melds: list[tuple[Tile, ...]] = []
+    placed_counts = [[0] * 14 for _ in COLOURS]
+    grouped: list[tuple[Tile, int]] = []
+    index = 0
+    for n in NUMBERS:
+        for c in range(_NC):
+            choice = steps[index]
+            index += 1
+            assert not isinstance(choice, int)
+            _, run_jokers, to_groups, in_runs = choice
+            colour = COLOURS[c]
+            tile = Tile(colour, n)
+            placed_counts[c][n] = in_runs + to_groups
+            runs = sorted(open_runs[c], key=len)
+            young = [r for r in runs if len(r) < MATURE]
+            mature = [r for r in runs if len(r) >= MATURE]
+            slots = in_runs + run_jokers
+            kept = min(len(mature), slots - len(young))
+            going_on = young + mature[len(mature) - kept :]
+            for run in mature[: len(mature) - kept]:
+                melds.append(tuple(run))
+            going_on += [[] for _ in range(slots - len(going_on))]
+            # Jokers go to the longest runs so that a new run starts with a natural tile.
+            going_on.sort(key=len, reverse=True)
+            for i, run in enumerate(going_on):
+                run.append(JOKER if i < run_jokers else tile)
+            open_runs[c] = going_on
+            if to_groups:
+                grouped.append((tile, to_groups))
+        group_jokers = steps[index]
+        index += 1
+        assert isinstance(group_jokers, int)
+        melds.extend(_deal_groups(grouped, group_jokers))
+        grouped = []
+    for runs in open_runs:
+        melds.extend(tuple(run) for run in runs)
+    placed = [
+        Tile(COLOURS[c], n)
+        for c in range(_NC)
+        for n in NUMBERS
+        for _ in range(placed_counts[c][n] - table.naturals[c][n])
+    ]
+    jokers_placed = sum(t.is_joker for meld in melds for t in meld) - table.jokers
+    placed += [JOKER] * jokers_placed
+    return Arrangement(tuple(melds), tuple(placed), score)
+
+
+def _deal_groups(grouped: list[tuple[Tile, int]], jokers: int) -> list[tuple[Tile, ...]]:
+    naturals = sum(k for _, k in grouped)
+    count = groups_fit(naturals, any(k == 2 for _, k in grouped), jokers)
+    assert count is not None
+    groups: list[list[Tile]] = [[] for _ in range(count)]
+    order = [t for t, k in sorted(grouped, key=lambda item: -item[1]) for _ in range(k)]
+    for i, tile in enumerate(order):
+        groups[i % count].append(tile)
+    for _ in range(jokers):
+        min(groups, key=len).append(JOKER)
+    return [tuple(g) for g in groups]
