@@ -11,6 +11,7 @@ value objects that have a text form (``str(x)``) and a ``parse`` classmethod (``
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -110,6 +111,13 @@ def _decode(tp: Any, value: Any) -> Any:
     raise TypeError(f"unsupported field type {tp!r}")
 
 
+@functools.cache
+def _schema(kind: str) -> tuple[dict[str, Any], tuple[dataclasses.Field[Any], ...]]:
+    """The field types and fields of an action kind, resolved once (a replay decodes thousands)."""
+    cls = _REGISTRY[kind]
+    return typing.get_type_hints(cls), dataclasses.fields(typing.cast(Any, cls))
+
+
 def action_to_json(act: Action) -> dict[str, Any]:
     """The JSON object of an action: ``{"kind": ..., field: value, ...}``."""
     if type(act).kind not in _REGISTRY:
@@ -133,8 +141,7 @@ def action_from_json(data: dict[str, Any] | str) -> Action:
     cls = _REGISTRY.get(kind)
     if cls is None:
         raise ValueError(f"unknown action kind {kind!r}")
-    hints = typing.get_type_hints(cls)
-    fields = dataclasses.fields(typing.cast(Any, cls))
+    hints, fields = _schema(kind)
     kwargs = {}
     for field in fields:
         if field.name in data:
