@@ -194,12 +194,13 @@ class Config:
         return spec.options_type.preset(preset, **{**table, **overrides})
 
     def timer_seconds(self, game: str) -> int:
-        value = self.games.get(game, {}).get("timer_seconds", _DEFAULT_TIMERS.get(game, 0))
-        return int(value)
+        """The move timer in seconds (0 = off): the table's ``timer_seconds`` if set, else the game's
+        own rule option (Rummikub's 60 s ``move_seconds``, RULES.md §3), else off."""
+        table = self.games.get(game, {})
+        if "timer_seconds" in table:
+            return int(table["timer_seconds"])
+        return int(getattr(self.game_options(game), "move_seconds", 0))
 
-
-# Rummikub's 60 s move timer is part of its rules (RULES.md §3); the dice games play without one.
-_DEFAULT_TIMERS = {"rummikub": 60}
 
 _SECTIONS: dict[str, type] = {
     "device": DeviceConfig,

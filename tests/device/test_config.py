@@ -95,3 +95,11 @@ def test_unknown_game_is_refused() -> None:
     with pytest.raises(ConfigError, match="unknown game") as info:
         load_config_text("[games.chess]\npreset = 'seed'\n")
     assert info.value.key == "games.chess"
+
+
+def test_move_timer_comes_from_the_table_or_the_game_rules() -> None:
+    assert Config().timer_seconds("yahtzee") == 0
+    assert Config().timer_seconds("rummikub") == 60  # RULES.md §3: 60 s per move
+    cfg = load_config_text("[games.rummikub]\nmove_seconds = 90\n[games.poker_dice]\ntimer_seconds = 45\n")
+    assert cfg.timer_seconds("rummikub") == 90
+    assert cfg.timer_seconds("poker_dice") == 45
