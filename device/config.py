@@ -16,11 +16,13 @@ from __future__ import annotations
 import dataclasses
 import os
 import tomllib
-import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from rules.errors import OptionError
+from rules.options import coerce
 
 __all__ = [
     "DEFAULT_PATH",
@@ -255,7 +257,6 @@ def config_from_dict(data: dict[str, Any]) -> Config:
 
 def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     import rules
-    from rules.errors import OptionError
 
     known = [g.name for g in rules.games()]
     out: dict[str, dict[str, Any]] = {}
@@ -298,35 +299,7 @@ def _section(name: str, cls: type, data: dict[str, Any]) -> Any:
 
 
 def _convert(key: str, tp: Any, value: Any) -> Any:
-    origin = typing.get_origin(tp)
-    if origin is Literal:
-        allowed = typing.get_args(tp)
-        if value not in allowed:
-            listed = ", ".join(repr(a) for a in allowed)
-            raise ConfigError(key, f"{value!r} is not allowed; allowed values: {listed}")
-        return value
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        return _convert(key, args[0], value)
-    if origin is tuple:
-        if not isinstance(value, list):
-            raise ConfigError(key, f"expected a list, got {value!r}")
-        item = typing.get_args(tp)[0]
-        return tuple(_convert(f"{key}[{i}]", item, v) for i, v in enumerate(value))
-    if tp is bool:
-        if not isinstance(value, bool):
-            raise ConfigError(key, f"expected true or false, got {value!r}")
-        return value
-    if tp is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(key, f"expected a whole number, got {value!r}")
-        return value
-    if tp is float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(key, f"expected a number, got {value!r}")
-        return float(value)
-    if tp is str:
-        if not isinstance(value, str):
-            raise ConfigError(key, f"expected a string, got {value!r}")
-        return value
-    raise ConfigError(key, f"unsupported value {value!r}")
+    try:
+        return coerce(key, tp, value)
+    except OptionError as exc:
+        raise ConfigError(exc.key, exc.message) from None

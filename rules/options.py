@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Literal, Self
 
 from rules.errors import OptionError
 
-__all__ = ["MAX_SEED", "Options"]
+__all__ = ["MAX_SEED", "Options", "coerce"]
 
 MAX_SEED = 2**63 - 1
 
@@ -86,6 +86,14 @@ class Options:
         return dataclasses.replace(self, **changes)
 
 
+def coerce(key: str, tp: Any, value: Any) -> Any:
+    """``value`` from a config file or JSON as a field of type ``tp`` holds it (lists become tuples),
+    or ``OptionError`` naming ``key`` (``key[i]`` for a list item) and what is allowed."""
+    value = _from_plain(tp, value)
+    _check(key, tp, value)
+    return value
+
+
 def _from_plain(tp: Any, value: Any) -> Any:
     """Lists (from TOML or JSON) back into the tuples that a tuple-typed field holds."""
     if isinstance(value, list) and typing.get_origin(tp) is tuple:
@@ -113,9 +121,11 @@ def _check(key: str, tp: Any, value: Any) -> None:
         args = typing.get_args(tp)
         if value is None and type(None) in args:
             return
-        for arg in args:
-            if arg is type(None):
-                continue
+        choices = [arg for arg in args if arg is not type(None)]
+        if len(choices) == 1:
+            _check(key, choices[0], value)
+            return
+        for arg in choices:
             try:
                 _check(key, arg, value)
                 return
@@ -127,8 +137,8 @@ def _check(key: str, tp: Any, value: Any) -> None:
             raise OptionError(key, f"expected a list, got {value!r}")
         args = typing.get_args(tp)
         item = args[0] if args else Any
-        for v in value:
-            _check(key, item, v)
+        for i, v in enumerate(value):
+            _check(f"{key}[{i}]", item, v)
         return
     if tp is Any:
         return

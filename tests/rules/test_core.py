@@ -229,8 +229,8 @@ class _TypedOptions(Options):
     [
         ({"ratio": "half"}, "ratio", "expected a number"),
         ({"name": 3}, "name", "expected a string"),
-        ({"limit": "none"}, "limit", "does not fit"),
-        ({"sides": ["c"]}, "sides", "allowed values: 'a', 'b'"),
+        ({"limit": "none"}, "limit", "whole number"),
+        ({"sides": ["a", "c"]}, "sides[1]", "allowed values: 'a', 'b'"),
         ({"sides": "a"}, "sides", "expected a list"),
         ({"flag": "yes"}, "flag", "true or false"),
     ],
