@@ -15,8 +15,9 @@ only sequences the turns:
 
 from __future__ import annotations
 
+import abc
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -77,7 +78,7 @@ class Sheet(Protocol):
         ...
 
 
-class OneColumnSheet:
+class OneColumnSheet(abc.ABC):
     """Bookkeeping shared by the one-column sheets (Generał classic, Kości): ``entries`` in ``BOXES``
     order, ``None`` for an open box. Subclasses are frozen dataclasses with an ``entries`` field."""
 
@@ -100,6 +101,22 @@ class OneColumnSheet:
         if box not in self.BOXES:
             raise IllegalAction("unknown_box", f"no box {box!r}; boxes: {', '.join(self.BOXES)}", box=box)
         return self.entries[self.BOXES.index(box)]
+
+    @abc.abstractmethod
+    def options(self, dice: Roll | Sequence[int]) -> dict[str, int]:
+        """Every box the dice may enter now, with its points (each game's joker and zero rules)."""
+
+    def _entered(
+        self, box: str, roll: Roll, refusal: Callable[[dict[str, int]], IllegalAction]
+    ) -> tuple[int | None, ...]:
+        """The entries with ``roll`` in ``box``: ``box_filled`` if it is taken, ``refusal(allowed)`` if
+        the rules send this roll elsewhere (each game names its own rule)."""
+        if self.get(box) is not None:
+            raise IllegalAction("box_filled", f"box {box!r} is already filled", box=box)
+        allowed = self.options(roll)
+        if box not in allowed:
+            raise refusal(allowed)
+        return tuple(allowed[box] if b == box else v for b, v in zip(self.BOXES, self.entries, strict=True))
 
 
 S = TypeVar("S", bound=Sheet)

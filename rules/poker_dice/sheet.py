@@ -68,17 +68,16 @@ class PokerDiceSheet(OneColumnSheet):
     def fill(self, box: str, dice: Roll | Sequence[int]) -> PokerDiceSheet:
         """The sheet with ``dice`` entered in ``box`` (and the joker bonus, when earned)."""
         roll = as_roll(dice)
-        if self.get(box) is not None:
-            raise IllegalAction("box_filled", f"box {box!r} is already filled", box=box)
-        allowed = self.options(roll)
-        if box not in allowed:
-            raise IllegalAction(
+        entries = self._entered(
+            box,
+            roll,
+            lambda allowed: IllegalAction(
                 "voluntary_zero",
                 f"{roll} scores 0 in {box!r} but scores in {', '.join(allowed)}",
                 box=box,
                 allowed=tuple(allowed),
-            )
-        entries = tuple(allowed[box] if b == box else v for b, v in zip(BOXES, self.entries, strict=True))
+            ),
+        )
         earned = roll.is_five_of_a_kind and bool(self.get("poker"))
         return replace(self, entries=entries, jokers=self.jokers + int(earned))
 

@@ -76,17 +76,16 @@ class ClassicSheet(OneColumnSheet):
     def fill(self, box: str, dice: Roll | Sequence[int]) -> ClassicSheet:
         """The sheet with ``dice`` entered in ``box`` (and the Yahtzee bonus, when earned)."""
         roll = as_roll(dice)
-        if self.get(box) is not None:
-            raise IllegalAction("box_filled", f"box {box!r} is already filled", box=box)
-        allowed = self.options(roll)
-        if box not in allowed:
-            raise IllegalAction(
+        entries = self._entered(
+            box,
+            roll,
+            lambda allowed: IllegalAction(
                 "joker_forced",
                 f"the joker {roll} must go in {', '.join(allowed)}, not in {box!r}",
                 box=box,
                 allowed=tuple(allowed),
-            )
-        entries = tuple(allowed[box] if b == box else v for b, v in zip(BOXES, self.entries, strict=True))
+            ),
+        )
         earned = roll.is_five_of_a_kind and self.get("yahtzee") == YAHTZEE
         return replace(self, entries=entries, yahtzee_bonuses=self.yahtzee_bonuses + int(earned))
 
