@@ -12,24 +12,18 @@ from typing import Any
 import pygame
 
 from device.events import DiceSeen, Event
-from device.screens.base import Screen, screen
-from device.sessions.dice import DiceSession
+from device.screens.base import screen
+from device.screens.dice_table import DiceScreen
 from device.ui.canvas import Canvas
 from device.ui.widgets import draw_die
 
 
 @screen("correction")
-class CorrectionScreen(Screen):
+class CorrectionScreen(DiceScreen):
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self.values: list[int | None] = [None] * 5
         self.held: list[bool] = [False] * 5
-
-    @property
-    def session(self) -> DiceSession:
-        session = self.app.session
-        assert isinstance(session, DiceSession)
-        return session
 
     def enter(self, **_: Any) -> None:
         session = self.session

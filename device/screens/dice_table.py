@@ -38,20 +38,24 @@ def refusal_text(tr: Any, refusal: Refusal) -> str:
     return text.format(**refusal.details) if refusal.details else text
 
 
-@screen("dice_table")
-class DiceTableScreen(Screen):
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
-        self.tab = "choices"
-        self.page = 1
-        self._camera_seq = -1
-        self._camera_surface: pygame.Surface | None = None
+class DiceScreen(Screen):
+    """A screen of a dice game: it always runs over the app's dice session."""
 
     @property
     def session(self) -> DiceSession:
         session = self.app.session
         assert isinstance(session, DiceSession)
         return session
+
+
+@screen("dice_table")
+class DiceTableScreen(DiceScreen):
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.tab = "choices"
+        self.page = 1
+        self._camera_seq = -1
+        self._camera_surface: pygame.Surface | None = None
 
     def enter(self, **_: Any) -> None:
         self.tab = "choices" if self.session.dice is not None else "sheets"
