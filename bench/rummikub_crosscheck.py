@@ -2,8 +2,12 @@
 (melds judged by ``read_meld``), an integer programme solved by HiGHS on full-size ones.
 
 Run: ``.venv/bin/python bench/rummikub_crosscheck.py [scale] [check ...]`` (needs the ``dev``
-extra; about six minutes at scale 1; checks: opening, arrange, move, ilp — all by default). Prints
-the number of cases per check and every disagreement.
+extra; about fifteen minutes at scale 1; checks: opening, arrange, move, ilp, changed, changed-ilp —
+all by default). Prints the number of cases per check and every disagreement.
+
+``changed`` and ``changed-ilp`` check all three of best_move's aims at once (rack tiles laid, then
+value, then fewest old melds changed): against brute force over every set of old melds left as
+they lie, and against an integer programme in which that set is a variable too.
 """
 
 from __future__ import annotations
@@ -17,13 +21,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.rummikub import Meld, arrange, best_move, best_opening, check_turn
 from rules.rummikub.partition import TileCounts, solve
-from rules.rummikub.tiles import full_set, tiles_text
+from rules.rummikub.tiles import Tile, full_set, tiles_text
 from tests.rules.rummikub.oracles import (
     TILE_WEIGHT,
     brute_arrangeable,
     brute_best_move,
+    brute_fewest_changed,
     brute_opening,
     ilp_best,
+    ilp_fewest_changed,
 )
 from tests.rules.rummikub.positions import random_position
 
@@ -95,10 +101,42 @@ def main(scale: float, checks: set[str]) -> int:
             wrong.append(f"table {tiles_text(table)} rack {tiles_text(rack)}: {ours} vs {theirs}")
     report("solver optimum vs HiGHS integer programme (table 0-80, rack 14/20/30)", cases, wrong, started)
     failures += len(wrong)
+
+    started, wrong, cases = time.perf_counter(), [], int(300 * scale) if "changed" in checks else 0
+    for _ in range(cases):
+        melds, rack = random_position(rng, rng.choice([6, 9]), rng.randint(1, 3))
+        failures += _compare_changed(melds, rack, brute_fewest_changed(melds, rack), wrong)
+    report("best_move with fewest changed melds vs brute force (table 6-9, rack 1-3)", cases, wrong, started)
+
+    started, wrong, cases = time.perf_counter(), [], int(300 * scale) if "changed-ilp" in checks else 0
+    for i in range(cases):
+        melds, rack = random_position(rng, (20, 40, 60, 80)[i % 4], (14, 20)[i // 4 % 2])
+        failures += _compare_changed(melds, rack, ilp_fewest_changed(melds, rack), wrong)
+    report("best_move with fewest changed melds vs HiGHS (table 20-80, rack 14/20)", cases, wrong, started)
     return 1 if failures else 0
+
+
+def _compare_changed(
+    melds: list[list[Tile]], rack: list[Tile], expected: tuple[int, int, int] | None, wrong: list[str]
+) -> int:
+    """0 if best_move agrees with ``expected`` (laid, value after, changed), else 1 (noted)."""
+    table = [Meld(tuple(m)) for m in melds]
+    assert expected is not None
+    move = best_move(table, rack)
+    if move is None:  # no play: only the count can be compared
+        got, expected = (0,), expected[:1]
+    else:
+        check_turn(table, move.table)
+        remaining = iter(table)  # the melds left alone come first, in their order
+        assert all(m in remaining for m in move.table[: len(table) - move.changed])
+        got = (len(move.placed), sum(m.value for m in move.table), move.changed)
+    if got == expected:
+        return 0
+    wrong.append(f"{[str(m) for m in table]} rack {tiles_text(rack)}: {got} vs {expected}")
+    return 1
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    chosen = set(args[1:]) or {"opening", "arrange", "move", "ilp"}
+    chosen = set(args[1:]) or {"opening", "arrange", "move", "ilp", "changed", "changed-ilp"}
     sys.exit(main(float(args[0]) if args else 1.0, chosen))

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.rummikub.melds import Meld
-from rules.rummikub.partition import Arrangement, TileCounts, solve
+from rules.rummikub.partition import Arrangement, TileCounts, solve, solve_keeping
 from rules.rummikub.tiles import Tile
 
 __all__ = ["Move", "best_move"]
@@ -34,13 +34,16 @@ class Move:
     changed: int
 
 
-def best_move(table: Sequence[Meld], rack: Sequence[Tile]) -> Move | None:
+def best_move(table: Sequence[Meld], rack: Sequence[Tile], *, fewest_changed: bool = True) -> Move | None:
     """The best play, or ``None`` when no rack tile can be laid (the player draws).
 
-    ``table`` must be a valid table (``IllegalAction`` ``invalid_meld`` otherwise). The number of
-    rack tiles and the value are exact. Of the plays that tie on both, one that leaves the old
-    melds untouched (new melds from the rack only) is preferred; otherwise ``changed`` reports how
-    many old melds the rearranged table no longer holds, without searching for the fewest.
+    ``table`` must be a valid table (``IllegalAction`` ``invalid_meld`` otherwise). Exact in all
+    three: the most rack tiles, then the most value, then the fewest old melds changed. The old
+    melds left alone come first, in their order and as they lay; the new and changed ones follow.
+
+    ``fewest_changed=False`` skips the last search (a tenth of the time, or less, on a full
+    table): of the plays equal in tiles and value it still prefers one that leaves the table
+    untouched, but otherwise ``changed`` is what the first arrangement found happens to change.
     """
     old = [Meld.of(m) for m in table]
     before = sum(m.value for m in old)
@@ -49,15 +52,24 @@ def best_move(table: Sequence[Meld], rack: Sequence[Tile]) -> Move | None:
     if not best.placed:
         return None
     if old:
-        # Only whether new melds from the rack alone tie with the best play matters (they cannot
-        # beat it): one demanding question, not a second optimisation.
+        # Whether new melds from the rack alone tie with the best play: one demanding question,
+        # and the common answer for a hint.
         untouched = solve(TileCounts.of([]), TileCounts.of(rack), _TILE_WEIGHT, above=best.score - before - 1)
         if untouched is not None:
             new = [*old, *(Meld(m) for m in untouched.melds)]
             return Move(tuple(new), untouched.placed, untouched.score % _TILE_WEIGHT, 0)
-    new = [Meld(m) for m in best.melds]
+        _, kept = _kept_first(old, [Meld(m) for m in best.melds])
+        if fewest_changed and kept < len(old) - 1:
+            # Fewer melds may change: the programme again, deciding for each old meld whether
+            # it stays as it lies (one change is the least when the table is not untouched).
+            olds = [(m.tiles, m.value) for m in old]
+            best = solve_keeping(olds, TileCounts.of(rack), _TILE_WEIGHT, score=best.score, kept=kept)
+            new = [*(old[i] for i in best.kept), *(Meld(m) for m in best.melds)]
+            value = best.score - _TILE_WEIGHT * len(best.placed) - before
+            return Move(tuple(new), best.placed, value, len(old) - len(best.kept))
+    new, kept = _kept_first(old, [Meld(m) for m in best.melds])
     after = sum(m.value for m in new)
-    return Move(tuple(new), best.placed, after - before, len(old) - _count_kept(old, new))
+    return Move(tuple(new), best.placed, after - before, len(old) - kept)
 
 
 def _solve(loose: list[Meld], rack: Sequence[Tile]) -> Arrangement | None:
@@ -65,11 +77,13 @@ def _solve(loose: list[Meld], rack: Sequence[Tile]) -> Arrangement | None:
     return solve(TileCounts.of(tiles), TileCounts.of(rack), _TILE_WEIGHT)
 
 
-def _count_kept(old: list[Meld], new: list[Meld]) -> int:
+def _kept_first(old: list[Meld], new: list[Meld]) -> tuple[list[Meld], int]:
+    """``new`` reordered, the old melds it holds first (in their order and as they lay, each
+    matched at most once), and how many those are."""
     remaining = list(new)
-    count = 0
+    kept = []
     for meld in old:
         if meld in remaining:
             remaining.remove(meld)
-            count += 1
-    return count
+            kept.append(meld)
+    return [*kept, *remaining], len(kept)

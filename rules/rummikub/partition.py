@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from rules.rummikub.tiles import COLOURS, JOKER, NUMBERS, Tile
 
-__all__ = ["Arrangement", "TileCounts", "groups_fit", "solve"]
+__all__ = ["Arrangement", "TileCounts", "groups_fit", "solve", "solve_keeping"]
 
 MATURE = 3  # a run of three or more tiles may end at any number
 MAX_COPIES = 2
@@ -64,11 +64,15 @@ class TileCounts:
 
 @dataclass(frozen=True)
 class Arrangement:
-    """An optimal split: the melds (runs ascending, then groups), the rack tiles placed, the score."""
+    """An optimal split: the melds (runs ascending, then groups), the rack tiles placed, the score.
+
+    From :func:`solve_keeping`: ``kept`` are the indices of the old melds left as they were (not
+    among ``melds``), and ``score`` leaves out the count of them."""
 
     melds: tuple[tuple[Tile, ...], ...]
     placed: tuple[Tile, ...]
     score: int
+    kept: tuple[int, ...] = ()
 
 
 def groups_fit(naturals: int, has_pair: bool, jokers: int) -> int | None:
@@ -138,10 +142,14 @@ _SETTLED = {i for i, state in enumerate(_STATES) if all(length == MATURE for len
 _GROUPED, _USED = 2, 18
 _COLOUR_PLACE = [54 * len(_STATES) ** (_NC - 1 - c) for c in range(_NC)]
 _KEY_BITS = 32  # every key is below 54 · len(_STATES) ** 4 < 2 ** 32
+# Keeping old melds (solve_keeping): the kept ones still lying over the current number, as a bit
+# mask above every other part of the key — a multiple of each part's place, so no part moves.
+_MASK_UNIT = 54 * len(_STATES) ** _NC
 _START: _Key = 0  # every colour in state () (id 0), no joker used, nothing grouped
 # A step's choice: for a colour (new run state, jokers in runs, naturals to groups, naturals in
 # runs); at the end of a number, the jokers that join its groups.
-_Choice = tuple[RunState, int, int, int] | int
+# When keeping old melds, a colour's choice also names those it keeps from that step on (a mask).
+_Choice = tuple[RunState, int, int, int] | tuple[RunState, int, int, int, int] | int
 _Move = tuple[_Key, int, _Choice]
 
 
@@ -191,8 +199,119 @@ def solve(
     return _rebuild(choices, score - count_weight * table.jokers, table)
 
 
+def solve_keeping(
+    olds: Sequence[tuple[Sequence[Tile], int]],
+    rack: TileCounts,
+    count_weight: int,
+    *,
+    score: int,
+    kept: int,
+) -> Arrangement:
+    """Of the arrangements of the old melds' tiles and any rack tiles that score at least ``score``
+    (as :func:`solve` counts it), one that leaves the most old melds as they lie. Exact.
+
+    ``olds``: the old melds as (tiles, value). The caller vouches that some arrangement scoring
+    ``score`` keeps ``kept`` of them (every old meld left as it lies keeps them all), so the
+    answer exists. The returned arrangement holds only the new melds; ``kept`` lists the old
+    ones left alone.
+
+    The same programme, with one more choice at the step of each old meld's first natural tile:
+    keep it (its tiles leave the free ones, for the steps it spans) or not. Every point of value
+    is worth more than all the melds together, so the kept count only breaks ties.
+    """
+    table = TileCounts.of([t for tiles, _ in olds for t in tiles])
+    jokers = table.jokers + rack.jokers
+    if jokers > MAX_JOKERS:
+        raise ValueError("more than two jokers")
+    available = [[table.naturals[c][n] + rack.naturals[c][n] for n in range(14)] for c in range(_NC)]
+    if any(k > MAX_COPIES for row in available for k in row):
+        raise ValueError("more copies of a tile than the 106-tile set holds")
+    unit = len(olds) + 1
+    weight = count_weight * unit
+    problem = _Problem(
+        available, table.naturals, jokers, table.jokers, weight, unit, _Olds.of(olds, unit, weight)
+    )
+    offset = count_weight * table.jokers  # the programme counts table jokers as placed
+    search = _Keeping(problem)
+    # A narrow search first, for a play that keeps as many melds as the best one or nearly;
+    # then the exact search asks only for a better one: a demanding target keeps few nodes.
+    target = unit * (score + offset) + kept
+    quick = search.layers(target, beam=_BEAM)
+    found = search.layers(target) if quick is None else search.layers(quick[0] + 1) or quick
+    if found is None:
+        raise ValueError(f"no arrangement scores {score} and keeps {kept} old melds")
+    total, choices = found
+    mask = 0
+    for choice in choices:
+        if not isinstance(choice, int) and len(choice) == 5:
+            mask |= choice[4]
+    indices = tuple(i for i in range(len(olds)) if mask >> i & 1)
+    free = TileCounts.of([t for i, (tiles, _) in enumerate(olds) if i not in indices for t in tiles])
+    arrangement = _rebuild(choices, total // unit - offset, free)
+    return Arrangement(arrangement.melds, arrangement.placed, arrangement.score, indices)
+
+
 _Found = tuple[int, list[_Choice]]
 _STEPS = [(n, c) for n in NUMBERS for c in range(_NC + 1)]  # c == _NC: the groups of number n
+
+
+@dataclass(frozen=True)
+class _Olds:
+    """Old melds that may be kept as they lie, step by step (see :func:`solve_keeping`).
+
+    Each is decided at the step of its first natural tile and remembered in the key's mask until
+    the step of its last. ``choices[step]``: the sets decided there that may be kept (as (mask,
+    jokers, gain)), an identical twin only after its elder; ``here[step]``: (old, its natural tiles
+    at that step); ``releasing[step]``: the mask of those whose last step it is; ``ahead[step]``:
+    how many are decided at that step or later."""
+
+    choices: list[list[tuple[int, int, int]]]
+    here: list[list[tuple[int, int]]]
+    releasing: list[int]
+    ahead: list[int]
+    # A colour's own moves (key differences) by the part of the key they read, the jokers kept
+    # and the tiles kept at that step: the same for every mask, so computed once.
+    memo: dict[tuple[int, int, int], list[tuple[int, int, _Choice]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, olds: Sequence[tuple[Sequence[Tile], int]], unit: int, count_weight: int) -> _Olds:
+        deciding: list[list[int]] = [[] for _ in _STEPS]
+        here: list[list[tuple[int, int]]] = [[] for _ in _STEPS]
+        releasing = [0] * len(_STEPS)
+        gains: list[int] = []
+        jokers: list[int] = []
+        first_of: dict[tuple[tuple[Tile, ...], int], int] = {}
+        for i, (tiles, value) in enumerate(olds):
+            steps = sorted(_step(t) for t in tiles if not t.is_joker)
+            deciding[steps[0]].append(i)
+            releasing[steps[-1]] |= 1 << i
+            for step in sorted(set(steps)):
+                here[step].append((i, steps.count(step)))
+            joker_count = sum(t.is_joker for t in tiles)
+            joker_value = value - sum(t.number for t in tiles if not t.is_joker)
+            jokers.append(joker_count)
+            gains.append(unit * joker_value + count_weight * joker_count + 1)
+            first_of.setdefault((tuple(sorted(tiles, key=Tile.sort_key)), value), i)
+        twin = [first_of[(tuple(sorted(tiles, key=Tile.sort_key)), value)] for tiles, value in olds]
+        choices: list[list[tuple[int, int, int]]] = []
+        for decided in deciding:
+            options = []
+            for size in range(len(decided), -1, -1):
+                for subset in itertools.combinations(decided, size):
+                    # Of identical melds keep the first ones: the same tables, half the nodes.
+                    if any(twin[i] != i and twin[i] in decided and twin[i] not in subset for i in subset):
+                        continue
+                    mask = sum(1 << i for i in subset)
+                    options.append((mask, sum(jokers[i] for i in subset), sum(gains[i] for i in subset)))
+            choices.append(options)
+        ahead = [0] * (len(_STEPS) + 1)
+        for step in range(len(_STEPS) - 1, -1, -1):
+            ahead[step] = ahead[step + 1] + len(deciding[step])
+        return cls(choices, here, releasing, ahead)
+
+
+def _step(tile: Tile) -> int:
+    return (tile.number - 1) * (_NC + 1) + tile.colour_index
 
 
 @dataclass(frozen=True)
@@ -202,6 +321,8 @@ class _Problem:
     jokers: int
     table_jokers: int
     count_weight: int
+    unit: int = 1  # the weight of one point of value (more than the number of old melds when keeping)
+    olds: _Olds | None = None
 
     def _optimism(self) -> list[list[int]]:
         """``[step][jokers left]``: an upper bound of what the steps from that one on add at a
@@ -224,12 +345,12 @@ class _Problem:
                 continue
             must = self.must[c][n]
             spare = self.available[c][n] - must
-            gain = n + self.count_weight
+            gain = self.unit * n + self.count_weight
             fewest = next((left for left in range(self.jokers + 1) if self._placeable(c, n, left)), None)
-            free[i] += n * must + (gain * spare if fewest == 0 else 0)
+            free[i] += self.unit * n * must + (gain * spare if fewest == 0 else 0)
             if fewest:
                 helped[fewest][n] += [gain] * spare
-        joker_best = 13 + self.count_weight
+        joker_best = 13 * self.unit + self.count_weight
         by_number: dict[int, list[int]] = {}
         for n in NUMBERS:
             close = sorted(
@@ -247,7 +368,8 @@ class _Problem:
                 + left * joker_best
                 for left in range(self.jokers + 1)
             ]
-        bounds = [[free[i] + extra for extra in by_number[n]] for i, (n, _) in enumerate(_STEPS)]
+        ahead = self.olds.ahead if self.olds is not None else [0] * (len(_STEPS) + 1)
+        bounds = [[free[i] + ahead[i] + extra for extra in by_number[n]] for i, (n, _) in enumerate(_STEPS)]
         bounds.append([left * joker_best for left in range(self.jokers + 1)])
         return bounds
 
@@ -263,14 +385,49 @@ class _Problem:
 
     def _moves(self, index: int, key: _Key) -> list[_Move]:
         n, c = _STEPS[index]
-        return self._group_moves(n, key) if c == _NC else self._colour_moves(n, c, key)
+        if c == _NC:
+            return self._group_moves(n, key)
+        if self.olds is not None:
+            return self._keeping_moves(index, n, c, key)
+        return self._colour_moves(n, c, key, self.available[c][n], self.must[c][n])
 
-    def _colour_moves(self, n: int, c: int, key: _Key) -> list[_Move]:
+    def _keeping_moves(self, index: int, n: int, c: int, key: _Key) -> list[_Move]:
+        """A colour's moves when old melds may be kept: first which of those decided here to keep
+        (their jokers are then used, their tiles here and later are no longer free), then the
+        colour's own moves with the tiles left (as key differences, the same for every mask)."""
+        olds = self.olds
+        assert olds is not None
+        mask = key // _MASK_UNIT
+        used = (key // _USED) % 3
+        own = _local(index, key) % _MASK_UNIT
+        moves: list[_Move] = []
+        for bits, jokers, keep_gain in olds.choices[index]:
+            if used + jokers > self.jokers:
+                continue
+            both = mask | bits
+            removed = sum(k for i, k in olds.here[index] if both >> i & 1)
+            shift = ((both & ~olds.releasing[index]) - mask) * _MASK_UNIT + jokers * _USED
+            gain = keep_gain + self.unit * n * removed
+            memo_key = (own * len(_STEPS) + index, jokers, removed)
+            own_moves = olds.memo.get(memo_key)
+            if own_moves is None:
+                base = key % _MASK_UNIT + jokers * _USED
+                own_moves = olds.memo[memo_key] = [
+                    (new_key - base, move_gain, option)
+                    for new_key, move_gain, option in self._colour_moves(
+                        n, c, base, self.available[c][n] - removed, self.must[c][n] - removed
+                    )
+                ]
+            for delta, move_gain, option in own_moves:
+                assert not isinstance(option, int)
+                moves.append((key + delta + shift, move_gain + gain, (*option[:4], bits)))
+        return moves
+
+    def _colour_moves(self, n: int, c: int, key: _Key, k: int, m: int) -> list[_Move]:
         place = _COLOUR_PLACE[c]
         state = (key // place) % len(_STATES)
         used = (key // _USED) % 3
         pair = key % 2
-        k, m = self.available[c][n], self.must[c][n]
         weight = self.count_weight
         moves: list[_Move] = []
         grouped = (key // _GROUPED) % 9
@@ -285,7 +442,9 @@ class _Problem:
                 6 if pair or to_groups == 2 else 3
             ):
                 continue  # too few tiles left for this number's groups
-            gain = n * (in_runs + run_jokers + to_groups) + weight * (in_runs + to_groups - m + run_jokers)
+            gain = self.unit * n * (in_runs + run_jokers + to_groups) + weight * (
+                in_runs + to_groups - m + run_jokers
+            )
             new_key = key + (_STATE_ID[new_state] - state) * place + run_jokers * _USED + to_groups * _GROUPED
             if to_groups == 2 and not pair:
                 new_key += 1
@@ -317,7 +476,7 @@ class _Problem:
         pair = key % 2
         base = key - grouped * _GROUPED - pair
         return [
-            (base + group_jokers * _USED, (n + self.count_weight) * group_jokers, group_jokers)
+            (base + group_jokers * _USED, (self.unit * n + self.count_weight) * group_jokers, group_jokers)
             for group_jokers in range(self.jokers - used, -1, -1)
             if groups_fit(grouped, bool(pair), group_jokers) is not None
         ]
@@ -444,6 +603,75 @@ class _Problem:
 
 
 _IMPOSSIBLE = -(10**9)  # the value of a node without any completion
+_BEAM = 150  # nodes per step in solve_keeping's first, narrow search
+
+
+class _Keeping:
+    """The programme when old melds may be kept, breadth-first (see :func:`solve_keeping`).
+
+    Each node holds the best score of the ways to it and the way it came. A node stays only
+    while its score and the optimism of what follows can still reach the target: with a target
+    close to the optimum few do, and each is expanded once, whatever the ways to it. The moves
+    of a node, sorted by that optimism, are shared by every search of the same problem.
+    """
+
+    def __init__(self, problem: _Problem) -> None:
+        self.problem = problem
+        self.optimism = problem._optimism()
+        self.moves: dict[int, list[tuple[int, int, int, _Choice]]] = {}
+
+    def layers(self, target: int, beam: int | None = None) -> _Found | None:
+        """The best arrangement if it scores at least ``target``, else ``None``. ``beam`` keeps
+        at most that many nodes per step, the most promising: a quick search for a good target,
+        exact only without it."""
+        problem, cache = self.problem, self.moves
+        jokers = problem.jokers
+        steps = len(_STEPS)
+        layer: dict[_Key, int] = {_START: 0}
+        history: list[dict[_Key, tuple[_Key, _Choice]]] = []
+        for index in range(steps):
+            bound = self.optimism[index + 1]
+            place = _COLOUR_PLACE[_STEPS[index][1]] if _STEPS[index][1] < _NC else 0
+            nxt: dict[_Key, int] = {}
+            came: dict[_Key, tuple[_Key, _Choice]] = {}
+            for key, score in layer.items():
+                # _local(index, key), inlined: this loop is where the search spends its time
+                local = key % _COLOUR_PLACE[-1]
+                if place:
+                    local += (key // place) % len(_STATES) * _COLOUR_PLACE[
+                        -1
+                    ] + key // _MASK_UNIT * _MASK_UNIT
+                local = local * steps + index
+                moves = cache.get(local)
+                if moves is None:
+                    moves = [
+                        (new - key, gain, gain + bound[jokers - (new // _USED) % 3], choice)
+                        for new, gain, choice in problem._moves(index, key)
+                    ]
+                    moves.sort(key=lambda move: -move[2])
+                    cache[local] = moves
+                for delta, gain, hope, choice in moves:
+                    if score + hope < target:
+                        break  # and so do the moves after it
+                    new = key + delta
+                    if nxt.get(new, _IMPOSSIBLE) < score + gain:
+                        nxt[new] = score + gain
+                        came[new] = (key, choice)
+            if beam is not None and len(nxt) > beam:
+                ranked = sorted(nxt, key=lambda k: nxt[k] + bound[jokers - (k // _USED) % 3], reverse=True)
+                nxt = {k: nxt[k] for k in ranked[:beam]}
+            history.append(came)
+            layer = nxt
+        finals = [(score, key) for key, score in layer.items() if problem._complete(key)]
+        if not finals or max(finals)[0] < target:
+            return None
+        score, key = max(finals)
+        choices: list[_Choice] = []
+        for came in reversed(history):
+            key, choice = came[key]
+            choices.append(choice)
+        choices.reverse()
+        return score, choices
 
 
 class _Bounded:
@@ -516,7 +744,8 @@ def _local(index: int, key: _Key) -> int:
     c = _STEPS[index][1]
     if c == _NC:
         return key % _COLOUR_PLACE[-1]
-    return (key // _COLOUR_PLACE[c]) % len(_STATES) * _COLOUR_PLACE[-1] + key % _COLOUR_PLACE[-1]
+    own = (key // _COLOUR_PLACE[c]) % len(_STATES) * _COLOUR_PLACE[-1] + key % _COLOUR_PLACE[-1]
+    return own + key // _MASK_UNIT * _MASK_UNIT  # and the old melds kept so far, if any
 
 
 def _jokers_late(move: _Move) -> tuple[int, int]:
@@ -538,7 +767,7 @@ def _rebuild(steps: list[_Choice], score: int, table: TileCounts) -> Arrangement
             choice = steps[index]
             index += 1
             assert not isinstance(choice, int)
-            _, run_jokers, to_groups, in_runs = choice
+            run_jokers, to_groups, in_runs = choice[1:4]
             colour = COLOURS[c]
             tile = Tile(colour, n)
             placed_counts[c][n] = in_runs + to_groups

@@ -178,3 +178,77 @@ def ilp_best(table: Sequence[Tile], rack: Sequence[Tile], tile_weight: int) -> i
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
     return round(h.getInfo().objective_function_value)
+
+
+def brute_fewest_changed(
+    melds: Sequence[Sequence[Tile]], rack: Sequence[Tile]
+) -> tuple[int, int, int] | None:
+    """``(rack tiles laid, value of the table after, old melds changed)`` of the best play by
+    brute force: every set of old melds left as they lie, the rest arranged with the rack by
+    :func:`brute_best_move`; ``None`` if the table cannot be arranged."""
+    from rules.rummikub.melds import Meld
+
+    best: tuple[int, int, int] | None = None
+    for size in range(len(melds) + 1):
+        for kept in itertools.combinations(range(len(melds)), size):
+            loose = [t for i, m in enumerate(melds) if i not in kept for t in m]
+            found = brute_best_move(loose, rack)
+            if found is None:
+                continue
+            kept_value = sum(Meld(tuple(melds[i])).value for i in kept)  # as it lies
+            candidate = (found[0], found[1] + kept_value, -(len(melds) - size))
+            if best is None or candidate > best:
+                best = candidate
+    return None if best is None else (best[0], best[1], -best[2])
+
+
+def ilp_fewest_changed(melds: Sequence[Sequence[Tile]], rack: Sequence[Tile]) -> tuple[int, int, int] | None:
+    """The same by HiGHS: an integer programme whose variables also say which old melds stay
+    (their tiles then leave the ones to arrange), maximising laid tiles, then value, then melds
+    kept, as one weighted sum."""
+    import highspy
+
+    from rules.rummikub.melds import Meld
+
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("mip_rel_gap", 0.0)
+    keep_weight = 1
+    value_weight = len(melds) + 1
+    tile_weight = TILE_WEIGHT * value_weight
+    table_counts = Counter(t for m in melds for t in m)
+    rack_counts = Counter(rack)
+    index = {t: i for i, t in enumerate(_TYPES)}
+    usable = {t for t in _TYPES if table_counts[t] + rack_counts[t] > 0}
+    templates = [(c, v) for c, v in _MELDS if all(t in usable for t in c)]
+    rows: list[list[tuple[int, float]]] = [[] for _ in _TYPES]
+    column = 0
+    for counts, value in templates:
+        h.addCol(float(value_weight * value), 0.0, 2.0, 0, [], [])
+        for t, k in counts.items():
+            rows[index[t]].append((column, float(k)))
+        column += 1
+    for t in _TYPES:
+        h.addCol(float(tile_weight), 0.0, float(rack_counts[t]), 0, [], [])
+        rows[index[t]].append((column, -1.0))
+        column += 1
+    for meld in melds:
+        # kept: its tiles count as placed, so they move to the left of each row's equation
+        h.addCol(float(value_weight * Meld(tuple(meld)).value + keep_weight), 0.0, 1.0, 0, [], [])
+        for t, k in Counter(meld).items():
+            rows[index[t]].append((column, float(k)))
+        column += 1
+    for i in range(column):
+        h.changeColIntegrality(i, highspy.HighsVarType.kInteger)
+    for i, t in enumerate(_TYPES):
+        entries = rows[i]
+        bound = float(table_counts[t])
+        h.addRow(bound, bound, len(entries), [j for j, _ in entries], [k for _, k in entries])
+    h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    total = round(h.getInfo().objective_function_value)
+    laid, rest = divmod(total, tile_weight)
+    value, kept = divmod(rest, value_weight)
+    return laid, value, len(melds) - kept

@@ -8,15 +8,17 @@ import random
 import pytest
 
 from rules import IllegalAction
-from rules.rummikub import Meld, arrange, best_move, best_opening, check_turn
-from rules.rummikub.partition import TileCounts, groups_fit, solve
+from rules.rummikub import Meld, Move, arrange, best_move, best_opening, check_turn
+from rules.rummikub.partition import TileCounts, groups_fit, solve, solve_keeping
 from rules.rummikub.tiles import full_set, parse_tiles, tiles_text
 from tests.rules.rummikub.oracles import (
     TILE_WEIGHT,
     brute_arrangeable,
     brute_best_move,
+    brute_fewest_changed,
     brute_opening,
     ilp_best,
+    ilp_fewest_changed,
 )
 from tests.rules.rummikub.positions import random_position
 
@@ -67,7 +69,8 @@ def test_best_move_prefers_more_tiles_then_value_then_an_untouched_table() -> No
     table = [Meld.parse("R3 R4 R5"), Meld.parse("B7 K7 O7")]
     move = best_move(table, parse_tiles("R6 R7 B1"))
     assert move is not None
-    assert sorted(map(str, move.placed)) == ["R6", "R7"] and move.value == 13 and move.changed in (1, 2)
+    assert sorted(map(str, move.placed)) == ["R6", "R7"] and move.value == 13 and move.changed == 1
+    assert [str(m) for m in move.table] == ["B7 K7 O7", "R3 R4 R5 R6 R7"]
     move = best_move(table, parse_tiles("R6 R7 R8 B1"))
     assert move is not None
     assert move.changed == 0 and move.value == 21
@@ -75,6 +78,52 @@ def test_best_move_prefers_more_tiles_then_value_then_an_untouched_table() -> No
     move = best_move(table, parse_tiles("R2 B2 K2 O2 J"))
     assert move is not None  # five tiles: R2 joins the run and B2 K2 O2 J is a group
     assert len(move.placed) == 5 and move.changed == 1
+
+
+def _kept_first(table: list[Meld], move: Move) -> bool:
+    """The melds left alone open the new table, in their old order."""
+    remaining = iter(table)
+    return all(meld in remaining for meld in move.table[: len(table) - move.changed])
+
+
+def test_best_move_changes_the_fewest_melds() -> None:
+    table = [Meld.parse("R3 R4 R5"), Meld.parse("B3 B4 B5"), Meld.parse("K9 K10 K11")]
+    move = best_move(table, parse_tiles("R6"))
+    assert move is not None and move.changed == 1
+    assert [str(m) for m in move.table] == ["B3 B4 B5", "K9 K10 K11", "R3 R4 R5 R6"]
+    # R6 R7 fit the run below them or the one above them (one change each), or join both runs
+    # into one, or R6 the group (two changes): one change is the fewest.
+    table = [Meld.parse("R3 R4 R5"), Meld.parse("B6 K6 O6"), Meld.parse("R8 R9 R10")]
+    move = best_move(table, parse_tiles("R6 R7"))
+    assert move is not None and (len(move.placed), move.value, move.changed) == (2, 13, 1)
+    assert _kept_first(table, move)
+    check_turn(table, move.table)
+
+
+def test_best_move_leaves_a_meld_with_a_joker_as_it_lies() -> None:
+    table = [Meld.parse("R4 R5 J"), Meld.parse("K1 K2 K3"), Meld.parse("B8 K8 O8")]
+    move = best_move(table, parse_tiles("K4"))
+    assert move is not None and (move.value, move.changed) == (4, 1)
+    assert move.table[:2] == (Meld.parse("R4 R5 J"), Meld.parse("B8 K8 O8"))
+    assert str(move.table[0]) == "R4 R5 J"  # as it lay, not rewritten
+    # Without the last search the play is as good in tiles and value, its table still valid.
+    quick = best_move(table, parse_tiles("K4"), fewest_changed=False)
+    assert quick is not None and (len(quick.placed), quick.value) == (1, 4)
+    check_turn(table, quick.table)
+
+
+def test_best_move_moves_a_joker_up_when_that_is_worth_more() -> None:
+    # Value comes before fewest changes: J R4 R5 (3 + 4 + 5) becomes R4 R5 J (4 + 5 + 6).
+    table = [Meld.parse("J R4 R5"), Meld.parse("K1 K2 K3"), Meld.parse("B8 K8 O8")]
+    move = best_move(table, parse_tiles("K4"))
+    assert move is not None and (move.value, move.changed) == (7, 2)
+    assert move.table[0] == Meld.parse("B8 K8 O8")
+
+
+def test_solve_keeping_refuses_a_claim_it_cannot_meet() -> None:
+    olds = [(parse_tiles("R3 R4 R5"), 12)]
+    with pytest.raises(ValueError, match="keeps 2 old melds"):
+        solve_keeping(olds, TileCounts.of(parse_tiles("R6")), TILE_WEIGHT, score=TILE_WEIGHT + 18, kept=2)
 
 
 def test_best_move_refuses_an_invalid_table() -> None:
@@ -166,3 +215,33 @@ def test_solver_answers_whether_the_optimum_beats_a_score() -> None:
         assert found is not None and found.score == best.score
         assert len(found.placed) == len(best.placed) and all(Meld(m).is_valid for m in found.melds)
     assert solve(TileCounts.of(parse_tiles("R1 R2 B4")), TileCounts.of([]), 0, above=-1) is None
+
+
+def _outcome(table: list[Meld], move: Move | None) -> tuple[int, ...]:
+    if move is None:
+        return (0,)
+    check_turn(table, move.table)
+    assert _kept_first(table, move)
+    return (len(move.placed), sum(m.value for m in move.table), move.changed)
+
+
+def test_fewest_changed_equals_brute_force_on_small_positions() -> None:
+    rng = random.Random(5)
+    for _ in range(16):
+        melds, rack = random_position(rng, rng.choice([6, 9]), rng.randint(1, 3))
+        table = [Meld(tuple(m)) for m in melds]
+        expected = brute_fewest_changed(melds, rack)
+        assert expected is not None
+        got = _outcome(table, best_move(table, rack))
+        assert got == (expected if expected[0] else (0,)), ([str(m) for m in table], tiles_text(rack))
+
+
+def test_fewest_changed_equals_the_integer_programme_on_full_size_positions() -> None:
+    rng = random.Random(6)
+    for i in range(6):
+        melds, rack = random_position(rng, (40, 60, 80)[i % 3], (14, 20)[i % 2])
+        table = [Meld(tuple(m)) for m in melds]
+        expected = ilp_fewest_changed(melds, rack)
+        assert expected is not None
+        got = _outcome(table, best_move(table, rack))
+        assert got == (expected if expected[0] else (0,)), ([str(m) for m in table], tiles_text(rack))
