@@ -232,7 +232,12 @@ def solve_keeping(
         available, table.naturals, jokers, table.jokers, weight, unit, _Olds.of(olds, unit, weight)
     )
     offset = count_weight * table.jokers  # the programme counts table jokers as placed
-    search = _Keeping(problem)
+    best = score + offset
+    plain = _Problem(available, table.naturals, jokers, table.jokers, count_weight)
+    # When the optimism counts a rack tile that cannot be laid, it cannot tell the nodes that
+    # have already lost the best score: bounds from the other end can.
+    loose = plain._optimism()[0][jokers] - best >= count_weight
+    search = _Keeping(problem, best, plain.suffix_bounds(best) if loose else None)
     # A narrow search first, for a play that keeps as many melds as the best one or nearly;
     # then the exact search asks only for a better one: a demanding target keeps few nodes.
     target = unit * (score + offset) + kept
@@ -323,6 +328,7 @@ class _Problem:
     count_weight: int
     unit: int = 1  # the weight of one point of value (more than the number of old melds when keeping)
     olds: _Olds | None = None
+    values: tuple[int, ...] = tuple(range(14))  # a tile's value by its number (see _suffix_bounds)
 
     def _optimism(self) -> list[list[int]]:
         """``[step][jokers left]``: an upper bound of what the steps from that one on add at a
@@ -345,9 +351,9 @@ class _Problem:
                 continue
             must = self.must[c][n]
             spare = self.available[c][n] - must
-            gain = self.unit * n + self.count_weight
+            gain = self.unit * self.values[n] + self.count_weight
             fewest = next((left for left in range(self.jokers + 1) if self._placeable(c, n, left)), None)
-            free[i] += self.unit * n * must + (gain * spare if fewest == 0 else 0)
+            free[i] += self.unit * self.values[n] * must + (gain * spare if fewest == 0 else 0)
             if fewest:
                 helped[fewest][n] += [gain] * spare
         joker_best = 13 * self.unit + self.count_weight
@@ -407,7 +413,7 @@ class _Problem:
             both = mask | bits
             removed = sum(k for i, k in olds.here[index] if both >> i & 1)
             shift = ((both & ~olds.releasing[index]) - mask) * _MASK_UNIT + jokers * _USED
-            gain = keep_gain + self.unit * n * removed
+            gain = keep_gain + self.unit * self.values[n] * removed
             memo_key = (own * len(_STEPS) + index, jokers, removed)
             own_moves = olds.memo.get(memo_key)
             if own_moves is None:
@@ -429,6 +435,7 @@ class _Problem:
         used = (key // _USED) % 3
         pair = key % 2
         weight = self.count_weight
+        worth = self.unit * self.values[n]
         moves: list[_Move] = []
         grouped = (key // _GROUPED) % 9
         # Natural tiles the later colours could still give to this number's groups.
@@ -442,9 +449,8 @@ class _Problem:
                 6 if pair or to_groups == 2 else 3
             ):
                 continue  # too few tiles left for this number's groups
-            gain = self.unit * n * (in_runs + run_jokers + to_groups) + weight * (
-                in_runs + to_groups - m + run_jokers
-            )
+            laid = in_runs + run_jokers + to_groups
+            gain = worth * laid + weight * (laid - m)
             new_key = key + (_STATE_ID[new_state] - state) * place + run_jokers * _USED + to_groups * _GROUPED
             if to_groups == 2 and not pair:
                 new_key += 1
@@ -476,7 +482,11 @@ class _Problem:
         pair = key % 2
         base = key - grouped * _GROUPED - pair
         return [
-            (base + group_jokers * _USED, (self.unit * n + self.count_weight) * group_jokers, group_jokers)
+            (
+                base + group_jokers * _USED,
+                (self.unit * self.values[n] + self.count_weight) * group_jokers,
+                group_jokers,
+            )
             for group_jokers in range(self.jokers - used, -1, -1)
             if groups_fit(grouped, bool(pair), group_jokers) is not None
         ]
@@ -584,6 +594,47 @@ class _Problem:
         choices.reverse()
         return score, choices
 
+    def suffix_bounds(self, best: int) -> list[int]:
+        """``bounds[n]``: the most points the numbers n..13 add in an arrangement scoring
+        ``best`` (the optimum), for n = 1..14.
+
+        The programme run on the numbers mirrored (13 first; a run read backwards is a run, and
+        each tile keeps its value), breadth-first, a node kept while its optimism reaches
+        ``best``; after each number, the best node's points bound what those numbers add: a
+        run still open there is allowed, for it may go on below.
+        """
+        mirrored = _Problem(
+            [[row[0], *row[:0:-1]] for row in self.available],
+            tuple((row[0], *row[:0:-1]) for row in self.must),
+            self.jokers,
+            self.table_jokers,
+            self.count_weight,
+            values=(0, *range(13, 0, -1)),
+        )
+        optimism = mirrored._optimism()
+        jokers = self.jokers
+        bounds = [0] * 15
+        layer: dict[_Key, int] = {_START: 0}
+        for index, (n, c) in enumerate(_STEPS):
+            bound = optimism[index + 1]
+            cache: dict[int, list[tuple[int, int, int]]] = {}
+            nxt: dict[_Key, int] = {}
+            for key, score in layer.items():
+                local = _local(index, key)
+                moves = cache.get(local)
+                if moves is None:
+                    moves = cache[local] = [
+                        (new - key, gain, gain + bound[jokers - (new // _USED) % 3])
+                        for new, gain, _ in mirrored._moves(index, key)
+                    ]
+                for delta, gain, hope in moves:
+                    if score + hope >= best and nxt.get(key + delta, -1) < score + gain:
+                        nxt[key + delta] = score + gain
+            layer = nxt
+            if c == _NC:
+                bounds[14 - n] = max(layer.values(), default=0)
+        return bounds
+
     def improve(self, found: _Found) -> _Found:
         """The optimum, starting from the arrangement ``found``.
 
@@ -613,10 +664,20 @@ class _Keeping:
     while its score and the optimism of what follows can still reach the target: with a target
     close to the optimum few do, and each is expanded once, whatever the ways to it. The moves
     of a node, sorted by that optimism, are shared by every search of the same problem.
+
+    ``best``: the most points any arrangement scores (the programme's score without the kept
+    melds). No node gains more than that, so the kept melds a target asks for must come from
+    those kept so far and those still ahead — a bound that holds where the optimism's points are
+    loose (jokers, tiles that will not fit). ``suffix``: bounds of the points of the numbers
+    from n on (:meth:`_Problem.suffix_bounds`); at the end of each number, a node whose points
+    and the next numbers' bound fall short of ``best`` goes.
     """
 
-    def __init__(self, problem: _Problem) -> None:
+    def __init__(self, problem: _Problem, best: int, suffix: list[int] | None) -> None:
+        assert problem.olds is not None
         self.problem = problem
+        self.best = best
+        self.suffix = suffix
         self.optimism = problem._optimism()
         self.moves: dict[int, list[tuple[int, int, int, _Choice]]] = {}
 
@@ -625,22 +686,27 @@ class _Keeping:
         at most that many nodes per step, the most promising: a quick search for a good target,
         exact only without it."""
         problem, cache = self.problem, self.moves
-        jokers = problem.jokers
+        assert problem.olds is not None
+        jokers, unit, ahead = problem.jokers, problem.unit, problem.olds.ahead
+        kept = target - unit * self.best  # melds to keep
         steps = len(_STEPS)
         layer: dict[_Key, int] = {_START: 0}
         history: list[dict[_Key, tuple[_Key, _Choice]]] = []
         for index in range(steps):
             bound = self.optimism[index + 1]
-            place = _COLOUR_PLACE[_STEPS[index][1]] if _STEPS[index][1] < _NC else 0
+            short = kept - ahead[index + 1]  # kept so far, fewer than that: too few
+            n, c = _STEPS[index]
+            # points so far, fewer than that: too few (checked at the end of a number)
+            behind = self.best - self.suffix[n + 1] if self.suffix is not None and c == _NC else None
+            place = _COLOUR_PLACE[c] if c < _NC else 0
             nxt: dict[_Key, int] = {}
             came: dict[_Key, tuple[_Key, _Choice]] = {}
             for key, score in layer.items():
                 # _local(index, key), inlined: this loop is where the search spends its time
                 local = key % _COLOUR_PLACE[-1]
                 if place:
-                    local += (key // place) % len(_STATES) * _COLOUR_PLACE[
-                        -1
-                    ] + key // _MASK_UNIT * _MASK_UNIT
+                    local += (key // place) % len(_STATES) * _COLOUR_PLACE[-1]
+                    local += key // _MASK_UNIT * _MASK_UNIT
                 local = local * steps + index
                 moves = cache.get(local)
                 if moves is None:
@@ -653,9 +719,12 @@ class _Keeping:
                 for delta, gain, hope, choice in moves:
                     if score + hope < target:
                         break  # and so do the moves after it
+                    value = score + gain
+                    if value % unit < short or (behind is not None and value // unit < behind):
+                        continue
                     new = key + delta
-                    if nxt.get(new, _IMPOSSIBLE) < score + gain:
-                        nxt[new] = score + gain
+                    if nxt.get(new, _IMPOSSIBLE) < value:
+                        nxt[new] = value
                         came[new] = (key, choice)
             if beam is not None and len(nxt) > beam:
                 ranked = sorted(nxt, key=lambda k: nxt[k] + bound[jokers - (k // _USED) % 3], reverse=True)
