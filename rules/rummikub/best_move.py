@@ -1,15 +1,19 @@
 """The best play from a rack onto a table: most rack tiles laid, then most value, then fewest
-changed melds, with the whole rearranged table (exact in tiles and value; see :func:`best_move`).
+changed melds, with the whole rearranged table — exact in all three (see :func:`best_move`).
 
 >>> from rules.rummikub.melds import Meld
 >>> from rules.rummikub.tiles import parse_tiles
 >>> move = best_move([Meld.parse("R3 R4 R5"), Meld.parse("B7 K7 O7")], parse_tiles("R6 R7 R8 B1"))
 >>> [str(t) for t in move.placed], move.changed, [str(m) for m in move.table]
 (['R6', 'R7', 'R8'], 0, ['R3 R4 R5', 'B7 K7 O7', 'R6 R7 R8'])
+>>> move = best_move([Meld.parse("R3 R4 R5"), Meld.parse("B6 K6 O6")], parse_tiles("R6 R7"))
+>>> move.changed, [str(m) for m in move.table]
+(1, ['B6 K6 O6', 'R3 R4 R5 R6 R7'])
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -51,23 +55,23 @@ def best_move(table: Sequence[Meld], rack: Sequence[Tile], *, fewest_changed: bo
     assert best is not None  # the old melds themselves are an arrangement
     if not best.placed:
         return None
-    if old:
-        # Whether new melds from the rack alone tie with the best play: one demanding question,
-        # and the common answer for a hint.
-        untouched = solve(TileCounts.of([]), TileCounts.of(rack), _TILE_WEIGHT, above=best.score - before - 1)
-        if untouched is not None:
-            new = [*old, *(Meld(m) for m in untouched.melds)]
-            return Move(tuple(new), untouched.placed, untouched.score % _TILE_WEIGHT, 0)
-        _, kept = _kept_first(old, [Meld(m) for m in best.melds])
-        if fewest_changed and kept < len(old) - 1:
-            # Fewer melds may change: the programme again, deciding for each old meld whether
-            # it stays as it lies (one change is the least when the table is not untouched).
-            olds = [(m.tiles, m.value) for m in old]
-            best = solve_keeping(olds, TileCounts.of(rack), _TILE_WEIGHT, score=best.score, kept=kept)
-            new = [*(old[i] for i in best.kept), *(Meld(m) for m in best.melds)]
-            value = best.score - _TILE_WEIGHT * len(best.placed) - before
-            return Move(tuple(new), best.placed, value, len(old) - len(best.kept))
+    if not old:
+        new = [Meld(m) for m in best.melds]
+        return Move(tuple(new), best.placed, sum(m.value for m in new), 0)
+    # Whether new melds from the rack alone tie with the best play: one demanding question, and
+    # the common answer for a hint.
+    untouched = solve(TileCounts.of([]), TileCounts.of(rack), _TILE_WEIGHT, above=best.score - before - 1)
+    if untouched is not None:
+        new = [*old, *(Meld(m) for m in untouched.melds)]
+        return Move(tuple(new), untouched.placed, untouched.score % _TILE_WEIGHT, 0)
     new, kept = _kept_first(old, [Meld(m) for m in best.melds])
+    if fewest_changed and kept < len(old) - 1:
+        # Fewer melds may change: the programme again, deciding for each old meld whether it
+        # stays as it lies (one change is the least when the table is not untouched).
+        olds = [(m.tiles, m.value) for m in old]
+        best = solve_keeping(olds, TileCounts.of(rack), _TILE_WEIGHT, score=best.score, kept=kept)
+        new = [*(old[i] for i in best.kept), *(Meld(m) for m in best.melds)]
+        kept = len(best.kept)
     after = sum(m.value for m in new)
     return Move(tuple(new), best.placed, after - before, len(old) - kept)
 
@@ -80,10 +84,17 @@ def _solve(loose: list[Meld], rack: Sequence[Tile]) -> Arrangement | None:
 def _kept_first(old: list[Meld], new: list[Meld]) -> tuple[list[Meld], int]:
     """``new`` reordered, the old melds it holds first (in their order and as they lay, each
     matched at most once), and how many those are."""
-    remaining = list(new)
+    available = Counter(new)
     kept = []
     for meld in old:
-        if meld in remaining:
-            remaining.remove(meld)
+        if available[meld]:
+            available[meld] -= 1
             kept.append(meld)
-    return [*kept, *remaining], len(kept)
+    skip = Counter(kept)
+    rest = []
+    for meld in new:
+        if skip[meld]:
+            skip[meld] -= 1
+        else:
+            rest.append(meld)
+    return [*kept, *rest], len(kept)

@@ -17,6 +17,14 @@ search (:class:`_Bounded`) computes nodes' best completions only as far as neede
 (see :func:`solve`). Moves that lead only to nodes without a completion — a short run that the
 next two numbers cannot grow to three, groups that the number's remaining tiles cannot fill — are
 never generated. Every way computes the programme's optimum, so all are exact.
+
+:func:`solve_keeping` answers the last question of a best move: of the arrangements as good as the
+best, one that leaves the most old melds as they lie. The programme gets one more choice per old
+meld (keep it or not, at its first tile) and a score in which every point outweighs all the melds,
+and runs breadth-first towards a target: first narrowly (a beam) for a good target, then exactly
+for anything better. A node goes when its optimism misses the target, when even the best points
+leave too few melds to keep, or — when the optimism counts tiles that cannot be laid — when bounds
+computed from the other end (:meth:`_Problem.suffix_bounds`) show it has already lost points.
 """
 
 from __future__ import annotations
@@ -328,7 +336,7 @@ class _Problem:
     count_weight: int
     unit: int = 1  # the weight of one point of value (more than the number of old melds when keeping)
     olds: _Olds | None = None
-    values: tuple[int, ...] = tuple(range(14))  # a tile's value by its number (see _suffix_bounds)
+    values: tuple[int, ...] = tuple(range(14))  # a tile's value by its number (see suffix_bounds)
 
     def _optimism(self) -> list[list[int]]:
         """``[step][jokers left]``: an upper bound of what the steps from that one on add at a
