@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import IllegalAction
 from rules.rummikub import Meld, Move, arrange, best_move, best_opening, check_turn
@@ -245,3 +247,18 @@ def test_fewest_changed_equals_the_integer_programme_on_full_size_positions() ->
         assert expected is not None
         got = _outcome(table, best_move(table, rack))
         assert got == (expected if expected[0] else (0,)), ([str(m) for m in table], tiles_text(rack))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), table_size=st.integers(0, 60), rack_size=st.integers(1, 20))
+def test_the_fewest_changed_search_keeps_tiles_and_value_and_never_changes_more(
+    seed: int, table_size: int, rack_size: int
+) -> None:
+    melds, rack = random_position(random.Random(seed), table_size, rack_size)
+    table = [Meld(tuple(m)) for m in melds]
+    move = best_move(table, rack)
+    quick = best_move(table, rack, fewest_changed=False)
+    assert (move is None) == (quick is None)
+    if move is not None and quick is not None:
+        assert (_outcome(table, move)[:2], move.value) == (_outcome(table, quick)[:2], quick.value)
+        assert move.changed <= quick.changed
