@@ -2,7 +2,7 @@
 (melds judged by ``read_meld``), an integer programme solved by HiGHS on full-size ones.
 
 Run: ``.venv/bin/python bench/rummikub_crosscheck.py [scale] [check ...]`` (needs the ``dev``
-extra; about fifteen minutes at scale 1; checks: opening, arrange, move, ilp, changed, changed-ilp —
+extra; about nine minutes at scale 1; checks: opening, arrange, move, ilp, changed, changed-ilp —
 all by default). Prints the number of cases per check and every disagreement.
 
 ``changed`` and ``changed-ilp`` check all three of best_move's aims at once (rack tiles laid, then
