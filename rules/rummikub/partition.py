@@ -181,12 +181,7 @@ def solve(
     remembered); with ``first_only`` the better one is the answer (any arrangement, not the most
     valuable). Otherwise :meth:`_Problem.improve` proves or improves it.
     """
-    jokers = table.jokers + rack.jokers
-    if jokers > MAX_JOKERS:
-        raise ValueError("more than two jokers")
-    available = [[table.naturals[c][n] + rack.naturals[c][n] for n in range(14)] for c in range(_NC)]
-    if any(k > MAX_COPIES for row in available for k in row):
-        raise ValueError("more copies of a tile than the 106-tile set holds")
+    available, jokers = _together(table, rack)
     problem = _Problem(available, table.naturals, jokers, table.jokers, count_weight)
     if above is not None:
         offset = count_weight * table.jokers  # the programme counts table jokers as placed
@@ -228,12 +223,7 @@ def solve_keeping(
     is worth more than all the melds together, so the kept count only breaks ties.
     """
     table = TileCounts.of([t for tiles, _ in olds for t in tiles])
-    jokers = table.jokers + rack.jokers
-    if jokers > MAX_JOKERS:
-        raise ValueError("more than two jokers")
-    available = [[table.naturals[c][n] + rack.naturals[c][n] for n in range(14)] for c in range(_NC)]
-    if any(k > MAX_COPIES for row in available for k in row):
-        raise ValueError("more copies of a tile than the 106-tile set holds")
+    available, jokers = _together(table, rack)
     unit = len(olds) + 1
     weight = count_weight * unit
     problem = _Problem(
@@ -262,6 +252,18 @@ def solve_keeping(
     free = TileCounts.of([t for i, (tiles, _) in enumerate(olds) if i not in indices for t in tiles])
     arrangement = _rebuild(choices, total // unit - offset, free)
     return Arrangement(arrangement.melds, arrangement.placed, arrangement.score, indices)
+
+
+def _together(table: TileCounts, rack: TileCounts) -> tuple[list[list[int]], int]:
+    """The tiles of both, as counts by colour and number, and the jokers; ``ValueError`` if they
+    hold more than the 106-tile set."""
+    jokers = table.jokers + rack.jokers
+    if jokers > MAX_JOKERS:
+        raise ValueError("more than two jokers")
+    available = [[table.naturals[c][n] + rack.naturals[c][n] for n in range(14)] for c in range(_NC)]
+    if any(k > MAX_COPIES for row in available for k in row):
+        raise ValueError("more copies of a tile than the 106-tile set holds")
+    return available, jokers
 
 
 _Found = tuple[int, list[_Choice]]
