@@ -236,10 +236,11 @@ def solve_keeping(
     # have already lost the best score: bounds from the other end can.
     loose = plain._optimism()[0][jokers] - best >= count_weight
     search = _Keeping(problem, best, plain.suffix_bounds(best) if loose else None)
-    # A narrow search first, for a play that keeps as many melds as the best one or nearly;
-    # then the exact search asks only for a better one: a demanding target keeps few nodes.
+    # A narrow search first (wider if it loses every way), for a play that keeps as many melds as
+    # the best one or nearly; then the exact search asks only for a better one: a demanding
+    # target keeps few nodes.
     target = unit * (score + offset) + kept
-    quick = search.layers(target, beam=_BEAM)
+    quick = search.layers(target, beam=_BEAM) or search.layers(target, beam=4 * _BEAM)
     found = search.layers(target) if quick is None else search.layers(quick[0] + 1) or quick
     if found is None:
         raise ValueError(f"no arrangement scores {score} and keeps {kept} old melds")
@@ -737,8 +738,7 @@ class _Keeping:
                         nxt[new] = value
                         came[new] = (key, choice)
             if beam is not None and len(nxt) > beam:
-                ranked = sorted(nxt, key=lambda k: nxt[k] + bound[jokers - (k // _USED) % 3], reverse=True)
-                nxt = {k: nxt[k] for k in ranked[:beam]}
+                nxt = _narrowed(nxt, beam)
             history.append(came)
             layer = nxt
         finals = [(score, key) for key, score in layer.items() if problem._complete(key)]
@@ -751,6 +751,21 @@ class _Keeping:
             choices.append(choice)
         choices.reverse()
         return score, choices
+
+
+def _narrowed(nodes: dict[_Key, int], beam: int) -> dict[_Key, int]:
+    """The ``beam`` best-scoring nodes, shared equally by the numbers of jokers used: the optimism
+    counts a joker not yet laid at its best, so a ranking by it fills the beam with nodes that put
+    off laying a table joker and then cannot; by score alone, with nodes that have laid them."""
+    classes: dict[int, list[_Key]] = {}
+    for key in nodes:
+        classes.setdefault((key // _USED) % 3, []).append(key)
+    share = beam // len(classes)
+    kept: dict[_Key, int] = {}
+    for alike in classes.values():
+        alike.sort(key=lambda k: nodes[k], reverse=True)
+        kept.update((k, nodes[k]) for k in alike[:share])
+    return kept
 
 
 class _Bounded:
