@@ -68,7 +68,7 @@ def best_move(table: Sequence[Meld], rack: Sequence[Tile], *, fewest_changed: bo
     if fewest_changed and kept < len(old) - 1:
         # Fewer melds may change: the programme again, deciding for each old meld whether it
         # stays as it lies (one change is the least when the table is not untouched).
-        olds = [(m.tiles, m.value) for m in old]
+        olds = [(m.tiles, m.reading.stands_for) for m in old]
         best = solve_keeping(olds, TileCounts.of(rack), _TILE_WEIGHT, score=best.score, kept=kept)
         new = [*(old[i] for i in best.kept), *(Meld(m) for m in best.melds)]
         kept = len(best.kept)

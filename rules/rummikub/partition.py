@@ -203,7 +203,7 @@ def solve(
 
 
 def solve_keeping(
-    olds: Sequence[tuple[Sequence[Tile], int]],
+    olds: Sequence[tuple[Sequence[Tile], Sequence[Tile]]],
     rack: TileCounts,
     count_weight: int,
     *,
@@ -213,7 +213,8 @@ def solve_keeping(
     """Of the arrangements of the old melds' tiles and any rack tiles that score at least ``score``
     (as :func:`solve` counts it), one that leaves the most old melds as they lie. Exact.
 
-    ``olds``: the old melds as (tiles, value). The caller vouches that some arrangement scoring
+    ``olds``: the old melds as (tiles, the tiles they stand for: a joker the one it replaces, as
+    the meld's reading has it). The caller vouches that some arrangement scoring
     ``score`` keeps ``kept`` of them (every old meld left as it lies keeps them all), so the
     answer exists. The returned arrangement holds only the new melds; ``kept`` lists the old
     ones left alone.
@@ -285,30 +286,40 @@ class _Olds:
     here: list[list[tuple[int, int]]]
     releasing: list[int]
     ahead: list[int]
+    touching: list[int]  # the mask of those with tiles at the step: all of the mask a step reads
+    # early[n]: the most points (unscaled) that kept jokers standing at numbers up to n may still
+    # have to count after number n (see _Keeping)
+    early: list[int]
     # A colour's own moves (key differences) by the part of the key they read, the jokers kept
     # and the tiles kept at that step: the same for every mask, so computed once.
     memo: dict[tuple[int, int, int], list[tuple[int, int, _Choice]]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, olds: Sequence[tuple[Sequence[Tile], int]], unit: int, count_weight: int) -> _Olds:
+    def of(cls, olds: Sequence[tuple[Sequence[Tile], Sequence[Tile]]], unit: int, count_weight: int) -> _Olds:
         deciding: list[list[int]] = [[] for _ in _STEPS]
         here: list[list[tuple[int, int]]] = [[] for _ in _STEPS]
         releasing = [0] * len(_STEPS)
         gains: list[int] = []
         jokers: list[int] = []
-        first_of: dict[tuple[tuple[Tile, ...], int], int] = {}
-        for i, (tiles, value) in enumerate(olds):
+        first_of: dict[tuple[tuple[Tile, ...], tuple[Tile, ...]], int] = {}
+        early = [0] * 15
+        for i, (tiles, stands_for) in enumerate(olds):
             steps = sorted(_step(t) for t in tiles if not t.is_joker)
             deciding[steps[0]].append(i)
             releasing[steps[-1]] |= 1 << i
             for step in sorted(set(steps)):
                 here[step].append((i, steps.count(step)))
-            joker_count = sum(t.is_joker for t in tiles)
-            joker_value = value - sum(t.number for t in tiles if not t.is_joker)
-            jokers.append(joker_count)
-            gains.append(unit * joker_value + count_weight * joker_count + 1)
-            first_of.setdefault((tuple(sorted(tiles, key=Tile.sort_key)), value), i)
-        twin = [first_of[(tuple(sorted(tiles, key=Tile.sort_key)), value)] for tiles, value in olds]
+            slots = [meant.number for t, meant in zip(tiles, stands_for, strict=True) if t.is_joker]
+            jokers.append(len(slots))
+            gains.append(unit * sum(slots) + count_weight * len(slots) + 1)
+            # A kept meld's jokers count when it is decided, at its first natural tile: a joker
+            # standing below that number counts later than the numbers it belongs to.
+            first = min(t.number for t in tiles if not t.is_joker)
+            for slot in slots:
+                for n in range(slot, first):
+                    early[n] += slot + count_weight // unit
+            first_of.setdefault(_twin_key(tiles, stands_for), i)
+        twin = [first_of[_twin_key(tiles, stands_for)] for tiles, stands_for in olds]
         choices: list[list[tuple[int, int, int]]] = []
         for decided in deciding:
             options = []
@@ -323,7 +334,12 @@ class _Olds:
         ahead = [0] * (len(_STEPS) + 1)
         for step in range(len(_STEPS) - 1, -1, -1):
             ahead[step] = ahead[step + 1] + len(deciding[step])
-        return cls(choices, here, releasing, ahead)
+        touching = [sum(1 << i for i, _ in step) for step in here]
+        return cls(choices, here, releasing, ahead, touching, early)
+
+
+def _twin_key(tiles: Sequence[Tile], stands_for: Sequence[Tile]) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+    return tuple(sorted(tiles, key=Tile.sort_key)), tuple(sorted(stands_for, key=Tile.sort_key))
 
 
 def _step(tile: Tile) -> int:
@@ -414,9 +430,9 @@ class _Problem:
         colour's own moves with the tiles left (as key differences, the same for every mask)."""
         olds = self.olds
         assert olds is not None
-        mask = key // _MASK_UNIT
+        mask = key // _MASK_UNIT & olds.touching[index]
         used = (key // _USED) % 3
-        own = _local(index, key) % _MASK_UNIT
+        own = _local(index, key)
         moves: list[_Move] = []
         for bits, jokers, keep_gain in olds.choices[index]:
             if used + jokers > self.jokers:
@@ -681,12 +697,15 @@ class _Keeping:
     those kept so far and those still ahead — a bound that holds where the optimism's points are
     loose (jokers, tiles that will not fit). ``suffix``: bounds of the points of the numbers
     from n on (:meth:`_Problem.suffix_bounds`); at the end of each number, a node whose points
-    and the next numbers' bound fall short of ``best`` goes.
+    and the next numbers' bound fall short of ``best`` goes. Both count a tile's points at its
+    number, except a kept meld's jokers, counted with the meld at its first natural tile: those
+    standing lower still to come (``early``) are allowed for.
     """
 
     def __init__(self, problem: _Problem, best: int, suffix: list[int] | None) -> None:
         assert problem.olds is not None
         self.problem = problem
+        self.olds: _Olds = problem.olds
         self.best = best
         self.suffix = suffix
         self.optimism = problem._optimism()
@@ -697,27 +716,30 @@ class _Keeping:
         at most that many nodes per step, the most promising: a quick search for a good target,
         exact only without it."""
         problem, cache = self.problem, self.moves
-        assert problem.olds is not None
-        jokers, unit, ahead = problem.jokers, problem.unit, problem.olds.ahead
+        olds = self.olds
+        jokers, unit, ahead = problem.jokers, problem.unit, olds.ahead
         kept = target - unit * self.best  # melds to keep
         steps = len(_STEPS)
         layer: dict[_Key, int] = {_START: 0}
-        history: list[dict[_Key, tuple[_Key, _Choice]]] = []
+        history: list[tuple[dict[_Key, int], dict[_Key, _Key]]] = []  # each step's nodes, where from
         for index in range(steps):
             bound = self.optimism[index + 1]
             short = kept - ahead[index + 1]  # kept so far, fewer than that: too few
             n, c = _STEPS[index]
             # points so far, fewer than that: too few (checked at the end of a number)
-            behind = self.best - self.suffix[n + 1] if self.suffix is not None and c == _NC else None
+            behind = None
+            if self.suffix is not None and c == _NC:
+                behind = self.best - self.suffix[n + 1] - olds.early[n]
             place = _COLOUR_PLACE[c] if c < _NC else 0
+            touching = olds.touching[index]
             nxt: dict[_Key, int] = {}
-            came: dict[_Key, tuple[_Key, _Choice]] = {}
+            came: dict[_Key, _Key] = {}
             for key, score in layer.items():
-                # _local(index, key), inlined: this loop is where the search spends its time
+                # self._local(index, key), inlined: this loop is where the search spends its time
                 local = key % _COLOUR_PLACE[-1]
                 if place:
                     local += (key // place) % len(_STATES) * _COLOUR_PLACE[-1]
-                    local += key // _MASK_UNIT * _MASK_UNIT
+                    local += (key // _MASK_UNIT & touching) * _MASK_UNIT
                 local = local * steps + index
                 moves = cache.get(local)
                 if moves is None:
@@ -727,7 +749,7 @@ class _Keeping:
                     ]
                     moves.sort(key=lambda move: -move[2])
                     cache[local] = moves
-                for delta, gain, hope, choice in moves:
+                for delta, gain, hope, _ in moves:
                     if score + hope < target:
                         break  # and so do the moves after it
                     value = score + gain
@@ -736,21 +758,46 @@ class _Keeping:
                     new = key + delta
                     if nxt.get(new, _IMPOSSIBLE) < value:
                         nxt[new] = value
-                        came[new] = (key, choice)
+                        came[new] = key
             if beam is not None and len(nxt) > beam:
                 nxt = _narrowed(nxt, beam)
-            history.append(came)
+            history.append((layer, came))
             layer = nxt
         finals = [(score, key) for key, score in layer.items() if problem._complete(key)]
         if not finals or max(finals)[0] < target:
             return None
         score, key = max(finals)
+        return score, self._way(history, key, score)
+
+    def _way(
+        self, history: list[tuple[dict[_Key, int], dict[_Key, _Key]]], key: _Key, score: int
+    ) -> list[_Choice]:
+        """The choices that led to ``key``: at each step the node it came from, and the move from
+        there that gained what it did (a node remembers only where it came from)."""
         choices: list[_Choice] = []
-        for came in reversed(history):
-            key, choice = came[key]
-            choices.append(choice)
+        for index in range(len(_STEPS) - 1, -1, -1):
+            nodes, came = history[index]
+            previous = came[key]
+            gained = score - nodes[previous]
+            local = self._local(index, previous)
+            choices.append(
+                next(
+                    choice
+                    for delta, gain, _, choice in self.moves[local * len(_STEPS) + index]
+                    if delta == key - previous and gain == gained
+                )
+            )
+            key, score = previous, nodes[previous]
         choices.reverse()
-        return score, choices
+        return choices
+
+    def _local(self, index: int, key: _Key) -> int:
+        """The part of ``key`` that step ``index`` reads (:func:`_local`) and, for a colour's step,
+        the kept melds with tiles there (the same sum is inlined in :meth:`layers`)."""
+        local = _local(index, key)
+        if _STEPS[index][1] < _NC:
+            local += (key // _MASK_UNIT & self.olds.touching[index]) * _MASK_UNIT
+        return local
 
 
 def _narrowed(nodes: dict[_Key, int], beam: int) -> dict[_Key, int]:
@@ -838,8 +885,7 @@ def _local(index: int, key: _Key) -> int:
     c = _STEPS[index][1]
     if c == _NC:
         return key % _COLOUR_PLACE[-1]
-    own = (key // _COLOUR_PLACE[c]) % len(_STATES) * _COLOUR_PLACE[-1] + key % _COLOUR_PLACE[-1]
-    return own + key // _MASK_UNIT * _MASK_UNIT  # and the old melds kept so far, if any
+    return (key // _COLOUR_PLACE[c]) % len(_STATES) * _COLOUR_PLACE[-1] + key % _COLOUR_PLACE[-1]
 
 
 def _jokers_late(move: _Move) -> tuple[int, int]:

@@ -122,8 +122,17 @@ def test_best_move_moves_a_joker_up_when_that_is_worth_more() -> None:
     assert move.table[0] == Meld.parse("B8 K8 O8")
 
 
+def test_fewest_changed_with_kept_jokers_standing_below_their_first_tile() -> None:
+    # Found by the random games: J O12 O13 kept counts its joker (O11) with O12, after number 11.
+    # The bounds from the other end count it at 11, and must allow for it there.
+    melds = [parse_tiles(text) for text in ("R1 K1 O1", "B9 B10 B11", "R10 R11 J R13", "J O12 O13")]
+    rack = parse_tiles("K1 K6 R9 O4 O9 R8 O9 R12 B1 K11 O13")
+    table = [Meld(m) for m in melds]
+    assert _outcome(table, best_move(table, rack)) == ilp_fewest_changed(melds, rack) == (5, 159, 2)
+
+
 def test_solve_keeping_refuses_a_claim_it_cannot_meet() -> None:
-    olds = [(parse_tiles("R3 R4 R5"), 12)]
+    olds = [(parse_tiles("R3 R4 R5"), parse_tiles("R3 R4 R5"))]
     with pytest.raises(ValueError, match="keeps 2 old melds"):
         solve_keeping(olds, TileCounts.of(parse_tiles("R6")), TILE_WEIGHT, score=TILE_WEIGHT + 18, kept=2)
 
