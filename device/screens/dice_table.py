@@ -8,6 +8,7 @@ variant's 39 boxes are shown one column (×1, ×2, ×3) at a time.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
@@ -19,7 +20,7 @@ from device.screens.base import Screen, screen
 from device.session import Refusal
 from device.sessions.dice import DiceSession
 from device.ui.canvas import Canvas
-from device.ui.names import box_column, box_label, box_name, clock_text, seat_colour
+from device.ui.names import box_base, box_column, box_label, box_name, clock_text, seat_colour
 from device.ui.theme import ACCENT, GOOD, HOLD_ZONE, PANEL, TEXT, TEXT_DIM, WARNING
 from device.ui.widgets import draw_die
 from device.vision_worker import CameraView
@@ -27,6 +28,11 @@ from drivers.events import ButtonEvent
 
 REFUSAL_SECONDS = 6.0
 MAX_ROLLS = 3
+
+
+def _row_names(keys: Iterable[str]) -> list[str]:
+    """The names of a sheet's rows, in first-seen order: a triple's column prefix ("2:") dropped."""
+    return list(dict.fromkeys(box_base(key) for key in keys))
 
 
 def refusal_text(tr: Any, refusal: Refusal) -> str:
@@ -337,23 +343,30 @@ class DiceTableScreen(DiceScreen):
         state: Any = session.state
         game = session.spec.name
         sheets = state.sheets
-        base_boxes: list[str] = []
-        for box in sheets[0].boxes:
-            base = box.partition(":")[2] if ":" in box else box
-            if base not in base_boxes:
-                base_boxes.append(base)
         columns = 3 if self.is_triple() else 1
-        bonus_keys: list[str] = []  # triple: "2:upper" is the "upper" row, column 2
-        for sheet in sheets:
-            for key in sheet.bonuses():
-                base = key.partition(":")[2] if ":" in key else key
-                if base not in bonus_keys:
-                    bonus_keys.append(base)
+        # One row per box or bonus name; the triple's "2:upper" is the "upper" row, column 2.
+        base_boxes = _row_names(sheets[0].boxes)
+        bonus_keys = _row_names(key for sheet in sheets for key in sheet.bonuses())
         rows = len(base_boxes) + len(bonus_keys) + 2
         row_h = min(canvas.px(30), area.height // rows)
         label_w = canvas.px(130)
         cell_w = (area.width - label_w) // (len(sheets) * columns)
         text_size = round(row_h / canvas.scale * 0.8)
+
+        def column_key(c: int, name: str) -> str:
+            return f"{c + 1}:{name}" if columns > 1 else name
+
+        def cell(p: int, c: int, y: int) -> tuple[int, int, int, int]:
+            return (area.left + label_w + (p * columns + c) * cell_w, y, cell_w - 4, row_h)
+
+        def label(name: str, y: int) -> None:
+            canvas.text(
+                box_name(self.tr, game, name),
+                (area.left, y, label_w - 4, row_h),
+                size=text_size,
+                colour=TEXT_DIM,
+            )
+
         y = area.top
         for p, player in enumerate(session.players):
             x = area.left + label_w + p * columns * cell_w
@@ -369,45 +382,29 @@ class DiceTableScreen(DiceScreen):
         y += row_h
         current = session.current_seat
         for base in base_boxes:
-            canvas.text(
-                box_name(self.tr, game, base),
-                (area.left, y, label_w - 4, row_h),
-                size=text_size,
-                colour=TEXT_DIM,
-            )
+            label(base, y)
             for p, sheet in enumerate(sheets):
                 for c in range(columns):
-                    box = f"{c + 1}:{base}" if columns > 1 else base
-                    value = sheet.get(box)
-                    x = area.left + label_w + (p * columns + c) * cell_w
+                    value = sheet.get(column_key(c, base))
                     if value is not None:
-                        canvas.text(str(value), (x, y, cell_w - 4, row_h), size=text_size, align="right")
+                        canvas.text(str(value), cell(p, c, y), size=text_size, align="right")
                     elif p == current:
-                        canvas.text(
-                            "·", (x, y, cell_w - 4, row_h), size=text_size, colour=TEXT_DIM, align="right"
-                        )
+                        canvas.text("·", cell(p, c, y), size=text_size, colour=TEXT_DIM, align="right")
             y += row_h
         for key in bonus_keys:
-            canvas.text(
-                box_name(self.tr, game, key),
-                (area.left, y, label_w - 4, row_h),
-                size=text_size,
-                colour=TEXT_DIM,
-            )
+            label(key, y)
             for p, sheet in enumerate(sheets):
                 bonuses = sheet.bonuses()
                 for c in range(columns):
-                    value = bonuses.get(f"{c + 1}:{key}" if columns > 1 else key)
-                    x = area.left + label_w + (p * columns + c) * cell_w
+                    value = bonuses.get(column_key(c, key))
                     if value:
-                        canvas.text(str(value), (x, y, cell_w - 4, row_h), size=text_size, align="right")
+                        canvas.text(str(value), cell(p, c, y), size=text_size, align="right")
             y += row_h
         canvas.text(self._("Total"), (area.left, y, label_w - 4, row_h), size=text_size, bold=True)
         for p, sheet in enumerate(sheets):
-            x = area.left + label_w + (p * columns + columns - 1) * cell_w
             canvas.text(
                 str(sheet.total()),
-                (x, y, cell_w - 4, row_h),
+                cell(p, columns - 1, y),
                 size=text_size,
                 align="right",
                 bold=True,

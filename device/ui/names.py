@@ -19,10 +19,14 @@ from device.ui.theme import Colour, parse_colour
 __all__ = ["box_column", "box_label", "box_name", "clock_text", "seat_colour"]
 
 
+def box_base(box: str) -> str:
+    """A box id without its triple column: ``"2:upper"`` → ``"upper"``."""
+    return box.partition(":")[2] if ":" in box else box
+
+
 def box_name(tr: Translator, game: str, box: str) -> str:
     """The name of a box without its triple column."""
-    base = box.partition(":")[2] if ":" in box else box
-    return tr.pgettext(game, base.replace("_", " ").capitalize())
+    return tr.pgettext(game, box_base(box).replace("_", " ").capitalize())
 
 
 def box_column(box: str) -> int:
