@@ -17,6 +17,7 @@ COMMANDS = [
     "device.commands.vision",
     "device.commands.markers",
     "device.commands.calibrate",
+    "device.commands.coach",
 ]
 
 
