@@ -9,10 +9,15 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from rules.coach.model import DiceModel
+from rules.coach.table import Table, build
 
 settings.register_profile(
     "default", deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow]
@@ -35,3 +40,52 @@ def mock_factory() -> Iterator[object]:
     finally:
         factory.reset()
         Device.pin_factory = old
+
+
+# Full coach tables, built once and kept in pytest's cache (.pytest_cache) between runs. A table's
+# cache file is named by a hash of every source file that decides its values (the coach, the solvers,
+# the engine's scoring), so a change to any of them builds it again. The Kości table is built through
+# `referee coach build` itself.
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = [
+    ROOT / path
+    for path in (
+        "rules/dice.py",
+        "rules/coach/dice_sets.py",
+        "rules/coach/widget.py",
+        "rules/coach/table.py",
+        "rules/yahtzee/scoring.py",
+        "rules/yahtzee/sheet.py",
+        "rules/yahtzee/solver.py",
+        "rules/poker_dice/scoring.py",
+        "rules/poker_dice/sheet.py",
+        "rules/poker_dice/solver.py",
+    )
+]
+
+
+def _digest(model: DiceModel) -> str:
+    h = hashlib.sha256(repr(sorted(dict(model.signature).items())).encode())
+    for path in SOURCES:
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@pytest.fixture(scope="session")
+def full_table(request: pytest.FixtureRequest) -> Callable[..., Table]:
+    """``full_table(model, via_cli=False)``: the model's whole table, from the cache or built now."""
+    directory = Path(request.config.cache.mkdir("coach-tables"))
+
+    def get(model: DiceModel, via_cli: bool = False) -> Table:
+        path = directory / f"{model.game}-{_digest(model)}.npz"
+        if not path.exists():
+            if via_cli:
+                from device.cli import main
+
+                assert main(["coach", "build", model.game, "--table", str(path)]) == 0
+            else:
+                build(model).save(path)
+        return Table.load(model, path)
+
+    return get

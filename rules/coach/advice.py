@@ -23,7 +23,7 @@ from typing import Literal, Protocol
 import numpy as np
 
 from rules.coach.dice_sets import KEEPS, SUBKEEP_COUNT, SUBKEEPS, roll_index
-from rules.coach.widget import Turn
+from rules.coach.widget import Turn, solve_turns
 from rules.dice_game import MAX_ROLLS, Sheet
 
 __all__ = ["Choice", "Coach", "advise", "choice_loss", "hold_positions"]
@@ -99,7 +99,7 @@ def advise(coach: Coach, sheet: Sheet, dice: Sequence[int], rolls_left: int) -> 
         box = coach.box_names[b]
         found.append((float(values[b, r]), Choice("box", (), box, tuple(sorted(dice)), 0.0, 0.0)))
     if rolls_left:
-        keeps = coach.turn(sheet).keeps(rolls_left)[:, 0]
+        keeps = solve_turns(values.max(axis=0)[:, None]).keeps(rolls_left)[:, 0]
         for k in SUBKEEPS[r, : SUBKEEP_COUNT[r]]:
             kept = KEEPS[k]
             if len(kept) == len(dice):

@@ -38,11 +38,14 @@ def _reroll_terms() -> list[tuple[int, int, list[tuple[float, np.ndarray]]]]:
 
 
 _REROLL_TERMS = _reroll_terms()
+_DENSE_UP_TO = 16
 
 
 def reroll(roll_values: np.ndarray) -> np.ndarray:
     """``(252, n)`` roll values -> ``(462, n)``: the expected value after each keep and a roll of
-    the other dice (``REROLL @ roll_values``)."""
+    the other dice (``REROLL @ roll_values``). A few states take the dense product (one call)."""
+    if roll_values.shape[1] <= _DENSE_UP_TO:
+        return np.asarray(REROLL @ roll_values)
     out = np.empty((len(KEEP_SIZE), roll_values.shape[1]))
     for lo, hi, columns in _REROLL_TERMS:
         segment = out[lo:hi]

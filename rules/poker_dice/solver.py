@@ -125,11 +125,10 @@ class KosciModel:
         mask, pk = states[:, 0], states[:, 3]
         out = np.empty((len(BOXES), len(ROLLS), n))
         is_open = ((mask[None, :] >> np.arange(len(BOXES))[:, None]) & 1) == 0  # (15, n)
+        both = np.array([[False], [True]])  # a scoring roll, a zero entry
         for b in range(len(BOXES)):
-            by_zero = []
-            for zero in (False, True):
-                earned, nxt = self._after(states, b, np.full(n, zero))
-                by_zero.append(earned + values[tuple(nxt.T)])
+            earned, nxt = self._after(states[None, :, :], b, both)  # (2, n), (2, n, 4)
+            by_zero = earned + values[tuple(np.moveaxis(nxt, -1, 0))]
             zero_roll = (SCORES[b] == 0)[:, None]
             out[b] = SCORES[b][:, None] + np.where(zero_roll, by_zero[1][None, :], by_zero[0][None, :])
             out[b][:, ~is_open[b]] = -np.inf
