@@ -326,3 +326,72 @@ def test_frames_lost_then_the_players_are_asked(rig: Rig) -> None:
     assert "Were the dice rolled?" in rig.app.canvas.texts()
     tap(rig.app, "Yes, a new roll")
     assert rig.session.rolls_used == 2 and sorted(rig.session.dice.values) == [2, 2, 5, 5, 5]
+
+
+# --- a restart in the middle of a turn ---------------------------------------------------------------
+
+
+def screen_facts(app) -> tuple[int, list[str], list[str], list[int]]:
+    """What a player sees of the turn: the journal's action count, the texts, the dice row and how many
+    of its dice are marked held (equal faces are interchangeable, so not which)."""
+    app.step()
+    dice = [d.text for d in app.canvas.log if d.kind == "die"]
+    texts = [t for t in app.canvas.texts() if t.startswith(("Roll ", "Turn "))]
+    held = sorted(app.session.dice.values[s] for s in app.session.held_now())
+    return len(app.journal.actions(app.session.game_id)), texts, dice, held
+
+
+def test_a_restart_mid_turn_reads_the_same_dice_without_a_phantom_roll(rig: Rig, make_app) -> None:
+    rig.table.spots[1], rig.table.held[1] = HOLD_SPOTS[1], True
+    rig.settle()
+    before = screen_facts(rig.app)
+    assert before[0] == 1 and "Roll 1 of 3" in before[1] and len(before[3]) == 1
+    rig.app.journal.close()  # the power goes; the dice stay on the table
+    again = Rig.__new__(Rig)
+    again.app, again.table, again.camera, again.now = make_app(), rig.table, Camera(), 0.0
+    again.worker = VisionWorker(
+        again.camera,
+        vision.SettleTracker(calibration=CALIBRATION),
+        again.app.post,
+        calibration=CALIBRATION,
+        clock=lambda: again.now,
+    )
+    again.app.camera = again.worker
+    assert again.app.screen.name == "dice_table"
+    again.settle()
+    assert again.session.seen is not None and again.session.seen.kind == "current"
+    assert screen_facts(again.app) == before
+    # ... and the turn goes on from there: the held die is matched to its slot.
+    held_value = rig.table.values[1]
+    rig.table.lay(
+        (6, held_value, 6, 6, 6),
+        [(1100.0, 120.0), HOLD_SPOTS[1], (200.0, 420.0), (500.0, 420.0), (800.0, 420.0)],
+    )
+    rig.table.held = [False, True, False, False, False]
+    again.settle()
+    assert again.session.rolls_used == 2
+    (slot,) = again.session.history[-1].held
+    assert again.session.dice.values[slot] == held_value
+
+
+def test_the_simulator_resumes_mid_turn_without_a_phantom_roll(make_app) -> None:
+    import pygame
+
+    from device.simulator import Simulator
+    from tests.device.test_simulator import key
+
+    app = make_app()
+    sim = Simulator(app, seed=11)
+    tap(app, "Generał (classic)")
+    tap(app, "Start")
+    sim.poll()
+    key(app, pygame.K_r)
+    key(app, pygame.K_2)
+    key(app, pygame.K_2)  # held and given back: the simulator's table after a restart is the journal's
+    before = screen_facts(app)
+    app.journal.close()
+    again = make_app()
+    Simulator(again, seed=12).poll()  # lays the journal's dice on its table and shows them
+    again.step()
+    assert again.session.seen.kind == "current"
+    assert screen_facts(again) == before and app.session.rolls_used == 1
