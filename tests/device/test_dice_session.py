@@ -63,9 +63,13 @@ def test_only_the_current_seat_confirms(make_app) -> None:
     session = app.session
     roll(app, (2, 3, 4, 5, 6))
     tap(app, "Large straight")
-    other = 1 - session.current_seat
+    current = session.current_seat
+    other = 1 - current
     press(app, other)
     assert session.refusal.code == "not_your_turn" and session.seq == 1
+    # The sentence counts seats from 1 as the players do, both of them; the details stay 0-based.
+    assert session.refusal.message == f"seat {other + 1} pressed during seat {current + 1}'s turn"
+    assert session.refusal.details == {"seat": other, "to_move": current}
     assert any("Not your turn" in t for t in app.canvas.texts())
     press(app, 1 - other)
     assert session.state.sheets[1 - other].get("large_straight") == 40
@@ -81,9 +85,11 @@ def test_confirm_without_a_box_is_refused(make_app) -> None:
 
 
 @pytest.mark.parametrize("values", [(1, 2, 3), (1, 2, 3, 4, 5, 6)])
-def test_a_reading_without_five_dice_asks_for_a_correction(make_app, values) -> None:
+def test_a_reading_without_five_dice_waits_and_says_so(make_app, values) -> None:
+    # A hand lifting dice, a die off the tray: no roll, no question; the table says how many it sees.
     app = make_app()
     tap(app, "Kości (poker dice)")
     tap(app, "Start")
     roll(app, values)
-    assert app.screen.name == "correction" and app.session.seq == 0
+    assert app.screen.name == "dice_table" and app.session.seq == 0
+    assert f"{len(values)} dice seen, 5 needed" in app.canvas.texts()
