@@ -29,6 +29,7 @@ class Settings:
     camera_source: str = ""  # "" = the config's priority chain; else one source of it
     timers: dict[str, int] = field(default_factory=dict)
     presets: dict[str, str] = field(default_factory=dict)
+    coach: str = "off"  # the dice games' coach: off / hints / solo (device/coach.py)
 
     @classmethod
     def load(cls, config: Config, journal: Journal) -> Settings:
@@ -38,6 +39,7 @@ class Settings:
         s.camera_source = journal.setting("camera_source", "")
         s.timers = dict(journal.setting("timers", {}))
         s.presets = dict(journal.setting("presets", {}))
+        s.coach = str(journal.setting("coach", "off"))
         return s
 
     def set(self, key: str, value: Any) -> None:

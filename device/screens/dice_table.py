@@ -17,6 +17,7 @@ import pygame
 
 from device.events import DiceSeen, Event, Key
 from device.screens.base import Screen, screen
+from device.screens.coach_panel import coach_box, coach_hold, draw_coach_notice, hints_on
 from device.session import Refusal
 from device.sessions.dice import DiceSession
 from device.ui.canvas import Canvas
@@ -165,6 +166,7 @@ class DiceTableScreen(DiceScreen):
             body = pygame.Rect(
                 body.left, box.bottom + canvas.px(8), body.width, body.bottom - box.bottom - canvas.px(8)
             )
+        body = draw_coach_notice(self, canvas, body)
         if self.tab == "choices":
             self.draw_choices(canvas, session, body)
         else:
@@ -281,10 +283,15 @@ class DiceTableScreen(DiceScreen):
         y = cam.bottom + canvas.px(8)
         dice = session.dice
         held = session.held_now() if session.scene is not None else self.last_held(session)
+        suggested = coach_hold(self.app)
         for i in range(5):
             rect = pygame.Rect(area.left + i * (size + gap), y, size, size)
             value = dice.values[i] if dice is not None else None
             draw_die(canvas, rect, value, held=i in held, action=lambda: self.app.show("correction"))
+            if i in suggested:
+                mark = pygame.Rect(rect.left, rect.bottom + canvas.px(2), rect.width, canvas.px(5))
+                canvas.shape(mark, ACCENT, radius=canvas.px(2))
+                canvas.record("coach_hold", str(value), mark)
         y += size + canvas.px(10)
         choices = session.choices()
         selected = session.selected
@@ -391,7 +398,7 @@ class DiceTableScreen(DiceScreen):
             )
             return
         boxes = [b for b in choices if not self.is_triple() or box_column(b) == self.page]
-        best = session.best_choice()
+        best = coach_box(self.app) if hints_on(self.app) else session.best_choice()
         cols, rows = 3, 5
         gap = canvas.px(6)
         w = (area.width - gap * (cols - 1)) // cols

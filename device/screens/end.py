@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 
 from device.screens.base import Screen, screen
+from device.screens.coach_panel import draw_grades, grades_height
 from device.ui.canvas import Canvas
 from device.ui.names import clock_text, seat_colour
 from device.ui.theme import ACCENT, TEXT_DIM
@@ -90,6 +91,11 @@ class EndScreen(Screen):
         )
         chart.top += canvas.px(32)
         chart.height -= canvas.px(32)
+        graded = grades_height(self, canvas)
+        if graded:
+            grades = pygame.Rect(chart.left, chart.bottom - graded, chart.width, graded)
+            chart.height -= graded + canvas.px(8)
+            draw_grades(self, canvas, grades)
         line_chart(canvas, chart, session.score_progress(), colours, caption=self._("Score over the turns"))
         bottom = canvas.height - canvas.px(68)
         canvas.button(

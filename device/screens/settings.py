@@ -21,6 +21,9 @@ from device.ui.canvas import Canvas
 from device.ui.theme import TEXT_DIM, WARNING
 from device.ui.widgets import pin_pad
 
+# The coach modes (device/coach.py) and their names on screen.
+COACH_MODE_NAMES = {"off": "Off", "hints": "Hints", "solo": "Solo"}
+
 
 @screen("settings")
 class SettingsScreen(Screen):
@@ -104,6 +107,14 @@ class SettingsScreen(Screen):
     def set_preset(self, preset: str) -> None:
         self.app.settings.set_preset(self.game, preset)
 
+    def next_coach_mode(self) -> None:
+        """The dice games' coach: off → hints → solo → off (a game keeps the mode it started with)."""
+        mode = self.app.settings.coach
+        modes = list(COACH_MODE_NAMES)
+        self.app.settings.set(
+            "coach", modes[(modes.index(mode) + 1) % len(modes)] if mode in modes else "off"
+        )
+
     def set_camera(self, source: str) -> None:
         self.app.settings.set("camera_source", source)
 
@@ -180,6 +191,9 @@ class SettingsScreen(Screen):
         label(self._("Game"))
         spec = rules.get_game(self.game)
         canvas.button((x0, y, canvas.px(260), row_h), spec.title(self.tr.language), self.next_game, size=22)
+        coach = self._("Coach: {mode}", mode=self._(COACH_MODE_NAMES[settings.coach]))
+        cx = x0 + canvas.px(260) + gap
+        canvas.button((cx, y, canvas.width - cx - m, row_h), coach, self.next_coach_mode, size=20)
         y += row_h + gap
         label(self._("Move timer"))
         seconds = settings.timer_seconds(self.game)

@@ -38,13 +38,14 @@ def random_rolls(rng: np.random.Generator, keeps: np.ndarray) -> np.ndarray:
 
 
 def play_optimally(table: Table, states: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The points each game earns from turn-start ``states`` (n, d) to the full sheet."""
+    """``(n, turns)``: the points each game earns in each turn from turn-start ``states`` (n, d) to
+    the full sheet."""
     model, values = table.model, table.values
     states = states.copy()
-    earned = np.zeros(len(states))
     columns = np.arange(len(states))
     turns = len(model.boxes) - int(states[0, 0]).bit_count()
-    for _ in range(turns):
+    earned = np.zeros((len(states), turns))
+    for t in range(turns):
         moves = model.box_values(states, values)
         final = moves.max(axis=0)
         turn = solve_turns(final)
@@ -55,7 +56,7 @@ def play_optimally(table: Table, states: np.ndarray, rng: np.random.Generator) -
             roll = random_rolls(rng, inside[columns, keep_values.argmax(axis=1)])
         box = moves[:, roll, columns].argmax(axis=0)
         points, states = model.step(states, box, roll)
-        earned += points
+        earned[:, t] = points
     return earned
 
 
@@ -106,7 +107,7 @@ def distribution(
     done = 0
     while done < games:
         n = min(BATCH, games - done)
-        totals.append(sheet.total() + play_optimally(table, np.repeat(state, n, axis=0), rng))
+        totals.append(sheet.total() + play_optimally(table, np.repeat(state, n, axis=0), rng).sum(axis=1))
         done += n
         if progress is not None:
             progress(done, games)

@@ -27,7 +27,7 @@ from rules.yahtzee.scoring import BOXES, UPPER, UPPER_BONUS, YAHTZEE_BONUS
 from rules.yahtzee.solver import CAP, FIVES, JOKERS, SCORES, GeneralModel
 from rules.yahtzee.triple import FACTORS, TRIPLE_BOXES, TripleSheet
 
-__all__ = ["COLUMN_MODEL", "TripleCoach", "TripleStates", "play"]
+__all__ = ["COLUMN_MODEL", "TripleCoach", "TripleStates", "play", "play_turns"]
 
 #: the one-column model whose table the heuristic reads
 COLUMN_MODEL = GeneralModel(joker="none", yahtzee_bonus=False)
@@ -129,14 +129,19 @@ def _apply(states: TripleStates, boxes: np.ndarray, rolls: np.ndarray) -> None:
 def play(column_values: np.ndarray | None, games: int, seed: int = 0, batch: int = 1000) -> np.ndarray:
     """Final totals of ``games`` triple games from the empty sheet: the heuristic with the
     one-column ``column_values``, or the greedy player with ``None``."""
+    return play_turns(column_values, games, seed, batch).sum(axis=1)
+
+
+def play_turns(column_values: np.ndarray | None, games: int, seed: int = 0, batch: int = 1000) -> np.ndarray:
+    """``(games, 39)``: the points of each turn of the games of :func:`play`."""
     rng = np.random.default_rng(seed)
     totals = []
     for start in range(0, games, batch):
         n = min(batch, games - start)
         states = TripleStates.of([TripleSheet()] * n)
-        earned = np.zeros(n)
+        earned = np.zeros((n, len(TRIPLE_BOXES)))
         columns = np.arange(n)
-        for _ in range(len(TRIPLE_BOXES)):
+        for t in range(len(TRIPLE_BOXES)):
             points = move_points(states)
             values = points + move_futures(states, column_values)
             turn = solve_turns(values.max(axis=0))
@@ -146,7 +151,7 @@ def play(column_values: np.ndarray | None, games: int, seed: int = 0, batch: int
                 keep_values = turn.keeps(rolls_left)[inside, columns[:, None]]
                 roll = random_rolls(rng, inside[columns, keep_values.argmax(axis=1)])
             box = values[:, roll, columns].argmax(axis=0)
-            earned += points[box, roll, columns]
+            earned[:, t] = points[box, roll, columns]
             _apply(states, box, roll)
         totals.append(earned)
     return np.concatenate(totals)

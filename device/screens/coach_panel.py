@@ -1,0 +1,200 @@
+"""What the coach adds to the dice screens (device/coach.py decides; this only draws).
+
+- :func:`draw_coach_notice` — a strip above the choices: the best hold or box now and, after the
+  fact, the loss of the player's previous decision (hints); par and the optimal opponent (solo);
+- :func:`coach_hold` / :func:`coach_box` — the dice to hold and the box to mark on the dice screen;
+- :func:`draw_grades` — the end screen's grades: points lost per decision, the biggest mistake.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from device.coach import Coaching, coaching_of
+from device.ui.canvas import Canvas
+from device.ui.names import box_label
+from device.ui.theme import ACCENT, PANEL, TEXT, TEXT_DIM, WARNING
+from rules.coach.advice import Choice
+
+__all__ = [
+    "choice_text",
+    "coach_box",
+    "coach_hold",
+    "draw_coach_notice",
+    "draw_grades",
+    "grades_height",
+    "hints_on",
+]
+
+
+def choice_text(screen: Any, game: str, choice: Choice) -> str:
+    """``Hold 6 6 6``, ``Reroll all`` or the box's name, in the players' language."""
+    if choice.kind == "box":
+        return box_label(screen.app.tr, game, str(choice.box))
+    if not choice.kept:
+        return str(screen._("Reroll all"))
+    return str(screen._("Hold {dice}", dice=" ".join(map(str, choice.kept))))
+
+
+def _hints(app: Any) -> Coaching | None:
+    coaching = coaching_of(app)
+    return coaching if coaching is not None and coaching.mode == "hints" and coaching.active else None
+
+
+def hints_on(app: Any) -> bool:
+    """Whether the game shows the coach's hints."""
+    return _hints(app) is not None
+
+
+def coach_hold(app: Any) -> tuple[int, ...]:
+    """The positions the coach would hold now (hints mode), else nothing."""
+    coaching = _hints(app)
+    hint = coaching.hint(app.session) if coaching is not None else None
+    return hint.best.hold if hint is not None and hint.best.kind == "hold" else ()
+
+
+def coach_box(app: Any) -> str | None:
+    """The box the coach would enter now (hints mode, when stopping is best)."""
+    coaching = _hints(app)
+    hint = coaching.hint(app.session) if coaching is not None else None
+    return hint.best.box if hint is not None and hint.best.kind == "box" else None
+
+
+def notice_lines(screen: Any) -> list[tuple[str, tuple[int, int, int]]]:
+    """The coach's lines for the dice screen now (empty when the coach is off)."""
+    app, session = screen.app, screen.app.session
+    coaching = coaching_of(app)
+    if coaching is None or coaching.mode == "off":
+        return []
+    if coaching.coach is None:
+        return [(screen._("Coach: no table yet (referee coach build)"), WARNING)]
+    game = session.spec.name
+    lines: list[tuple[str, tuple[int, int, int]]] = []
+    if coaching.mode == "hints":
+        hint = coaching.hint(session)
+        if hint is not None:
+            text = screen._("Coach: {choice}", choice=choice_text(screen, game, hint.best))
+            if hint.margin > 0.005:
+                text += "  " + screen._("(next best −{loss})", loss=f"{hint.margin:.1f}")
+            lines.append((text, ACCENT))
+        last = coaching.last_decision(session)
+        if last is not None:
+            if last.loss > 0.005:
+                best = choice_text(screen, game, last.best)
+                lines.append(
+                    (screen._("Last choice −{loss}; best: {best}", loss=f"{last.loss:.1f}", best=best), TEXT)
+                )
+            else:
+                lines.append((screen._("Last choice: the best"), TEXT_DIM))
+    else:
+        state: Any = session.state
+        turns = min(sheet.filled for sheet in state.sheets)
+        par = coaching.par(session)
+        opponent = coaching.opponent_total(session, turns)
+        lines.append(
+            (
+                screen._(
+                    "Par {par}; the coach has {points} after {turns} turns",
+                    par=f"{par:.1f}",
+                    points=opponent,
+                    turns=turns,
+                ),
+                ACCENT,
+            )
+        )
+    if not coaching.exact:
+        lines.append((screen._("Triple: the coach's advice is a heuristic"), TEXT_DIM))
+    return lines
+
+
+def draw_coach_notice(screen: Any, canvas: Canvas, area: pygame.Rect) -> pygame.Rect:
+    """Draw the coach's strip at the top of ``area``; returns the area left below it."""
+    lines = notice_lines(screen)
+    if not lines:
+        return area
+    line_h = canvas.px(24)
+    box = pygame.Rect(area.left, area.top, area.width, line_h * len(lines) + canvas.px(8))
+    canvas.shape(box, PANEL, radius=canvas.px(8))
+    for i, (text, colour) in enumerate(lines):
+        canvas.text(
+            text,
+            (box.left + canvas.px(8), box.top + canvas.px(4) + i * line_h, box.width - canvas.px(16), line_h),
+            size=18,
+            colour=colour,
+        )
+    return pygame.Rect(
+        area.left, box.bottom + canvas.px(6), area.width, area.bottom - box.bottom - canvas.px(6)
+    )
+
+
+def grades_height(screen: Any, canvas: Canvas) -> int:
+    """The height :func:`draw_grades` needs (0 when the game had no coach)."""
+    coaching = coaching_of(screen.app)
+    if coaching is None or not coaching.active:
+        return 0
+    lines = 1 + (coaching.mode == "solo") + 2 * len(screen.app.session.players)
+    return canvas.px(22) * lines
+
+
+def draw_grades(screen: Any, canvas: Canvas, area: pygame.Rect) -> bool:
+    """The end screen's grades in ``area``; False (nothing drawn) when the game had no coach."""
+    app, session = screen.app, screen.app.session
+    coaching = coaching_of(app)
+    if coaching is None or not coaching.active:
+        return False
+    game = session.spec.name
+    line_h = canvas.px(22)
+    y = area.top
+    heading = (
+        screen._("Against optimal play") if coaching.exact else screen._("Against the coach (heuristic)")
+    )
+    canvas.text(heading, (area.left, y, area.width, line_h), size=18, colour=TEXT_DIM)
+    y += line_h
+    if coaching.mode == "solo":
+        turns = len(session.state.sheets[0].boxes)
+        par = coaching.par(session)
+        opponent = coaching.opponent_total(session, turns)
+        canvas.text(
+            screen._("Par {par}; the optimal opponent scored {points}", par=f"{par:.1f}", points=opponent),
+            (area.left, y, area.width, line_h),
+            size=18,
+            colour=ACCENT,
+        )
+        y += line_h
+    for grade in coaching.grades(session):
+        name = session.players[grade.seat].name
+        text = screen._(
+            "{name}: {loss} lost per decision ({total} in {n})",
+            name=name,
+            loss=f"{grade.per_decision:.2f}",
+            total=f"{grade.lost:.1f}",
+            n=grade.decisions,
+        )
+        canvas.text(text, (area.left, y, area.width, line_h), size=18)
+        y += line_h
+        worst = grade.biggest
+        if worst is None:
+            canvas.text(
+                screen._("No mistake"),
+                (area.left + canvas.px(12), y, area.width, line_h),
+                size=16,
+                colour=TEXT_DIM,
+            )
+        else:
+            text = screen._(
+                "Worst, turn {turn}: {made}; best {best} (−{loss})",
+                turn=worst.turn,
+                made=choice_text(screen, game, worst.made),
+                best=choice_text(screen, game, worst.best),
+                loss=f"{worst.loss:.1f}",
+            )
+            canvas.text(
+                text,
+                (area.left + canvas.px(12), y, area.width - canvas.px(12), line_h),
+                size=16,
+                colour=WARNING,
+            )
+        y += line_h
+    return True

@@ -1,0 +1,117 @@
+"""The coach on the device: the owner's setting, hints on the dice screen, solo, the end screen's grade."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+import pytest
+
+from device.app import App
+from device.coach import Coaching, coaching_of
+from rules.coach.games import table_path
+from rules.coach.table import Table
+from rules.poker_dice.game import PokerDiceOptions
+from rules.poker_dice.solver import KosciModel
+from tests.device.helpers import check_layout, roll, tap
+
+SHOTS = Path(__file__).resolve().parents[2] / ".pytest_cache" / "coach-shots"
+
+
+def shot(app: App, name: str = "") -> list[str]:
+    app.step()
+    check_layout(app)
+    if name:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(app.canvas.surface, str(SHOTS / f"{name}.png"))
+    return app.canvas.texts()
+
+
+@pytest.fixture
+def coached(make_app, tmp_path: Path, full_table: Callable[..., Table]) -> Callable[..., App]:  # type: ignore[no-untyped-def]
+    """An app whose state directory holds the Kości table, with the coach in ``mode``."""
+    full_table(KosciModel(), via_cli=True).save(table_path(tmp_path, KosciModel()))
+
+    def build(mode: str, players: list[str]) -> App:
+        app = make_app()
+        app.settings.set("coach", mode)
+        app.start_game(PokerDiceOptions(players=len(players)), players)
+        return app
+
+    return build
+
+
+def test_hints_mark_the_best_hold_then_the_loss(coached) -> None:  # type: ignore[no-untyped-def]
+    app = coached("hints", ["Ala", "Ola"])
+    roll(app, (6, 6, 2, 3, 6))
+    texts = " ".join(shot(app, "hints-hold"))
+    assert "Coach: Hold 6 6 6" in texts
+    marks = [d.text for d in app.canvas.log if d.kind == "coach_hold"]
+    assert marks == ["6", "6", "6"]
+    roll(app, (6, 6, 1, 1, 6), held=(0, 1))  # kept only two sixes: a mistake
+    texts = " ".join(shot(app, "hints-after"))
+    assert "Last choice −" in texts and "best: Hold 6 6 6" in texts
+    coaching = coaching_of(app)
+    assert isinstance(coaching, Coaching)
+    last = coaching.last_decision(app.session)
+    assert last is not None and last.made.kept == (6, 6) and last.loss > 0
+
+
+def test_best_box_is_marked_after_the_last_roll(coached) -> None:  # type: ignore[no-untyped-def]
+    app = coached("hints", ["Ala", "Ola"])
+    roll(app, (1, 2, 3, 4, 5))
+    roll(app, (1, 2, 3, 4, 5), held=(0, 1, 2, 3, 4))
+    roll(app, (1, 2, 3, 4, 5), held=(0, 1, 2, 3, 4))
+    shot(app, "hints-box")
+    highlighted = [d.text for d in app.canvas.log if d.kind == "button" and getattr(d, "highlight", False)]
+    assert "Coach: Small straight" in " ".join(app.canvas.texts()) or highlighted
+
+
+def test_off_shows_nothing_and_grades_nothing(coached) -> None:  # type: ignore[no-untyped-def]
+    app = coached("off", ["Ala", "Ola"])
+    roll(app, (6, 6, 2, 3, 6))
+    assert not any("Coach" in t for t in shot(app))
+    session = app.session
+    while not session.finished:
+        roll(app, (5, 5, 5, 5, 5))
+        session.choose_best()
+    assert not any("per decision" in t for t in shot(app))
+
+
+def test_solo_par_opponent_and_the_grade(coached) -> None:  # type: ignore[no-untyped-def]
+    app = coached("solo", ["Ala"])
+    texts = " ".join(shot(app, "solo-start"))
+    assert "Par 274.5; the coach has 0 after 0 turns" in texts
+    session = app.session
+    while not session.finished:
+        roll(app, (2, 3, 4, 5, 6))
+        session.choose_best()
+    app.step()
+    assert app.screen.name == "end"
+    texts = " ".join(shot(app, "solo-end"))
+    assert "Par 274.5; the optimal opponent scored" in texts
+    assert "Ala: " in texts and "lost per decision" in texts and "Worst, turn" in texts
+    grade = coaching_of(app).grades(session)[0]  # type: ignore[union-attr]
+    assert grade.decisions == 15 and grade.biggest is not None and grade.lost > 0
+
+
+def test_missing_table_is_said_not_fatal(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    app.settings.set("coach", "hints")
+    app.start_game(PokerDiceOptions(players=2), ["Ala", "Ola"])
+    roll(app, (1, 2, 3, 4, 5))
+    assert "Coach: no table yet (referee coach build)" in shot(app)
+
+
+def test_the_owner_cycles_the_coach_mode(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    app.show("settings")
+    screen = app.screen
+    screen.unlocked = True  # type: ignore[attr-defined]
+    assert "Coach: Off" in shot(app)
+    tap(app, "Coach: Off")
+    assert app.settings.coach == "hints" and app.journal.setting("coach", "") == "hints"
+    tap(app, "Coach: Hints")
+    tap(app, "Coach: Solo")
+    assert app.settings.coach == "off"
