@@ -27,7 +27,7 @@ ENGINE_MODELS = [
 
 
 @pytest.mark.parametrize(
-    ("model", "empty"), ENGINE_MODELS, ids=lambda m: getattr(m, "signature", {}).__str__()
+    ("model", "empty"), ENGINE_MODELS, ids=["forced", "free", "kosci", "kosci-no-zero", "kosci-per-zero"]
 )
 @given(seed=st.integers(0, 2**32 - 1), turns=st.integers(0, 14))
 @settings(max_examples=40)

@@ -53,7 +53,9 @@ ORACLE_CASES = [
 
 
 @pytest.mark.parametrize(
-    ("model", "empty", "filled"), ORACLE_CASES, ids=lambda c: str(getattr(c, "signature", c))
+    ("model", "empty", "filled"),
+    ORACLE_CASES,
+    ids=["kosci", "kosci-no-zero", "kosci-per-zero", "forced", "free"],
 )
 def test_end_game_against_brute_force(model, empty, filled: int) -> None:  # type: ignore[no-untyped-def]
     """Positions with two open boxes: the table's expected final total equals plain expectimax."""
