@@ -14,7 +14,10 @@ from rules.rummikub.tiles import JOKER, Tile, full_set, parse_tiles
 
 @pytest.mark.parametrize(
     "module",
-    ["tiles", "melds", "check", "scoring", "opening", "arrange", "best_move", "partition", "actions"],
+    [
+        *("tiles", "melds", "check", "scoring", "opening", "arrange", "best_move", "actions"),
+        *(f"partition.{m}" for m in ("counts", "key", "programme", "search", "keeping", "rebuild")),
+    ],
 )
 def test_doctests(module: str) -> None:
     assert doctest.testmod(importlib.import_module(f"rules.rummikub.{module}")).failed == 0
