@@ -172,6 +172,14 @@ class KeepingProblem(Problem):
     def ahead(self) -> list[int]:
         return self.olds.ahead
 
+    def reads(self, index: int, key: Key) -> int:
+        """What the plain programme's step reads and, for a colour's step, the kept melds with
+        tiles there (the same sum is inlined in :meth:`Keeping.layers`)."""
+        local = reads(index, key)
+        if STEPS[index][1] < NC:
+            local = KEPT.add(local, KEPT.of(key) & self.olds.touching[index])
+        return local
+
     def moves(self, index: int, key: Key) -> list[Move]:
         n, c = STEPS[index]
         if c == NC:
@@ -308,7 +316,7 @@ class Keeping:
             nodes, came = history[index]
             previous = came[key]
             gained = score - nodes[previous]
-            local = self.reads(index, previous)
+            local = self.problem.reads(index, previous)
             choices.append(
                 next(
                     choice
@@ -319,14 +327,6 @@ class Keeping:
             key, score = previous, nodes[previous]
         choices.reverse()
         return choices
-
-    def reads(self, index: int, key: Key) -> int:
-        """The part of ``key`` that step ``index`` reads (:func:`_local`) and, for a colour's step,
-        the kept melds with tiles there (the same sum is inlined in :meth:`layers`)."""
-        local = reads(index, key)
-        if STEPS[index][1] < NC:
-            local = KEPT.add(local, KEPT.of(key) & self.olds.touching[index])
-        return local
 
 
 def _narrowed(nodes: dict[Key, int], beam: int) -> dict[Key, int]:

@@ -109,10 +109,14 @@ def step_of(tile: Tile) -> int:
 def reads(index: int, key: Key) -> int:
     """The part of ``key`` that step ``index`` reads: jokers used, tiles grouped and the pair flag,
     and for a colour's step that colour's run state. Nodes that agree on it have the same moves."""
-    c = STEPS[index][1]
-    if c == NC:
+    place = _READ_PLACE[index]
+    if not place:
         return key % NUMBER_PART
-    return COLOUR_STATE[c].of(key) * NUMBER_PART + key % NUMBER_PART
+    return key // place % _RADIX * NUMBER_PART + key % NUMBER_PART  # COLOUR_STATE[c].of, inlined
+
+
+_READ_PLACE = [COLOUR_STATE[c].place if c < NC else 0 for _, c in STEPS]
+_RADIX = len(STATES)
 
 
 def settled(key: Key) -> bool:

@@ -17,7 +17,7 @@ remaining tiles cannot fill — are never generated. The searches over it are in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from rules.rummikub.partition.key import (
@@ -32,11 +32,12 @@ from rules.rummikub.partition.key import (
     STEPS,
     Key,
     RunState,
+    reads,
     settled,
 )
 from rules.rummikub.tiles import NUMBERS
 
-__all__ = ["Choice", "Found", "Move", "Problem", "groups_fit"]
+__all__ = ["Choice", "Delta", "Found", "Move", "Problem", "groups_fit"]
 
 # A step's choice: for a colour (new run state, jokers in runs, naturals to groups, naturals in
 # runs); at the end of a number, the jokers that join its groups. When keeping old melds, a
@@ -44,6 +45,7 @@ __all__ = ["Choice", "Found", "Move", "Problem", "groups_fit"]
 Choice = tuple[RunState, int, int, int] | tuple[RunState, int, int, int, int] | int
 Move = tuple[Key, int, Choice]  # (the node it leads to, its gain, its choice)
 Found = tuple[int, list[Choice]]  # an arrangement: its score and every step's choice
+Delta = tuple[int, int, Choice]  # a move as a key difference, its gain and its choice
 
 
 def groups_fit(naturals: int, has_pair: bool, jokers: int) -> int | None:
@@ -96,6 +98,10 @@ def colour_options(
     return tuple(options)
 
 
+_RADIX, _JOKERS, _GROUPED = len(STATES), JOKERS.place, GROUPED.place
+assert (PAIR.place, PAIR.radix, GROUPED.radix, JOKERS.radix) == (1, 2, 9, 3)  # as colour_moves reads them
+
+
 @dataclass(frozen=True)
 class Problem:
     """One question to the programme: the tiles (``available`` by colour and number, of which
@@ -108,6 +114,9 @@ class Problem:
     count_weight: int
     unit: int = 1  # the weight of one point of value (more than the number of old melds when keeping)
     values: tuple[int, ...] = tuple(range(14))  # a tile's value by its number (see suffix_bounds)
+    # Each step's moves as key differences, by the part of the key the step reads and the order
+    # (see deltas): shared by every search of this problem.
+    _deltas: dict[int, list[Delta]] = field(default_factory=dict, compare=False, repr=False)
 
     def ahead(self) -> list[int]:
         """``[step]``: what the steps from that one on may add besides tiles (kept melds' counts)."""
@@ -172,6 +181,25 @@ class Problem:
         partners = sum(1 for other in range(NC) if other != c and available[other][n])
         return partners + jokers >= 2
 
+    def deltas(self, index: int, key: Key, late: bool = False) -> list[Delta]:
+        """The moves of step ``index`` from node ``key`` as (key difference, gain, choice): the
+        same for every node that agrees on what the step reads, so computed once for them. In the
+        order of :meth:`moves` (the most tiles first), or with ``late`` the jokers' moves last
+        (then the jokers go as late, so as high, as the arrangement allows)."""
+        memo = (self.reads(index, key) * len(STEPS) + index) * 2 + late
+        found = self._deltas.get(memo)
+        if found is None:
+            found = [(new - key, gain, choice) for new, gain, choice in self.moves(index, key)]
+            if late:
+                found.sort(key=_jokers_late)
+            self._deltas[memo] = found
+        return found
+
+    def reads(self, index: int, key: Key) -> int:
+        """The part of ``key`` that step ``index`` reads (nodes that agree on it have the same
+        moves, as key differences)."""
+        return reads(index, key)
+
     def moves(self, index: int, key: Key) -> list[Move]:
         """The moves of step ``index`` from node ``key``."""
         n, c = STEPS[index]
@@ -181,14 +209,15 @@ class Problem:
 
     def colour_moves(self, n: int, c: int, key: Key, k: int, m: int) -> list[Move]:
         """Colour c's moves at number n with ``k`` tiles of which ``m`` must be placed."""
-        field = COLOUR_STATE[c]
-        state = field.of(key)
-        used = JOKERS.of(key)
-        pair = PAIR.of(key)
+        # The fields of the key, read inline: this is where the depth-first search spends its time.
+        place = COLOUR_STATE[c].place
+        state = key // place % _RADIX
+        used = key // _JOKERS % 3
+        pair = key % 2
+        grouped = key // _GROUPED % 9
         weight = self.count_weight
         worth = self.unit * self.values[n]
         moves: list[Move] = []
-        grouped = GROUPED.of(key)
         # Natural tiles the later colours could still give to this number's groups.
         later = sum(self.available[other][n] for other in range(c + 1, NC))
         for option in colour_options(STATES[state], k, m, self.jokers - used):
@@ -202,10 +231,11 @@ class Problem:
                 continue  # too few tiles left for this number's groups
             laid = in_runs + run_jokers + to_groups
             gain = worth * laid + weight * (laid - m)
-            new_key = field.add(key, STATE_ID[new_state] - state)
-            new_key = GROUPED.add(JOKERS.add(new_key, run_jokers), to_groups)
+            new_key = (
+                key + (STATE_ID[new_state] - state) * place + run_jokers * _JOKERS + to_groups * _GROUPED
+            )
             if to_groups == 2 and not pair:
-                new_key = PAIR.add(new_key, 1)
+                new_key += PAIR.place
             moves.append((new_key, gain, option))
         return moves
 
@@ -247,3 +277,9 @@ class Problem:
     def complete(self, key: Key) -> bool:
         """Every table joker placed and no run left shorter than three."""
         return JOKERS.of(key) >= self.table_jokers and settled(key)
+
+
+def _jokers_late(move: Delta) -> tuple[int, int]:
+    _, gain, choice = move
+    jokers = choice if isinstance(choice, int) else choice[1]
+    return jokers, -gain

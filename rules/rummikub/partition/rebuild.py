@@ -31,6 +31,7 @@ def rebuild(steps: list[Choice], score: int, table: TileCounts) -> Arrangement:
     melds: list[tuple[Tile, ...]] = []
     placed_counts = [[0] * 14 for _ in COLOURS]
     grouped: list[tuple[Tile, int]] = []
+    jokers_laid = 0
     index = 0
     for n in NUMBERS:
         for c in range(NC):
@@ -38,13 +39,17 @@ def rebuild(steps: list[Choice], score: int, table: TileCounts) -> Arrangement:
             index += 1
             assert not isinstance(choice, int)
             run_jokers, to_groups, in_runs = choice[1:4]
-            colour = COLOURS[c]
-            tile = Tile(colour, n)
+            tile = _TILES[c][n]
+            jokers_laid += run_jokers
             placed_counts[c][n] = in_runs + to_groups
+            if to_groups:
+                grouped.append((tile, to_groups))
+            slots = in_runs + run_jokers
+            if not slots and not open_runs[c]:
+                continue  # no run of this colour here, none open
             runs = sorted(open_runs[c], key=len)
             young = [r for r in runs if len(r) < MATURE]
             mature = [r for r in runs if len(r) >= MATURE]
-            slots = in_runs + run_jokers
             kept = min(len(mature), slots - len(young))
             going_on = young + mature[len(mature) - kept :]
             for run in mature[: len(mature) - kept]:
@@ -55,24 +60,26 @@ def rebuild(steps: list[Choice], score: int, table: TileCounts) -> Arrangement:
             for i, run in enumerate(going_on):
                 run.append(JOKER if i < run_jokers else tile)
             open_runs[c] = going_on
-            if to_groups:
-                grouped.append((tile, to_groups))
         group_jokers = steps[index]
         index += 1
         assert isinstance(group_jokers, int)
-        melds.extend(_deal_groups(grouped, group_jokers))
-        grouped = []
+        jokers_laid += group_jokers
+        if grouped or group_jokers:
+            melds.extend(_deal_groups(grouped, group_jokers))
+            grouped = []
     for runs in open_runs:
         melds.extend(tuple(run) for run in runs)
     placed = [
-        Tile(COLOURS[c], n)
+        _TILES[c][n]
         for c in range(NC)
         for n in NUMBERS
         for _ in range(placed_counts[c][n] - table.naturals[c][n])
     ]
-    jokers_placed = sum(t.is_joker for meld in melds for t in meld) - table.jokers
-    placed += [JOKER] * jokers_placed
+    placed += [JOKER] * (jokers_laid - table.jokers)
     return Arrangement(tuple(melds), tuple(placed), score)
+
+
+_TILES = [[Tile(colour, max(n, 1)) for n in range(14)] for colour in COLOURS]  # [c][n], n ≥ 1
 
 
 def _deal_groups(grouped: list[tuple[Tile, int]], jokers: int) -> list[tuple[Tile, ...]]:

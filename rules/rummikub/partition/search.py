@@ -9,16 +9,15 @@ needed to beat it (:func:`improve`). Every way computes the programme's optimum,
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rules.rummikub.partition.counts import TileCounts, together
 from rules.rummikub.partition.key import JOKERS, KEY_BITS, NC, START, STEPS, Key, reads
-from rules.rummikub.partition.programme import Choice, Found, Move, Problem
+from rules.rummikub.partition.programme import Choice, Found, Problem
 from rules.rummikub.partition.rebuild import Arrangement, rebuild
 
-__all__ = ["IMPOSSIBLE", "Bounded", "by_layers", "first", "improve", "jokers_late", "solve", "suffix_bounds"]
+__all__ = ["IMPOSSIBLE", "Bounded", "by_layers", "first", "improve", "solve", "suffix_bounds"]
 
 IMPOSSIBLE = -(10**9)  # the value of a node without any completion
+_JOKERS_PLACE = JOKERS.place  # JOKERS.of inlined where the searches spend their time
 
 
 def solve(
@@ -65,28 +64,28 @@ def solve(
 def first(problem: Problem) -> Found | None:
     """The better of two depth-first arrangements (jokers late; biggest gain first), or
     ``None`` when there is none."""
-    found = [_depth_first(problem, order) for order in (jokers_late, None)]
+    found = [_depth_first(problem, late) for late in (True, False)]
     return max((f for f in found if f is not None), key=lambda f: f[0], default=None)
 
 
-def _depth_first(problem: Problem, order: Callable[[Move], tuple[int, int]] | None) -> Found | None:
-    """Some arrangement, found depth-first trying moves in ``order`` (``None``: the most tiles
-    first); ``None`` if none exists.
+def _depth_first(problem: Problem, late: bool) -> Found | None:
+    """Some arrangement, found depth-first trying the most tiles first (with ``late``, moves
+    with jokers last); ``None`` if none exists.
 
     Nodes without any completion are remembered, so the search is finite and complete."""
     dead: set[int] = set()
     choices: list[Choice] = []
+    steps = len(STEPS)
 
     def descend(index: int, key: Key, score: int) -> int | None:
-        if index == len(STEPS):
+        if index == steps:
             return score if problem.complete(key) else None
-        node = key * len(STEPS) + index
+        node = key * steps + index
         if node in dead:
             return None
-        moves = problem.moves(index, key)
-        for new_key, gain, choice in moves if order is None else sorted(moves, key=order):
+        for delta, gain, choice in problem.deltas(index, key, late):
             choices.append(choice)
-            found = descend(index + 1, new_key, score + gain)
+            found = descend(index + 1, key + delta, score + gain)
             if found is not None:
                 return found
             choices.pop()
@@ -236,8 +235,6 @@ class Bounded:
         self.optimism = problem.optimism()
         self.exact: dict[int, tuple[int, Key, Choice | None]] = {}
         self.upper: dict[int, int] = {}
-        # A step's moves as key differences, by the part of the key the step reads (see _local).
-        self.moves: dict[int, list[tuple[int, int, Choice]]] = {}
 
     def above(self, bound: int) -> tuple[Found | None, int]:
         """The best arrangement if it scores more than ``bound``, else ``None`` and an upper bound
@@ -264,16 +261,11 @@ class Bounded:
             return known[0]
         upper = self.upper.get(node)
         if upper is None:
-            upper = self.optimism[index][problem.jokers - JOKERS.of(key)]
+            upper = self.optimism[index][problem.jokers - key // _JOKERS_PLACE % 3]
         if upper <= need:
             return upper
         best, best_key, best_choice = IMPOSSIBLE, 0, None
-        local = reads(index, key) * len(STEPS) + index
-        moves = self.moves.get(local)
-        if moves is None:
-            ordered = sorted(problem.moves(index, key), key=jokers_late)
-            moves = self.moves[local] = [(new_key - key, gain, choice) for new_key, gain, choice in ordered]
-        for delta, gain, choice in moves:
+        for delta, gain, choice in problem.deltas(index, key, late=True):
             value = gain + self._value(index + 1, key + delta, max(need, best) - gain)
             if value > best:
                 best, best_key, best_choice = value, key + delta, choice
@@ -283,10 +275,3 @@ class Bounded:
         else:
             self.upper[node] = max(best, IMPOSSIBLE)
         return best
-
-
-def jokers_late(move: Move) -> tuple[int, int]:
-    """Moves without jokers first: jokers then go as late, so as high, as the arrangement allows."""
-    _, gain, choice = move
-    jokers = choice if isinstance(choice, int) else choice[1]
-    return jokers, -gain
