@@ -269,6 +269,7 @@ class Keeping:
                 behind = self.best - self.suffix[n + 1] - olds.early[n]
             place = COLOUR_STATE[c].place if c < NC else 0
             touching = olds.touching[index]
+            checked = short > 0 or behind is not None  # whether either bound can drop a node here
             nxt: dict[Key, int] = {}
             came: dict[Key, Key] = {}
             for key, score in layer.items():
@@ -286,11 +287,12 @@ class Keeping:
                     ]
                     moves.sort(key=lambda move: -move[2])
                     cache[local] = moves
+                floor = target - score
                 for delta, gain, hope, _ in moves:
-                    if score + hope < target:
+                    if hope < floor:
                         break  # and so do the moves after it
                     value = score + gain
-                    if value % unit < short or (behind is not None and value // unit < behind):
+                    if checked and (value % unit < short or (behind is not None and value // unit < behind)):
                         continue
                     new = key + delta
                     if nxt.get(new, IMPOSSIBLE) < value:

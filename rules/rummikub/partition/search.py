@@ -10,14 +10,28 @@ needed to beat it (:func:`improve`). Every way computes the programme's optimum,
 from __future__ import annotations
 
 from rules.rummikub.partition.counts import TileCounts, together
-from rules.rummikub.partition.key import JOKERS, KEY_BITS, NC, START, STEPS, Key, reads
-from rules.rummikub.partition.programme import Choice, Found, Problem
+from rules.rummikub.partition.key import (
+    COLOUR_STATE,
+    JOKERS,
+    KEY_BITS,
+    NC,
+    NUMBER_PART,
+    START,
+    STATES,
+    STEPS,
+    Key,
+    reads,
+)
+from rules.rummikub.partition.programme import Choice, Delta, Found, Problem
 from rules.rummikub.partition.rebuild import Arrangement, rebuild
 
 __all__ = ["IMPOSSIBLE", "Bounded", "by_layers", "first", "improve", "solve", "suffix_bounds"]
 
 IMPOSSIBLE = -(10**9)  # the value of a node without any completion
 _JOKERS_PLACE = JOKERS.place  # JOKERS.of inlined where the searches spend their time
+_LAST = len(STEPS)
+_READ_PLACE = [COLOUR_STATE[c].place if c < NC else 0 for _, c in STEPS]
+_RADIX = len(STATES)
 
 
 def solve(
@@ -75,15 +89,22 @@ def _depth_first(problem: Problem, late: bool) -> Found | None:
     Nodes without any completion are remembered, so the search is finite and complete."""
     dead: set[int] = set()
     choices: list[Choice] = []
-    steps = len(STEPS)
+    cache: dict[int, list[Delta]] = {}
 
     def descend(index: int, key: Key, score: int) -> int | None:
-        if index == steps:
+        if index == _LAST:
             return score if problem.complete(key) else None
-        node = key * steps + index
+        node = key * _LAST + index
         if node in dead:
             return None
-        for delta, gain, choice in problem.deltas(index, key, late):
+        place = _READ_PLACE[index]  # reads(index, key), inlined
+        local = (
+            key % NUMBER_PART if not place else key // place % _RADIX * NUMBER_PART + key % NUMBER_PART
+        ) * _LAST + index
+        moves = cache.get(local)
+        if moves is None:
+            moves = cache[local] = problem.deltas(index, key, late)
+        for delta, gain, choice in moves:
             choices.append(choice)
             found = descend(index + 1, key + delta, score + gain)
             if found is not None:
@@ -114,8 +135,12 @@ def by_layers(problem: Problem) -> Found | None:
     for index in range(len(STEPS)):
         cache: dict[int, list[tuple[int, int, Choice]]] = {}
         nxt: dict[Key, int] = {}
+        place = _READ_PLACE[index]
         for key, packed in layer.items():
-            local = reads(index, key)
+            # reads(index, key), inlined
+            local = (
+                key % NUMBER_PART if not place else key // place % _RADIX * NUMBER_PART + key % NUMBER_PART
+            )
             moves = cache.get(local)
             if moves is None:
                 moves = [
@@ -125,14 +150,15 @@ def by_layers(problem: Problem) -> Found | None:
             base = (packed & ~mask) | key
             for delta, gain, _ in moves:
                 new_key = key + delta
-                if nxt.get(new_key, -1) < base + gain:
-                    nxt[new_key] = base + gain
+                entry = base + gain
+                if nxt.get(new_key, -1) < entry:
+                    nxt[new_key] = entry
         if free_jokers:
-            for key in [k for k in nxt if JOKERS.of(k)]:
+            for key in [k for k in nxt if k // _JOKERS_PLACE % 3]:
                 floor = nxt[key] & ~mask  # an entry at least this big scores at least as much
-                fewer = key - JOKERS.place
+                fewer = key - _JOKERS_PLACE
                 if nxt.get(fewer, -1) >= floor or (
-                    JOKERS.of(fewer) and nxt.get(fewer - JOKERS.place, -1) >= floor
+                    fewer // _JOKERS_PLACE % 3 and nxt.get(fewer - _JOKERS_PLACE, -1) >= floor
                 ):
                     del nxt[key]
         history.append((nxt, cache))
@@ -185,17 +211,28 @@ def suffix_bounds(problem: Problem, best: int) -> list[int]:
         bound = optimism[index + 1]
         cache: dict[int, list[tuple[int, int, int]]] = {}
         nxt: dict[Key, int] = {}
+        place = _READ_PLACE[index]
         for key, score in layer.items():
-            local = reads(index, key)
+            # reads(index, key), inlined
+            local = (
+                key % NUMBER_PART if not place else key // place % _RADIX * NUMBER_PART + key % NUMBER_PART
+            )
             moves = cache.get(local)
             if moves is None:
-                moves = cache[local] = [
-                    (new - key, gain, gain + bound[jokers - JOKERS.of(new)])
-                    for new, gain, _ in mirrored.moves(index, key)
-                ]
+                moves = cache[local] = sorted(
+                    (
+                        (new - key, gain, gain + bound[jokers - new // _JOKERS_PLACE % 3])
+                        for new, gain, _ in mirrored.moves(index, key)
+                    ),
+                    key=lambda move: -move[2],
+                )
+            floor = best - score
             for delta, gain, hope in moves:
-                if score + hope >= best and nxt.get(key + delta, -1) < score + gain:
-                    nxt[key + delta] = score + gain
+                if hope < floor:
+                    break  # and so do the moves after it
+                value = score + gain
+                if nxt.get(key + delta, -1) < value:
+                    nxt[key + delta] = value
         layer = nxt
         if c == NC:
             bounds[14 - n] = max(layer.values(), default=0)
@@ -235,6 +272,8 @@ class Bounded:
         self.optimism = problem.optimism()
         self.exact: dict[int, tuple[int, Key, Choice | None]] = {}
         self.upper: dict[int, int] = {}
+        self.jokers = problem.jokers
+        self.moves: dict[int, list[Delta]] = {}
 
     def above(self, bound: int) -> tuple[Found | None, int]:
         """The best arrangement if it scores more than ``bound``, else ``None`` and an upper bound
@@ -252,23 +291,31 @@ class Bounded:
         return (score, choices), score
 
     def _value(self, index: int, key: Key, need: int) -> int:
-        problem = self.problem
-        if index == len(STEPS):
-            return 0 if problem.complete(key) else IMPOSSIBLE
-        node = key * len(STEPS) + index
+        if index == _LAST:
+            return 0 if self.problem.complete(key) else IMPOSSIBLE
+        node = key * _LAST + index
         known = self.exact.get(node)
         if known is not None:
             return known[0]
         upper = self.upper.get(node)
         if upper is None:
-            upper = self.optimism[index][problem.jokers - key // _JOKERS_PLACE % 3]
+            upper = self.optimism[index][self.jokers - key // _JOKERS_PLACE % 3]
         if upper <= need:
             return upper
+        # reads(index, key), inlined: this is where the search spends its time
+        place = _READ_PLACE[index]
+        local = key % NUMBER_PART if not place else key // place % _RADIX * NUMBER_PART + key % NUMBER_PART
+        moves = self.moves.get(local * _LAST + index)
+        if moves is None:
+            moves = self.moves[local * _LAST + index] = self.problem.deltas(index, key, late=True)
         best, best_key, best_choice = IMPOSSIBLE, 0, None
-        for delta, gain, choice in problem.deltas(index, key, late=True):
-            value = gain + self._value(index + 1, key + delta, max(need, best) - gain)
+        floor = need
+        for delta, gain, choice in moves:
+            value = gain + self._value(index + 1, key + delta, floor - gain)
             if value > best:
                 best, best_key, best_choice = value, key + delta, choice
+                if best > floor:
+                    floor = best
         if best > need:
             # Every move that failed its question was bounded by the best so far, so this is exact.
             self.exact[node] = (best, best_key, best_choice)
