@@ -379,9 +379,7 @@ class Journal:
         rows = self._conn.execute(
             "SELECT seq, action, at, seat, seconds FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         ).fetchall()
-        return [
-            StoredAction(seq, _load(text), at, seat, seconds) for seq, text, at, seat, seconds in rows
-        ]
+        return [StoredAction(seq, _load(text), at, seat, seconds) for seq, text, at, seat, seconds in rows]
 
     def statistics(self) -> list[PlayerStats]:
         """Per game and player name, over finished games: games played, won, best and average score."""
@@ -420,7 +418,6 @@ def _game(row: tuple[Any, ...]) -> StoredGame:
         places=None if places is None else tuple(json.loads(places)),
         abandoned=bool(abandoned),
     )
-
 
 
 def _load(text: str) -> dict[str, Any] | str:
@@ -493,7 +490,7 @@ def _readable_ids(conn: sqlite3.Connection) -> list[int]:
 
 def _readable_actions(conn: sqlite3.Connection, game_id: int) -> list[tuple[Any, ...]]:
     """A game's actions from the first, one by one, up to the first that is missing or unreadable."""
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     seq = 1
     while True:
         row = _try_row(
@@ -551,9 +548,7 @@ def _check_place(path: Path) -> None:
     if path.is_dir():
         raise JournalError(f"{path} is a directory, not a journal file; move it away or name another journal")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise JournalError(
-            f"the state directory {parent} is read-only: the journal cannot be written there"
-        )
+        raise JournalError(f"the state directory {parent} is read-only: the journal cannot be written there")
 
 
 def _remove(path: Path) -> None:
@@ -644,9 +639,9 @@ def refusal_reason(path: Path, *, busy_seconds: float = BUSY_SECONDS) -> str | N
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             tables = _user_tables(conn)
-            if app_id in (0, APPLICATION_ID) and tables <= TABLES and _is_empty(conn, tables):
-                if app_id == 0 or tables != TABLES:
-                    return HALF_MADE
+            ours_or_none = app_id in (0, APPLICATION_ID) and tables <= TABLES
+            if ours_or_none and (app_id == 0 or tables != TABLES) and _is_empty(conn, tables):
+                return HALF_MADE
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
         finally:
             conn.close()

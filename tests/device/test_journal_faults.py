@@ -333,7 +333,8 @@ def _in_a_small_mount(tmp_path: Path, mode: str) -> str:
     state.mkdir()
     script = tmp_path / "script.py"
     script.write_text(IN_A_SMALL_MOUNT)
-    shell = f'mount -t tmpfs -o size=256k none "{state}" && exec "{sys.executable}" "{script}" "{state}" {mode}'
+    mount = f'mount -t tmpfs -o size=256k none "{state}"'
+    shell = f'{mount} && exec "{sys.executable}" "{script}" "{state}" {mode}'
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         ["unshare", "-rm", "sh", "-c", shell], capture_output=True, text=True, env=env, timeout=60
