@@ -245,3 +245,19 @@ def test_option_values_of_every_type_are_accepted() -> None:
     opts = _TypedOptions.from_dict({"ratio": 1, "name": "y", "limit": 4, "sides": ["a", "b"], "flag": True})
     assert (opts.ratio, opts.limit, opts.sides, opts.flag) == (1, 4, ("a", "b"), True)
     assert opts.replace(limit=None).limit is None
+
+
+def test_the_decoder_refuses_a_kind_that_is_not_text() -> None:
+    for kind in ([], {}, ["yahtzee.roll"], {"a": 1}, 3, None):
+        with pytest.raises(ValueError, match="kind"):
+            action_from_json({"kind": kind})
+
+
+def test_the_decoder_refuses_json_nested_too_deeply() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(ValueError, match="nested too deeply"):
+        action_from_json(deep)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        actions_from_json(deep)
+    with pytest.raises(ValueError, match="not valid JSON"):
+        action_from_json('{"kind": ')
