@@ -106,7 +106,14 @@ def main() -> int:
         proc = start(state, config, args.game, seed=kill)
         lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=pump, args=(proc, lines), daemon=True).start()
-        deadline = time.monotonic() + rng.uniform(0.2, 4.0)  # a random moment: start-up, play, game end
+        if rng.random() < 0.1:  # now and then during start-up (opening, repairing, resuming)
+            deadline = time.monotonic() + rng.uniform(0.0, 1.5)
+        else:  # else at a random moment of play, counted from the resume
+            try:
+                line = lines.get(timeout=120)
+            except queue.Empty:
+                line = ""
+            deadline = time.monotonic() + rng.uniform(0.0, 5.0)
         while time.monotonic() < deadline:
             try:
                 line = lines.get(timeout=max(0.01, deadline - time.monotonic()))
