@@ -50,6 +50,8 @@ class ConfigError(ValueError):
     """A broken config: ``key`` is the dotted path of the offending key (``seats.buttons[2]``)."""
 
     def __init__(self, key: str, message: str) -> None:
+        if not key or key.endswith("."):
+            key += '""'  # an empty key, written the way TOML writes it
         super().__init__(f"{key}: {message}")
         self.key = key
         self.message = message

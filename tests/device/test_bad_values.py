@@ -125,3 +125,11 @@ def test_the_app_resumes_before_an_action_that_does_not_decode(tmp_path, make_ap
     assert app.failure is None
     assert app.screen.name == "dice_table"
     assert app.session is not None and app.session.seq == 5
+
+
+def test_an_empty_key_is_named() -> None:
+    """Found by the config fuzz test: an empty section or key name made an error that named nothing."""
+    for text, key in (('"" = 1\n', '""'), ('[device]\n"" = 1\n', 'device.""'), ('[games.""]\n', 'games.""')):
+        with pytest.raises(ConfigError) as info:
+            load_config_text(text)
+        assert info.value.key == key
