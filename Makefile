@@ -15,8 +15,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# `make run ARGS='--headless --frames 300'` passes options on; without a display the simulator says how.
 run: $(STAMP)
-	$(BIN)/referee $(if $(ON_PI),,--simulate)
+	$(BIN)/referee $(if $(ON_PI),,--simulate) $(ARGS)
 
 test: lint typecheck pytest
 

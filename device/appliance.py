@@ -74,6 +74,19 @@ def run(opts: RunOptions) -> int:
         if not opts.headless:
             show_config_error(exc, opts)
         return 2
+    if opts.simulate and not opts.headless and no_display():
+        print(
+            "referee --simulate: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+            "  Run it from a desktop session, or without a window: referee --simulate --headless --frames N\n"
+            "  (make run ARGS='--headless --frames 300'); --script FILE plays keys and taps.",
+            file=sys.stderr,
+        )
+        return 2
+    journal_path = config.device.journal_path
+    problem = state_dir_problem(journal_path)
+    if problem:
+        print(f"referee: {problem}", file=sys.stderr)
+        return 2
     steps = None
     if opts.script:
         from device.script import ScriptError, load_script
@@ -102,7 +115,7 @@ def run(opts: RunOptions) -> int:
     flags = pygame.FULLSCREEN if config.display.fullscreen else 0
     surface = pygame.display.set_mode(size, flags)
     pygame.display.set_caption("Tabletop Referee" + (" — simulator" if opts.simulate else ""))
-    journal = Journal.open(config.device.journal_path)
+    journal = Journal.open(journal_path)
     parts = Parts()
     app = App(config, surface=surface, journal=journal)
     try:
@@ -150,6 +163,29 @@ def run(opts: RunOptions) -> int:
         journal.close()
         pygame.quit()
     return 0
+
+
+def no_display() -> bool:
+    """Whether a window cannot be shown: Linux without X or Wayland, and SDL not told otherwise."""
+    if os.environ.get("SDL_VIDEODRIVER") or not sys.platform.startswith("linux"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def state_dir_problem(journal: Path) -> str | None:
+    """Why the journal cannot be kept at ``journal`` (its directory missing and not creatable, or not
+    writable), in words for the owner; ``None`` when it can."""
+    folder = journal.parent
+    hint = "(set --state-dir or device.state_dir)"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot create the state directory {folder}: {exc.strerror or exc} {hint}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the state directory {folder} is not writable for this user {hint}"
+    if journal.exists() and not os.access(journal, os.R_OK | os.W_OK):
+        return f"the journal {journal} is not readable and writable for this user"
+    return None
 
 
 def show_config_error(error: ConfigError, opts: RunOptions) -> None:

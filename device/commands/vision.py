@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,36 @@ def register(sub: Any) -> None:
     e.set_defaults(func=run_eval_dice)
 
 
+def not_a_dice_set(folder: str | Path) -> str | None:
+    """Why ``folder`` is not a labelled dice set (no ``ground_truth.csv``, or labels that are not pips
+    1–6, like the Rummikub tiles'); ``None`` when it is one."""
+    table = Path(folder) / "ground_truth.csv"
+    if not table.is_file():
+        return f"{folder}: no ground_truth.csv (not a labelled photo set)"
+    with table.open(encoding="utf-8", newline="") as handle:
+        rows = csv.DictReader(handle)
+        if "objects" not in (rows.fieldnames or ()):
+            return f"{table}: no objects column (not a labelled photo set)"
+        for row in rows:
+            labels = (row.get("objects") or "").split()
+            odd = [label for label in labels if label not in ("1", "2", "3", "4", "5", "6")]
+            if odd:
+                return f"{folder} is not a dice set: its labels are not pips 1–6 (e.g. {odd[0]!r})"
+    return None
+
+
 def run_eval_dice(args: argparse.Namespace) -> int:
+    problem = not_a_dice_set(args.folder)
+    if problem is not None:
+        print(f"referee vision eval-dice: {problem}")
+        return 2
+    if args.split is None:
+        # On stderr, so that --json stays one JSON object on stdout.
+        print(
+            "referee vision eval-dice: every photo of the folder, the training photos included; "
+            "--split val scores only photos the reader was never trained or tuned on",
+            file=sys.stderr,
+        )
     try:
         evaluation = evaluate_dice(args.folder, args.split, args.show)
     except FileNotFoundError as exc:
