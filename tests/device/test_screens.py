@@ -198,7 +198,7 @@ def test_settings_need_the_pin(make_app) -> None:
     assert {"Language", "Move timer", "Rule preset", "Camera", "Seats", "Off"} <= set(texts)
     tap(app, "+", nth=0)  # the move timer of the first game: off -> 30 s
     assert "30 s" in shot(app)
-    tap(app, "official")
+    tap(app, "Official rules")
     game = app.screens["settings"].game
     assert app.settings.preset(game) == "official"
     assert app.settings.timer_seconds(game) == 30
@@ -283,3 +283,37 @@ def test_score_sheets_are_readable_from_a_metre_and_paged_not_shrunk(make_app, g
             tap(app, next(t for t in labels(app) if t.startswith("Page ")))
     assert {p.name for p in app.session.players} <= seen_names
     assert {"Ones", "Total"} <= seen_names and any(t.startswith("Chance") for t in seen_names)
+
+
+def _settings(app) -> None:
+    tap(app, "Menu")
+    for digit in "0000":
+        tap(app, digit)
+    tap(app, "OK")
+
+
+def test_leave_game_asks_first(make_app) -> None:
+    app = make_app()
+    tap(app, "Generał (classic)")
+    tap(app, "Start")
+    _settings(app)
+    assert {"House rules", "Official rules"} <= set(labels(app))
+    assert "seed" not in labels(app) and "synthetic" not in labels(app)
+    tap(app, "Leave game")
+    assert app.session is not None and "Leave this game?" in app.canvas.texts()
+    tap(app, "Keep playing")
+    assert app.session is not None and not app.session.finished
+    tap(app, "Leave game")
+    tap(app, "Leave game")
+    assert app.session is None and app.screen.name == "home"
+
+
+def test_history_and_statistics_keep_classic_and_triple_apart(make_app) -> None:
+    app = make_app()
+    for variant in ("classic", "triple"):
+        gid = app.journal.start_game("yahtzee", {"variant": variant, "players": 1}, ["Ala"])
+        app.journal.finish(gid, (100,), (1,))
+    stats = app.journal.statistics()
+    assert sorted(s.game for s in stats) == ["yahtzee:classic", "yahtzee:triple"]
+    tap(app, "History")
+    assert {"Generał (classic)", "Triple Generał"} <= set(app.canvas.texts())
