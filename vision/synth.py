@@ -407,7 +407,9 @@ def render_table(
     long_side = float(tile_size if tile_size is not None else rng.uniform(0.075, 0.11) * min(w, h))
     tw = long_side * TILE_ASPECT
     if rows is None:
-        rows, current, width = [], [], 0.0
+        rows = []
+        current: list[int] = []
+        width = 0.0
         limit = 0.8 * w / tw
         for i, meld in enumerate(melds):
             need = len(meld) + (gap if current else 0)
@@ -498,7 +500,7 @@ def _lay_out(
         a = float(rng.uniform(-180, 180))
         placed.append(SyntheticTile(tile, p, long_side, a, tile_corners(p, long_side, a)))
     margin = 2
-    for tile in placed:
-        if any(not (margin <= x < w - margin and margin <= y < h - margin) for x, y in tile.corners):
+    for seen in placed:
+        if any(not (margin <= x < w - margin and margin <= y < h - margin) for x, y in seen.corners):
             return None, order
     return placed, order

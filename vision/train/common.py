@@ -41,20 +41,24 @@ def cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 class Detector(nn.Module):
     """Stride-4 CenterNet head on a four-level conv pyramid: heat logit, log size, dx, dy, then any further
-    channels the reader asks for (``vision.nets.HeatmapDetector``)."""
+    channels the reader asks for (``vision.nets.HeatmapDetector``). ``widths``: the channels at strides
+    2, 4, 8, 16 and of the merged pyramid."""
 
-    def __init__(self, channels: int = 4) -> None:
+    def __init__(
+        self, channels: int = 4, widths: tuple[int, int, int, int, int] = (16, 24, 48, 64, 32)
+    ) -> None:
         super().__init__()
-        self.s2 = cbr(3, 16, 2)
-        self.s4 = nn.Sequential(cbr(16, 24, 2), cbr(24, 24))
-        self.s8 = nn.Sequential(cbr(24, 48, 2), cbr(48, 48))
-        self.s16 = nn.Sequential(cbr(48, 64, 2), cbr(64, 64), cbr(64, 64))
-        self.l16 = nn.Conv2d(64, 32, 1)
-        self.l8 = nn.Conv2d(48, 32, 1)
-        self.l4 = nn.Conv2d(24, 32, 1)
-        self.m8 = cbr(32, 32)
-        self.m4 = cbr(32, 32)
-        self.head = nn.Conv2d(32, channels, 1)
+        w2, w4, w8, w16, wp = widths
+        self.s2 = cbr(3, w2, 2)
+        self.s4 = nn.Sequential(cbr(w2, w4, 2), cbr(w4, w4))
+        self.s8 = nn.Sequential(cbr(w4, w8, 2), cbr(w8, w8))
+        self.s16 = nn.Sequential(cbr(w8, w16, 2), cbr(w16, w16), cbr(w16, w16))
+        self.l16 = nn.Conv2d(w16, wp, 1)
+        self.l8 = nn.Conv2d(w8, wp, 1)
+        self.l4 = nn.Conv2d(w4, wp, 1)
+        self.m8 = cbr(wp, wp)
+        self.m4 = cbr(wp, wp)
+        self.head = nn.Conv2d(wp, channels, 1)
         nn.init.constant_(self.head.bias, 0.0)
         with torch.no_grad():
             self.head.bias[0] = -2.2

@@ -45,6 +45,7 @@ CROP_W, CROP_H = 32, 48
 MARGIN = 1.12
 RECHECK_BELOW = 0.9
 CHANNELS = 7
+DETECTOR_WIDTHS = (12, 16, 32, 48, 24)  # small: the detector trains in minutes on a shared CPU
 DATASET = "rummikub-tiles"
 CREDIT = """Tile reader models (tiles_detector.onnx, tiles_classifier.onnx, tiles_reader.json)
 
@@ -214,10 +215,10 @@ def _detector_targets(tiles: list[np.ndarray], out: int) -> tuple[np.ndarray, np
 def train_detector(real: list[Photo], synthetic: list[Photo], steps: int, seed: int) -> Detector:
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    net = Detector(CHANNELS)
+    net = Detector(CHANNELS, DETECTOR_WIDTHS)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    out, batch = 224, 12
+    out, batch = 192, 10
     start = time.monotonic()
     for step in range(steps):
         imgs, heats, regs, masks = [], [], [], []
@@ -254,17 +255,17 @@ class Classifier(nn.Module):
     def __init__(self, classes: int) -> None:
         super().__init__()
         self.body = nn.Sequential(
-            cbr(3, 24, 2),
-            cbr(24, 32),
+            cbr(3, 16, 2),
+            cbr(16, 32),
             nn.MaxPool2d(2),
             cbr(32, 48),
-            cbr(48, 64),
+            cbr(48, 48),
             nn.MaxPool2d(2),
-            cbr(64, 96),
+            cbr(48, 64),
             nn.AvgPool2d(2),
             nn.Flatten(),
             nn.Dropout(0.25),
-            nn.Linear(96 * 6, classes),
+            nn.Linear(64 * 6, classes),
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -357,7 +358,7 @@ def train_classifier(
     net = Classifier(len(labels))
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    batch = 96
+    batch = 64
     start = time.monotonic()
     for step in range(steps):
         pairs = [_classifier_sample(real, synthetic, hard, len(labels) - 1, rng) for _ in range(batch)]
@@ -459,16 +460,23 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--data", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--out", type=Path, default=Path("vision/models"))
-    parser.add_argument("--detector-steps", type=int, default=2500)
-    parser.add_argument("--classifier-steps", type=int, default=5000)
+    parser.add_argument("--detector-steps", type=int, default=1200)
+    parser.add_argument("--classifier-steps", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     parser.add_argument(
         "--coverage-target", type=float, default=0.93, help="share of calib tiles read confidently"
     )
     parser.add_argument("--synthetic", type=int, default=160, help="rendered tables mixed into training")
-    parser.add_argument("--skip-detector", action="store_true", help="reuse the detector in --out")
-    parser.add_argument("--calibrate-only", action="store_true", help="refit temperature and threshold only")
+    parser.add_argument(
+        "--stage",
+        choices=("all", "detector", "classifier", "calibrate"),
+        default="all",
+        help="all (default), or one stage reusing the others' files in --out",
+    )
+    parser.add_argument(
+        "--no-hard-negatives", action="store_true", help="train the classifier without the detector's misses"
+    )
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
@@ -476,16 +484,6 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     config_path = args.out / "tiles_reader.json"
-    if args.calibrate_only:
-        config = json.loads(config_path.read_text())
-        config.update(calibrate(args.data, args.out, args.coverage_target))
-        config_path.write_text(json.dumps(config, indent=2) + "\n")
-        return
-    real = load_photos(args.data, "fit")
-    synthetic = synthetic_photos(args.synthetic, args.seed)
-    print(
-        f"{len(real)} photos, {len(synthetic)} rendered tables ({time.monotonic() - start:.0f} s)", flush=True
-    )
     config = {
         "detector": "tiles_detector.onnx",
         "classifier": "tiles_classifier.onnx",
@@ -498,20 +496,38 @@ def main(argv: list[str] | None = None) -> None:
         "temperature": 1.0,
         "confidence_threshold": 0.5,
     }
-    if not args.skip_detector:
+    if config_path.is_file():
+        config.update({k: v for k, v in json.loads(config_path.read_text()).items() if k in config})
+    if args.stage != "calibrate":
+        real = load_photos(args.data, "fit")
+        synthetic = synthetic_photos(args.synthetic, args.seed)
+        print(f"{len(real)} photos, {len(synthetic)} tables ({time.monotonic() - start:.0f} s)", flush=True)
+    if args.stage in ("all", "detector"):
         detector = train_detector(real, synthetic, args.detector_steps, args.seed)
         export(detector, torch.zeros(1, 3, 192, 256), args.out / "tiles_detector.onnx", dynamic=True)
-    labels = _labels()
-    classifier = Classifier(len(labels)).eval()
-    export(classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False)
+    if args.stage in ("all", "classifier"):
+        labels = _labels()
+        hard: list[tuple[Photo, float, float, float, float, float]] = []
+        if not args.no_hard_negatives:
+            if not (args.out / "tiles_classifier.onnx").is_file():
+                placeholder = Classifier(len(labels)).eval()
+                export(
+                    placeholder, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", False
+                )
+            config_path.write_text(json.dumps(config, indent=2) + "\n")
+            hard = hard_negatives(real + synthetic, args.out)
+            print(
+                f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True
+            )
+        classifier = train_classifier(real, synthetic, hard, args.classifier_steps, args.seed)
+        export(
+            classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False
+        )
     config_path.write_text(json.dumps(config, indent=2) + "\n")
-    hard = hard_negatives(real + synthetic, args.out)
-    print(f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True)
-    classifier = train_classifier(real, synthetic, hard, args.classifier_steps, args.seed)
-    export(classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False)
-    config.update(calibrate(args.data, args.out, args.coverage_target))
-    config_path.write_text(json.dumps(config, indent=2) + "\n")
-    (args.out / "MODELS.txt").write_text(_credits(args.out))
+    if args.stage in ("all", "calibrate"):
+        config.update(calibrate(args.data, args.out, args.coverage_target))
+        config_path.write_text(json.dumps(config, indent=2) + "\n")
+        (args.out / "MODELS.txt").write_text(_credits(args.out))
     shutil.rmtree(args.out / "__pycache__", ignore_errors=True)
     print(f"done in {time.monotonic() - start:.0f} s")
 
