@@ -144,9 +144,7 @@ class GameSession:
 
     @property
     def current_seat(self) -> int | None:
-        if self.state.outcome is not None:
-            return None
-        player = getattr(self.state, "current_player", None)
+        player = self.state.to_move
         return None if player is None else self.players[player].seat
 
     @property

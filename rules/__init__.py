@@ -1,8 +1,9 @@
 """The rule engine: pure, deterministic game states, actions, scoring and solvers. No I/O, no clock.
 
-Public names: the one error type :class:`IllegalAction`, actions and their JSON form, options with
-presets, outcomes, the registry of games, :func:`replay`, and one module per game (the conformance
-API of RULES.md).
+Public names: the error hierarchy (:class:`RulesError`: :class:`NotationError` for text that does not
+parse, :class:`IllegalAction` for a refused move, :class:`OptionError`), actions and their JSON form,
+options with presets, outcomes, the registry of games, :func:`replay`, and one module per game (the
+conformance API of RULES.md).
 """
 
 from rules import kalooki, poker_dice, rummikub, yahtzee, zatre
@@ -14,7 +15,7 @@ from rules.actions import (
     actions_from_json,
     actions_to_json,
 )
-from rules.errors import IllegalAction, OptionError
+from rules.errors import IllegalAction, NotationError, OptionError, RulesError
 from rules.options import Options
 from rules.outcome import Outcome, Termination, places
 from rules.registry import LANGUAGES, GameSpec, GameState, game_of, games, get_game, register, replay
@@ -25,9 +26,11 @@ __all__ = [
     "GameSpec",
     "GameState",
     "IllegalAction",
+    "NotationError",
     "OptionError",
     "Options",
     "Outcome",
+    "RulesError",
     "Termination",
     "action",
     "action_from_json",

@@ -18,7 +18,17 @@ import typing
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
-__all__ = ["Action", "action", "action_from_json", "action_to_json", "actions_from_json", "actions_to_json"]
+from rules.errors import NotationError
+
+__all__ = [
+    "Action",
+    "action",
+    "action_from_json",
+    "action_kinds",
+    "action_to_json",
+    "actions_from_json",
+    "actions_to_json",
+]
 
 
 class Action:
@@ -44,6 +54,11 @@ def action(kind: str) -> Callable[[A], A]:
         return cls
 
     return register
+
+
+def action_kinds() -> dict[str, type[Action]]:
+    """Every registered action kind and its class (a copy: registering goes through :func:`action`)."""
+    return dict(_REGISTRY)
 
 
 def _encode(value: Any) -> Any:
@@ -136,11 +151,11 @@ def action_from_json(data: dict[str, Any] | str) -> Action:
     if isinstance(data, str):
         data = json.loads(data)
     if not isinstance(data, dict) or "kind" not in data:
-        raise ValueError(f"not an action: {data!r}")
+        raise NotationError(f"not an action: {data!r}")
     kind = data["kind"]
     cls = _REGISTRY.get(kind)
     if cls is None:
-        raise ValueError(f"unknown action kind {kind!r}")
+        raise NotationError(f"unknown action kind {kind!r}")
     hints, fields = _schema(kind)
     kwargs = {}
     for field in fields:
@@ -148,12 +163,12 @@ def action_from_json(data: dict[str, Any] | str) -> Action:
             try:
                 kwargs[field.name] = _decode(hints[field.name], data[field.name])
             except (TypeError, ValueError) as exc:
-                raise ValueError(f"{kind}.{field.name}: {exc}") from exc
+                raise NotationError(f"{kind}.{field.name}: {exc}") from exc
         elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
-            raise ValueError(f"{kind}: missing field {field.name!r}")
+            raise NotationError(f"{kind}: missing field {field.name!r}")
     unknown = set(data) - {"kind"} - {f.name for f in fields}
     if unknown:
-        raise ValueError(f"{kind}: unknown fields {sorted(unknown)}")
+        raise NotationError(f"{kind}: unknown fields {sorted(unknown)}")
     return cls(**kwargs)
 
 
@@ -164,5 +179,5 @@ def actions_to_json(acts: typing.Iterable[Action]) -> str:
 def actions_from_json(text: str) -> list[Action]:
     items = json.loads(text)
     if not isinstance(items, list):
-        raise ValueError("expected a JSON list of actions")
+        raise NotationError("expected a JSON list of actions")
     return [action_from_json(item) for item in items]

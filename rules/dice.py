@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rules.actions import Action, action
+from rules.errors import NotationError
 
 __all__ = ["DICE", "FACES", "Choose", "Roll", "RollDice", "as_roll", "random_roll"]
 
@@ -38,7 +39,7 @@ class Roll:
             or len(self.values) != DICE
             or any(isinstance(v, bool) or not isinstance(v, int) or v not in FACES for v in self.values)
         ):
-            raise ValueError(f"a roll is 5 dice with values 1–6, got {self.values!r}")
+            raise NotationError(f"a roll is 5 dice with values 1–6, got {self.values!r}")
 
     @classmethod
     def parse(cls, text: str) -> Roll:
@@ -49,12 +50,12 @@ class Roll:
         >>> Roll.parse("4 3 4 4")
         Traceback (most recent call last):
         ...
-        ValueError: not a roll of 5 dice 1–6: '4 3 4 4'
+        rules.errors.NotationError: not a roll of 5 dice 1–6: '4 3 4 4'
         """
         body = text.strip().strip("()[]").strip()
         parts = re.split(r"[\s,]+", body) if re.search(r"[\s,]", body) else list(body)
         if len(parts) != DICE or not all(p in {"1", "2", "3", "4", "5", "6"} for p in parts):
-            raise ValueError(f"not a roll of 5 dice 1–6: {text!r}")
+            raise NotationError(f"not a roll of 5 dice 1–6: {text!r}")
         return cls(tuple(int(p) for p in parts))
 
     def __str__(self) -> str:

@@ -124,12 +124,17 @@ S = TypeVar("S", bound=Sheet)
 
 @dataclass(frozen=True)
 class DiceGame(Generic[S]):
-    """The state of a dice game: options, one sheet per seat, whose turn it is and the dice so far."""
+    """The state of a dice game: options, one sheet per seat, whose turn it is and the dice so far.
+
+    ``turn_seat`` is the seat whose turn it is (after the last turn: the seat that would be next);
+    :attr:`to_move` is the same seat while the game is on and ``None`` once it is over.
+    :attr:`round_number` counts the rounds (one turn per seat), 1-based.
+    """
 
     options: Options
     sheets: tuple[S, ...]
     first_player: int = 0
-    current_player: int = 0
+    turn_seat: int = 0
     rolls_used: int = 0
     dice: Roll | None = None
     outcome: Outcome | None = None
@@ -140,16 +145,22 @@ class DiceGame(Generic[S]):
         return cls(options, (sheet,) * options.players, first_player, first_player)
 
     @property
-    def turn(self) -> int:
-        """The current player's turn number, 1-based (the last turn's number once the game is over)."""
-        sheet = self.sheets[self.current_player]
+    def to_move(self) -> int | None:
+        """The seat to roll or choose; ``None`` once every sheet is full."""
+        return None if self.outcome is not None else self.turn_seat
+
+    @property
+    def round_number(self) -> int:
+        """The round of the turn in play, 1-based: the turn seat's own turn count (the last round's
+        number once the game is over)."""
+        sheet = self.sheets[self.turn_seat]
         return min(sheet.filled + 1, len(sheet.boxes))
 
     def choices(self) -> dict[str, int]:
         """The boxes the current dice may enter, with their points; empty before the first roll."""
         if self.dice is None or self.outcome is not None:
             return {}
-        return self.sheets[self.current_player].options(self.dice)
+        return self.sheets[self.turn_seat].options(self.dice)
 
     def best_choice(self) -> str:
         """The highest-scoring legal box (ties: the first in sheet order), e.g. for a move timer."""
@@ -200,15 +211,15 @@ class DiceGame(Generic[S]):
     def _choose(self, box: str) -> DiceGame[S]:
         if self.dice is None:
             raise IllegalAction("no_roll", f"roll the dice before choosing a box ({box!r})", box=box)
-        sheet = self.sheets[self.current_player].fill(box, self.dice)
-        sheets = tuple(sheet if seat == self.current_player else s for seat, s in enumerate(self.sheets))
+        sheet = self.sheets[self.turn_seat].fill(box, self.dice)
+        sheets = tuple(sheet if seat == self.turn_seat else s for seat, s in enumerate(self.sheets))
         outcome = None
         if all(s.is_full for s in sheets):
             outcome = Outcome.from_scores(Termination.SHEETS_FULL, [s.total() for s in sheets])
         return replace(
             self,
             sheets=sheets,
-            current_player=(self.current_player + 1) % len(sheets),
+            turn_seat=(self.turn_seat + 1) % len(sheets),
             rolls_used=0,
             dice=None,
             outcome=outcome,
@@ -249,7 +260,7 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def ranking_lines(state: DiceGame[S]) -> list[str]:
     """``1. P2  250`` per seat, best first; shared places on equal totals; or who is to play."""
     if state.outcome is None:
-        return [f"game on: {seat_label(state.current_player)} to play, turn {state.turn}"]
+        return [f"game on: {seat_label(state.turn_seat)} to play, turn {state.round_number}"]
     outcome = state.outcome
     order = sorted(range(len(outcome.scores)), key=lambda seat: (outcome.places[seat], seat))
     return ["ranking:"] + [f"{outcome.places[s]}. {seat_label(s)}  {outcome.scores[s]}" for s in order]

@@ -26,6 +26,13 @@ class GameState(Protocol):
         """``None`` while the game is on."""
         ...
 
+    @property
+    def to_move(self) -> int | None:
+        """The seat (0-based) to act now; ``None`` when the game is over or nobody is to act (a dealer's
+        step, the end of a hand before the racks are shown). The device lights this seat, runs its move
+        timer and books the time of the next action to it."""
+        ...
+
     def apply(self, action: Action) -> Self:
         """The state after ``action``; raises ``IllegalAction`` and leaves ``self`` unchanged."""
         ...

@@ -176,7 +176,7 @@ class DiceTableScreen(DiceScreen):
             colour = seat_colour(self.app.config.seats.colours, player.seat)
             canvas.shape((canvas.px(8), canvas.px(6), canvas.px(44), canvas.px(44)), colour, radius=22)
             canvas.text(player.name, (canvas.px(60), 0, canvas.px(230), bar.height), size=28, bold=True)
-        turn = int(session.state.turn)  # type: ignore[attr-defined]
+        turn = int(session.state.round_number)  # type: ignore[attr-defined]
         canvas.text(
             self._("Turn {n}", n=turn),
             (canvas.px(300), 0, canvas.px(120), bar.height),

@@ -129,8 +129,12 @@ class DiceSession(GameSession):
         """A seat button (or the confirm touch of the current seat): enter the selected box."""
         if self.finished:
             return False
-        if seat != self.current_seat:
-            self.refuse("not_your_turn", f"seat {seat + 1} pressed during seat {self.current_seat}'s turn")
+        current = self.current_seat
+        if seat != current:
+            # The message counts seats from 1, as the players do; the details keep the 0-based seats.
+            shown = "nobody's" if current is None else f"seat {current + 1}'s"
+            message = f"seat {seat + 1} pressed during {shown} turn"
+            self.refuse("not_your_turn", message, seat=seat, to_move=current)
             return False
         if self.dice is None or self.rolls_used == 0:
             self.refuse("roll_first", "no dice rolled yet this turn")
@@ -167,7 +171,7 @@ class DiceSession(GameSession):
         state = self.spec.new_game(self.options)
         progress: list[list[int]] = [[] for _ in self.players]
         for act in self.history:
-            player = state.current_player  # type: ignore[attr-defined]
+            player = state.turn_seat  # type: ignore[attr-defined]
             state = state.apply(act)
             if isinstance(act, Choose):
                 progress[player].append(state.sheets[player].total())  # type: ignore[attr-defined]

@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rules.errors import NotationError
+
 __all__ = ["DECK", "DECK_COUNTS", "JOKER", "RANK_NAMES", "SUITS", "Card", "cards_text", "parse_cards"]
 
 SUITS = "SHDC"
@@ -35,7 +37,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if (self.rank, self.suit) != (0, "") and (self.rank not in RANK_NAMES or self.suit not in SUITS):
-            raise ValueError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+            raise NotationError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -44,10 +46,10 @@ class Card:
         if token == "JOKER":
             return JOKER
         if len(token) < 2:
-            raise ValueError(f"not a card: {text!r} (expected e.g. AS, 10H, TH, Q♦ or JOKER)")
+            raise NotationError(f"not a card: {text!r} (expected e.g. AS, 10H, TH, Q♦ or JOKER)")
         rank_name, suit = token[:-1], _SUIT_SYMBOLS.get(token[-1], token[-1])
         if rank_name not in _RANKS_BY_NAME or suit not in SUITS:
-            raise ValueError(f"not a card: {text!r} (expected e.g. AS, 10H, TH, Q♦ or JOKER)")
+            raise NotationError(f"not a card: {text!r} (expected e.g. AS, 10H, TH, Q♦ or JOKER)")
         return cls(_RANKS_BY_NAME[rank_name], suit)
 
     @property

@@ -99,6 +99,12 @@ class Deal:
         return self.options.players
 
     @property
+    def to_move(self) -> int | None:
+        """The seat to draw or play; ``None`` while the deal waits for its turned-up card or for the
+        hands to be revealed, and once it is over."""
+        return self.turn if self.phase in ("draw", "play") else None
+
+    @property
     def discard_top(self) -> Card | None:
         return self.discards[-1] if self.discards else None
 

@@ -38,6 +38,11 @@ class Session:
         return tuple(sum(r.payouts[seat] for r in self.results) for seat in range(self.options.players))
 
     @property
+    def to_move(self) -> int | None:
+        """The seat to act in the current deal; ``None`` between deals and once the session is over."""
+        return None if self.outcome is not None else self.deal.to_move
+
+    @property
     def outcome(self) -> Outcome | None:
         if len(self.results) < self.options.deals:
             return None

@@ -12,7 +12,7 @@ from rules.rummikub.arrange import arrange
 from rules.rummikub.best_move import Move, best_move
 from rules.rummikub.check import check_turn
 from rules.rummikub.game import SPEC, auto_play, describe
-from rules.rummikub.melds import Meld, meld_value, read_meld
+from rules.rummikub.melds import Meld, MeldLike, meld_value, read_meld
 from rules.rummikub.opening import best_opening, can_open
 from rules.rummikub.options import RummikubOptions
 from rules.rummikub.scoring import rack_value, score_game
@@ -25,6 +25,7 @@ __all__ = [
     "Announce",
     "Draw",
     "Meld",
+    "MeldLike",
     "Move",
     "Open",
     "Play",

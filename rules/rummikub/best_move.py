@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.rummikub.melds import Meld
+from rules.rummikub.melds import Meld, MeldLike
 from rules.rummikub.partition import Arrangement, TileCounts, solve, solve_keeping
 from rules.rummikub.tiles import Tile
 
@@ -38,7 +38,7 @@ class Move:
     changed: int
 
 
-def best_move(table: Sequence[Meld], rack: Sequence[Tile], *, fewest_changed: bool = True) -> Move | None:
+def best_move(table: Sequence[MeldLike], rack: Sequence[Tile], *, fewest_changed: bool = True) -> Move | None:
     """The best play, or ``None`` when no rack tile can be laid (the player draws).
 
     ``table`` must be a valid table (``IllegalAction`` ``invalid_meld`` otherwise). Exact in all

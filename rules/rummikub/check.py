@@ -20,23 +20,21 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from rules.errors import IllegalAction
-from rules.rummikub.melds import Meld
+from rules.rummikub.melds import Meld, MeldLike
 from rules.rummikub.opening import OPENING_MINIMUM
 from rules.rummikub.tiles import Tile, tiles_text
 
 __all__ = ["MeldLike", "check_turn", "played_tiles"]
-
-MeldLike = Meld | str | Sequence[Tile]
 
 
 def _sorted(tiles: Iterable[Tile]) -> list[Tile]:
     return sorted(tiles, key=Tile.sort_key)
 
 
-def played_tiles(before: Sequence[Meld], after: Sequence[Meld]) -> tuple[list[Tile], list[Tile]]:
+def played_tiles(before: Sequence[MeldLike], after: Sequence[MeldLike]) -> tuple[list[Tile], list[Tile]]:
     """``(added, removed)``: the tiles on the table after but not before, and the other way round."""
-    old = Counter(t for m in before for t in m.tiles)
-    new = Counter(t for m in after for t in m.tiles)
+    old = Counter(t for m in before for t in Meld.of(m))
+    new = Counter(t for m in after for t in Meld.of(m))
     return _sorted((new - old).elements()), _sorted((old - new).elements())
 
 

@@ -21,15 +21,15 @@ rules.errors.IllegalAction: R12 B12 B12 is not a group: two blue tiles [invalid_
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal
+from typing import Literal, overload
 
 from rules.errors import IllegalAction
 from rules.rummikub.tiles import COLOUR_NAMES, Tile, parse_tiles, tiles_text
 
-__all__ = ["Meld", "Reading", "meld_value", "read_meld"]
+__all__ = ["Meld", "MeldLike", "Reading", "meld_value", "read_meld"]
 
 MIN_MELD = 3
 MAX_GROUP = 4
@@ -86,9 +86,14 @@ def _group_reading(tiles: Sequence[Tile]) -> tuple[Reading | None, str]:
     return Reading("group", stands_for), ""
 
 
-def read_meld(tiles: Sequence[Tile]) -> Reading:
-    """The reading of greatest value of ``tiles`` in table order; ``IllegalAction`` (``invalid_meld``)
-    naming the tiles and the reason when they are no meld."""
+def read_meld(meld: MeldLike) -> Reading:
+    """The reading of greatest value of a meld's tiles in table order; ``IllegalAction``
+    (``invalid_meld``) naming the tiles and the reason when they are no meld.
+
+    >>> str(read_meld("B9 B10 J")), str(read_meld(Meld.parse("O4 J O6")))
+    ('run B9 B10 B11 = 30', 'run O4 O5 O6 = 15')
+    """
+    tiles = _tiles(meld)
     text = tiles_text(tiles)
     if len(tiles) < MIN_MELD:
         raise IllegalAction("invalid_meld", f"{text} is not a meld: fewer than 3 tiles", meld=text)
@@ -120,20 +125,36 @@ def read_meld(tiles: Sequence[Tile]) -> Reading:
     raise IllegalAction("invalid_meld", f"{text} {reason}", meld=text)
 
 
-def meld_value(tiles: Sequence[Tile] | str) -> int:
-    """The value of a meld (jokers worth the tile they stand for); ``IllegalAction`` if no meld."""
-    return read_meld(parse_tiles(tiles) if isinstance(tiles, str) else list(tiles)).value
+def meld_value(meld: MeldLike) -> int:
+    """The value of a meld (jokers worth the tile they stand for); ``IllegalAction`` if no meld.
+
+    It takes a :class:`Meld`, its text or its tiles:
+
+    >>> meld_value("R7 R8 J"), meld_value(Meld.parse("K5 B5 O5")), meld_value(parse_tiles("B1 B2 B3"))
+    (24, 15, 6)
+    """
+    return read_meld(meld).value
+
+
+def _tiles(meld: MeldLike) -> Sequence[Tile]:
+    if isinstance(meld, Meld):
+        return meld.tiles
+    return parse_tiles(meld) if isinstance(meld, str) else tuple(meld)
 
 
 @dataclass(frozen=True, eq=False)
-class Meld:
+class Meld(Sequence[Tile]):
     """Tiles lying together on the table, in table order; it may be invalid (``reading`` raises).
 
+    A meld is a sequence of its tiles (``len``, indexing, iteration), so it goes wherever tiles do.
     Equality ignores direction (a meld and its reverse are the same) and, for a group, the order of
     its tiles.
 
     >>> Meld.parse("R1 R2 R3") == Meld.parse("R3 R2 R1"), str(Meld.parse("r1  r2 r3"))
     (True, 'R1 R2 R3')
+    >>> meld = Meld.parse("K7 J K9")
+    >>> str(meld[0]), [str(t) for t in meld[1:]], len(meld)
+    ('K7', ['J', 'K9'], 3)
     """
 
     tiles: tuple[Tile, ...]
@@ -143,7 +164,8 @@ class Meld:
         return cls(tuple(parse_tiles(text)))
 
     @classmethod
-    def of(cls, tiles: Iterable[Tile] | str | Meld) -> Meld:
+    def of(cls, tiles: MeldLike | Iterable[Tile]) -> Meld:
+        """A meld from a meld, its text or its tiles."""
         if isinstance(tiles, Meld):
             return tiles
         return cls.parse(tiles) if isinstance(tiles, str) else cls(tuple(tiles))
@@ -181,8 +203,24 @@ class Meld:
     def __len__(self) -> int:
         return len(self.tiles)
 
+    @overload
+    def __getitem__(self, index: int) -> Tile: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Tile, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Tile | tuple[Tile, ...]:
+        return self.tiles[index]
+
+    def __iter__(self) -> Iterator[Tile]:
+        return iter(self.tiles)
+
     def __str__(self) -> str:
         return tiles_text(self.tiles)
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"
+
+
+MeldLike = Meld | str | Sequence[Tile]
+"""What every function that takes a meld accepts: a :class:`Meld`, its text (``"R7 R8 J"``) or its tiles."""

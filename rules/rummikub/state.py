@@ -82,6 +82,12 @@ class RummikubState:
         return self.options.players
 
     @property
+    def to_move(self) -> int | None:
+        """The seat to move; ``None`` before ``Start`` (referee mode) and once the game has ended
+        (the racks still to be revealed are nobody's move)."""
+        return None if self.ended is not None else self.turn
+
+    @property
     def full_information(self) -> bool:
         return self.racks is not None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rules.errors import IllegalAction
+from rules.errors import NotationError
 
 __all__ = ["COLOURS", "COLOUR_NAMES", "JOKER", "NUMBERS", "Tile", "full_set", "parse_tiles", "tiles_text"]
 
@@ -31,9 +31,9 @@ class Tile:
     def __post_init__(self) -> None:
         if self.colour == _JOKER_COLOUR:
             if self.number != 0:
-                raise ValueError(f"a joker has no number, got {self.number}")
+                raise NotationError(f"a joker has no number, got {self.number}")
         elif self.colour not in COLOURS or self.number not in NUMBERS:
-            raise ValueError(f"no such tile: colour {self.colour!r}, number {self.number}")
+            raise NotationError(f"no such tile: colour {self.colour!r}, number {self.number}")
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -45,7 +45,7 @@ class Tile:
             number = int(word[1:])
             if number in NUMBERS:
                 return cls(word[0], number)
-        raise ValueError(f"not a Rummikub tile: {text!r} (colour R/B/K/O + number 1–13, or J)")
+        raise NotationError(f"not a Rummikub tile: {text!r} (colour R/B/K/O + number 1–13, or J)")
 
     @property
     def is_joker(self) -> bool:
@@ -70,7 +70,7 @@ JOKER = Tile(_JOKER_COLOUR, 0)
 def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
     """Tiles from space-separated text (or an iterable of tile texts), in the given order.
 
-    Raises ``IllegalAction`` with code ``unknown_tile`` naming the word that is not a tile.
+    Raises :class:`~rules.errors.NotationError` naming the word that is not a tile.
     """
     words = text.split() if isinstance(text, str) else list(text)
     tiles = []
@@ -78,7 +78,7 @@ def parse_tiles(text: str | Iterable[str]) -> list[Tile]:
         try:
             tiles.append(Tile.parse(word))
         except ValueError as exc:
-            raise IllegalAction("unknown_tile", str(exc), tile=word) from None
+            raise NotationError(str(exc)) from None
     return tiles
 
 

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, NotationError
 from rules.zatre.cards import Card
 
 __all__ = [
@@ -73,13 +73,13 @@ class Placement:
 
     def __post_init__(self) -> None:
         if self.orientation not in _STEP:
-            raise ValueError(f"orientation {self.orientation!r} is neither 'H' nor 'V'")
+            raise NotationError(f"orientation {self.orientation!r} is neither 'H' nor 'V'")
 
     @classmethod
     def parse(cls, text: str) -> Placement:
         match = _PLACEMENT.match(text)
         if match is None:
-            raise ValueError(
+            raise NotationError(
                 f"not a Zatre placement: {text!r} (expected card@x,y and H or V, like '3|4@0,0H')"
             )
         card, x, y, orientation = match.groups()

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rules.errors import NotationError
+
 __all__ = ["MAX_HALF", "Card", "parse_cards"]
 
 MAX_HALF = 6
@@ -31,17 +33,17 @@ class Card:
     def __post_init__(self) -> None:
         for half in (self.first, self.second):
             if isinstance(half, bool) or not isinstance(half, int) or not 0 <= half <= MAX_HALF:
-                raise ValueError(f"card half {half!r} is not a number 0–{MAX_HALF}")
+                raise NotationError(f"card half {half!r} is not a number 0–{MAX_HALF}")
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """``"3|4"`` -> ``Card(3, 4)``; ``ValueError`` names the text when it is not a card."""
         parts = text.strip().split("|")
         if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-            raise ValueError(f"not a Zatre card: {text!r} (expected two halves 0–{MAX_HALF} like '3|4')")
+            raise NotationError(f"not a Zatre card: {text!r} (expected two halves 0–{MAX_HALF} like '3|4')")
         first, second = (int(p) for p in parts)
         if not (0 <= first <= MAX_HALF and 0 <= second <= MAX_HALF):
-            raise ValueError(f"not a Zatre card: {text!r} (halves must be 0–{MAX_HALF})")
+            raise NotationError(f"not a Zatre card: {text!r} (halves must be 0–{MAX_HALF})")
         return cls(first, second)
 
     def __str__(self) -> str:

@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rules.errors import NotationError
 from rules.zatre.cards import Card
 
 __all__ = ["DECK_SIZE", "DEFAULT_MANIFEST", "DeckError", "check_deck", "load_deck", "parse_manifest"]
@@ -29,7 +30,7 @@ DECK_SIZE = 50
 DEFAULT_MANIFEST = "deck_default.json"
 
 
-class DeckError(ValueError):
+class DeckError(NotationError):
     """A deck manifest that cannot be used; the message names the file and the problem."""
 
 

@@ -123,6 +123,11 @@ class ZatreState:
         return Outcome.from_scores(Termination.ROUNDS_PLAYED, [sheet.total for sheet in self.sheets])
 
     @property
+    def to_move(self) -> int | None:
+        """The seat to lay, ``None`` once the game is over."""
+        return self.turn
+
+    @property
     def rounds(self) -> int:
         return self.options.players
 

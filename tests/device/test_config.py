@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
 from pathlib import Path
 
 import pytest
 
-from device import config as config_mod
 from device.config import Config, ConfigError, load_config, load_config_text
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(config_mod).failed == 0
 
 
 def test_missing_file_gives_defaults(tmp_path: Path) -> None:

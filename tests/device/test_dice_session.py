@@ -63,9 +63,13 @@ def test_only_the_current_seat_confirms(make_app) -> None:
     session = app.session
     roll(app, (2, 3, 4, 5, 6))
     tap(app, "Large straight")
-    other = 1 - session.current_seat
+    current = session.current_seat
+    other = 1 - current
     press(app, other)
     assert session.refusal.code == "not_your_turn" and session.seq == 1
+    # The sentence counts seats from 1 as the players do, both of them; the details stay 0-based.
+    assert session.refusal.message == f"seat {other + 1} pressed during seat {current + 1}'s turn"
+    assert session.refusal.details == {"seat": other, "to_move": current}
     assert any("Not your turn" in t for t in app.canvas.texts())
     press(app, 1 - other)
     assert session.state.sheets[1 - other].get("large_straight") == 40

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import doctest
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 import pytest
 
 import rules
-from rules import actions as actions_mod
-from rules import options as options_mod
-from rules import outcome as outcome_mod
 from rules.actions import action, action_from_json, action_to_json, actions_from_json, actions_to_json
 from rules.errors import IllegalAction, OptionError
 from rules.options import Options
 from rules.outcome import Outcome, Termination, places
-
-
-@pytest.mark.parametrize("module", [actions_mod, options_mod, outcome_mod, rules.errors])
-def test_doctests(module: object) -> None:
-    result = doctest.testmod(module)  # type: ignore[arg-type]
-    assert result.failed == 0
 
 
 def test_illegal_action_is_a_value_error_with_code_and_details() -> None:
@@ -245,3 +235,22 @@ def test_option_values_of_every_type_are_accepted() -> None:
     opts = _TypedOptions.from_dict({"ratio": 1, "name": "y", "limit": 4, "sides": ["a", "b"], "flag": True})
     assert (opts.ratio, opts.limit, opts.sides, opts.flag) == (1, 4, ("a", "b"), True)
     assert opts.replace(limit=None).limit is None
+
+
+def test_one_error_hierarchy_for_bad_text_refused_moves_and_options() -> None:
+    from rules.dice import Roll
+    from rules.kalooki import Card
+    from rules.zatre import Placement
+
+    for parse, text in [
+        (Roll.parse, "1 2"),
+        (Card.parse, "ZZ"),
+        (Placement.parse, "3|4@x"),
+        (action_from_json, "{}"),
+    ]:
+        with pytest.raises(rules.NotationError) as err:
+            parse(text)
+        assert isinstance(err.value, rules.RulesError) and isinstance(err.value, ValueError)
+        assert text in str(err.value) or "not an action" in str(err.value)
+    assert issubclass(IllegalAction, rules.RulesError) and issubclass(OptionError, rules.RulesError)
+    assert not issubclass(rules.NotationError, IllegalAction)

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules import dice as dice_mod
 from rules.actions import action_from_json, action_to_json, actions_from_json, actions_to_json
 from rules.dice import Choose, Roll, RollDice, as_roll, random_roll
 
 rolls = st.tuples(*[st.integers(1, 6)] * 5).map(Roll)
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(dice_mod).failed == 0
 
 
 @pytest.mark.parametrize(

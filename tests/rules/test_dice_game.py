@@ -29,7 +29,7 @@ def refused(state: DiceGame, act: Action, code: str) -> IllegalAction:  # type: 
 
 def test_a_new_game_waits_for_the_first_roll() -> None:
     state = yahtzee.new_game(yahtzee.YahtzeeOptions(players=3))
-    assert (state.current_player, state.turn, state.rolls_used, state.dice) == (0, 1, 0, None)
+    assert (state.turn_seat, state.round_number, state.rolls_used, state.dice) == (0, 1, 0, None)
     assert len(state.sheets) == 3 and state.outcome is None
     assert state.choices() == {}
     assert rules.get_game("yahtzee").new_game(yahtzee.YahtzeeOptions(players=3)) == state
@@ -82,9 +82,9 @@ def test_stopping_after_the_first_roll_passes_the_dice() -> None:
         .apply(Choose("full_house"))
     )
     assert state.sheets[0].get("full_house") == 25
-    assert (state.current_player, state.turn, state.rolls_used, state.dice) == (1, 1, 0, None)
+    assert (state.turn_seat, state.round_number, state.rolls_used, state.dice) == (1, 1, 0, None)
     state = state.apply(roll("12345")).apply(Choose("chance"))
-    assert (state.current_player, state.turn) == (0, 2)
+    assert (state.turn_seat, state.round_number) == (0, 2)
 
 
 def test_best_choice_takes_the_highest_points_and_the_first_on_ties() -> None:
@@ -124,13 +124,13 @@ def _play_fixed(state: DiceGame, box_order: tuple[str, ...], dice: str) -> DiceG
 def test_the_game_ends_when_every_sheet_is_full(players: int) -> None:
     state = yahtzee.new_game(yahtzee.YahtzeeOptions(players=players))
     state = _play_fixed(state, yahtzee.BOXES[:-1], "1 2 3 4 6")
-    assert state.outcome is None and state.turn == 13
+    assert state.outcome is None and state.round_number == 13
     state = _play_fixed(state, ("chance",), "1 2 3 4 6")
     assert state.outcome is not None
     assert state.outcome.termination is Termination.SHEETS_FULL
     assert state.outcome.places == (1,) * players  # equal sheets share the first place
     assert state.outcome.scores == (state.sheets[0].total(),) * players
-    assert state.turn == 13 and state.choices() == {}
+    assert state.round_number == 13 and state.choices() == {}
     refused(state, roll("12345"), "game_over")
     with pytest.raises(IllegalAction) as err:
         state.best_choice()
@@ -154,7 +154,7 @@ def test_triple_has_39_turns() -> None:
     for box in yahtzee.TRIPLE_BOXES:
         assert state.outcome is None
         state = state.apply(roll("12345")).apply(Choose(box))
-        assert state.turn == min(yahtzee.TRIPLE_BOXES.index(box) + 2, 39)
+        assert state.round_number == min(yahtzee.TRIPLE_BOXES.index(box) + 2, 39)
     assert state.outcome is not None
 
 
@@ -163,8 +163,10 @@ def test_poker_dice_starts_with_the_seat_drawn_by_lot_and_goes_clockwise() -> No
     state = poker_dice.new_game(opts)
     seats = []
     for _ in range(5):
-        seats.append(state.current_player)
-        state = state.apply(roll("12345")).apply(Choose("chance" if state.turn == 1 else "small_straight"))
+        seats.append(state.turn_seat)
+        state = state.apply(roll("12345")).apply(
+            Choose("chance" if state.round_number == 1 else "small_straight")
+        )
     assert seats == [2, 3, 0, 1, 2]
     assert [s.filled for s in state.sheets] == [1, 1, 2, 1]
 

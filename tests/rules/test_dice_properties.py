@@ -75,8 +75,8 @@ def play(state: Game, rng: random.Random) -> tuple[Game, list[Action]]:
         choices = state.choices()
         assert choices, "some box is always open while the game is on"
         box = rng.choice(sorted(choices))
-        sheet_before = state.sheets[state.current_player]
-        seat = state.current_player
+        sheet_before = state.sheets[state.turn_seat]
+        seat = state.turn_seat
         apply(Choose(box))
         assert state.sheets[seat].get(box) == choices[box]
         assert state.sheets[seat].filled == sheet_before.filled + 1

@@ -141,7 +141,7 @@ def test_triple_game_enters_boxes_by_column() -> None:
     state = yahtzee.new_game(yahtzee.YahtzeeOptions(players=1, variant="triple"))
     state = state.apply(RollDice(Roll.parse("6 6 6 2 2"))).apply(Choose("3:full_house"))
     assert state.sheets[0].get("3:full_house") == 75
-    assert state.turn == 2
+    assert state.round_number == 2
 
 
 def test_describe_triple_shows_each_column() -> None:

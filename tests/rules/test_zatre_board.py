@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 from rules import IllegalAction, zatre
 from rules.zatre import Board, Card, Placement, place, place_cards
-from rules.zatre import board as board_mod
-from rules.zatre import cards as cards_mod
-from rules.zatre import deck as deck_mod
-from rules.zatre import moves as moves_mod
-from rules.zatre import options as options_mod
-from rules.zatre import sheet as sheet_mod
-from rules.zatre import state as state_mod
 
 
 def board_of(*placements: str) -> Board:
     """A board with these cards, laid without checking the rules (to set up a position)."""
     return Board(tuple(Placement.parse(p) for p in placements))
-
-
-@pytest.mark.parametrize(
-    "module", [zatre, cards_mod, deck_mod, board_mod, moves_mod, options_mod, sheet_mod, state_mod]
-)
-def test_doctests(module: object) -> None:
-    assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
 
 
 def test_card_text_form_and_parser() -> None:
