@@ -367,7 +367,7 @@ def table_background(size: tuple[int, int], kind: str, rng: np.random.Generator)
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _warm(frame: np.ndarray, amount: float) -> np.ndarray:
+def warm_light(frame: np.ndarray, amount: float) -> np.ndarray:
     """Indoor (tungsten) light: blue down, red up by ``amount`` (0 = daylight)."""
     gains = np.array((1 - 0.35 * amount, 1 - 0.08 * amount, 1 + 0.1 * amount), np.float32)
     return np.clip(frame.astype(np.float32) * gains, 0, 255).astype(np.uint8)
@@ -452,7 +452,7 @@ def render_table(
         )
     light = float(warm if warm is not None else (rng.uniform(0, 1) if rng.random() < 0.4 else 0.0))
     if light > 0:
-        frame = _warm(frame, light)
+        frame = warm_light(frame, light)
     if noise > 0:
         grain = rng.normal(0, noise, frame.shape).astype(np.float32)
         frame = np.clip(frame.astype(np.float32) + grain, 0, 255).astype(np.uint8)
