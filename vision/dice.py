@@ -24,18 +24,16 @@ for the photo sets they come from).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.calibration import Calibration
 from vision.frame import check_frame
-from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, load_settings
+from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, edge_angle, load_settings
 
 NOT_A_DIE = 6
 
@@ -150,34 +148,6 @@ def default_models() -> DiceModels:
     return DiceModels.load()
 
 
-ANGLE_CROP = 48
-_ANGLE_WINDOW = (np.hypot(*np.mgrid[-1 : 1 : ANGLE_CROP * 1j, -1 : 1 : ANGLE_CROP * 1j]) < 0.95).astype(
-    np.float32
-)
-
-
-def _face_angle(image: np.ndarray, x: float, y: float, size: float) -> float:
-    """Turn of the face's edges in degrees in [-45, 45), from the fourfold symmetry of the gradients.
-
-    Measured in a round window just larger than the die, so the background's corners do not count.
-    """
-    s = ANGLE_CROP / (1.15 * size)
-    m = np.array([[s, 0, ANGLE_CROP / 2 - s * x], [0, s, ANGLE_CROP / 2 - s * y]])
-    crop = cv2.warpAffine(
-        image, m, (ANGLE_CROP, ANGLE_CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    grey = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-    # Scharr: the most rotation-invariant 3×3 gradient, so the estimate is not pulled towards the axes.
-    gx = cv2.Scharr(grey, cv2.CV_32F, 1, 0)
-    gy = cv2.Scharr(grey, cv2.CV_32F, 0, 1)
-    theta = np.arctan2(gy, gx)
-    weight = (gx * gx + gy * gy) * _ANGLE_WINDOW
-    c = float((weight * np.cos(4 * theta)).sum())
-    s4 = float((weight * np.sin(4 * theta)).sum())
-    angle = math.degrees(math.atan2(s4, c) / 4)
-    return (angle + 45.0) % 90.0 - 45.0
-
-
 def read_dice(
     frame: np.ndarray, calibration: Calibration | None = None, models: DiceModels | None = None
 ) -> DiceObservation:
@@ -199,7 +169,7 @@ def read_dice(
             continue
         value = int(probs[i, :NOT_A_DIE].argmax()) + 1
         confidence = float(probs[i, value - 1]) * score
-        angle = _face_angle(image, x, y, size)
+        angle = edge_angle(image, (x, y), 1.15 * size)
         held = False
         center = (x, y)
         if calibration is not None:

@@ -25,6 +25,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Protocol
 
+import numpy as np
+
 from rules.rummikub.melds import Meld
 from rules.rummikub.tiles import Tile
 
@@ -46,23 +48,29 @@ class Placed(Protocol):
     def angle(self) -> float: ...
 
 
-def _turn_difference(a: float, b: float) -> float:
-    """Difference of two turns known modulo a half turn, in [0, 90]."""
-    d = abs(a - b) % 180.0
-    return min(d, 180.0 - d)
-
-
-def neighbours(a: Placed, b: Placed) -> bool:
-    """Whether two tiles lie edge to edge side by side in one line."""
-    if _turn_difference(a.angle, b.angle) > ANGLE_TOLERANCE:
-        return False
-    t = math.radians(a.angle)
-    dx, dy = b.center[0] - a.center[0], b.center[1] - a.center[1]
-    along = abs(dx * math.cos(t) + dy * math.sin(t))
-    across = abs(-dx * math.sin(t) + dy * math.cos(t))
-    short = (a.short_side + b.short_side) / 2
-    long = (a.long_side + b.long_side) / 2
-    return 0.5 * short < along < NEIGHBOUR_SPAN * short and across < LEVEL_TOLERANCE * long
+def neighbour_matrix(tiles: Sequence[Placed]) -> np.ndarray:
+    """``m[i, j]``: tiles *i* and *j* lie edge to edge side by side in one line (measured in the frame of
+    either tile: the relation is symmetric)."""
+    centres = np.array([t.center for t in tiles], np.float64).reshape(-1, 2)
+    turns = np.array([t.angle for t in tiles], np.float64)
+    shorts = np.array([t.short_side for t in tiles], np.float64)
+    longs = np.array([t.long_side for t in tiles], np.float64)
+    dx = centres[None, :, 0] - centres[:, None, 0]
+    dy = centres[None, :, 1] - centres[:, None, 1]
+    rad = np.radians(turns)[:, None]
+    along = np.abs(dx * np.cos(rad) + dy * np.sin(rad))
+    across = np.abs(-dx * np.sin(rad) + dy * np.cos(rad))
+    short = (shorts[:, None] + shorts[None, :]) / 2
+    long = (longs[:, None] + longs[None, :]) / 2
+    d = np.abs(turns[:, None] - turns[None, :]) % 180.0
+    same_turn = np.minimum(d, 180.0 - d) <= ANGLE_TOLERANCE
+    m = (
+        same_turn
+        & (along > 0.5 * short)
+        & (along < NEIGHBOUR_SPAN * short)
+        & (across < LEVEL_TOLERANCE * long)
+    )
+    return m | m.T
 
 
 def _line_direction(tiles: Sequence[Placed], members: Sequence[int]) -> tuple[float, float]:
@@ -89,13 +97,9 @@ def chains(tiles: Sequence[Placed]) -> list[list[int]]:
             i = parent[i]
         return i
 
-    reach = [2.0 * max(t.long_side, t.short_side) for t in tiles]
-    for i in range(n):
-        for j in range(i + 1, n):
-            dx = tiles[j].center[0] - tiles[i].center[0]
-            dy = tiles[j].center[1] - tiles[i].center[1]
-            if dx * dx + dy * dy < reach[i] ** 2 and neighbours(tiles[i], tiles[j]):
-                parent[root(i)] = root(j)
+    if n:
+        for i, j in zip(*np.nonzero(np.triu(neighbour_matrix(tiles), 1)), strict=True):
+            parent[root(int(i))] = root(int(j))
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(i)

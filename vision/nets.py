@@ -206,3 +206,41 @@ class CropClassifier:
         z = logits / self.temperature
         probs = np.exp(z - z.max(axis=1, keepdims=True))
         return probs / probs.sum(axis=1, keepdims=True)
+
+
+ANGLE_CROP = 48
+_ANGLE_WINDOW = (np.hypot(*np.mgrid[-1 : 1 : ANGLE_CROP * 1j, -1 : 1 : ANGLE_CROP * 1j]) < 0.95).astype(
+    np.float32
+)
+
+
+def edge_angles(
+    image: np.ndarray, centers: Sequence[tuple[float, float]], extents: Sequence[float]
+) -> np.ndarray:
+    """The turn of the straight edges around each centre in degrees in [-45, 45), from the fourfold
+    symmetry of the gradients in a round window ``extent`` px across (a die's face, a tile's outline).
+
+    With z = gx + i·gy the gradient, z⁴ / |z|² = |z|² · e^{4iθ}: the gradient energy voting for 4θ,
+    without a trigonometric call per pixel.
+    """
+    if len(centers) == 0:
+        return np.zeros(0)
+    grey = np.empty((len(centers), ANGLE_CROP, ANGLE_CROP), np.float32)
+    for k, (center, extent) in enumerate(zip(centers, extents, strict=True)):
+        crop = cut(image, center, (extent, extent), 0.0, (ANGLE_CROP, ANGLE_CROP))
+        grey[k] = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+    # Scharr: the most rotation-invariant 3×3 gradient, so the estimate is not pulled towards the axes.
+    flat = grey.reshape(-1, ANGLE_CROP)
+    gx = cv2.Scharr(flat, cv2.CV_32F, 1, 0).reshape(grey.shape)
+    gy = np.stack([cv2.Scharr(g, cv2.CV_32F, 0, 1) for g in grey])
+    re2, im2 = gx * gx - gy * gy, 2 * gx * gy
+    energy = gx * gx + gy * gy + 1e-6
+    c = ((re2 * re2 - im2 * im2) / energy * _ANGLE_WINDOW).sum(axis=(1, 2))
+    s4 = (2 * re2 * im2 / energy * _ANGLE_WINDOW).sum(axis=(1, 2))
+    angles = np.degrees(np.arctan2(s4, c) / 4)
+    return (angles + 45.0) % 90.0 - 45.0
+
+
+def edge_angle(image: np.ndarray, center: tuple[float, float], extent: float) -> float:
+    """``edge_angles`` for one centre."""
+    return float(edge_angles(image, [center], [extent])[0])

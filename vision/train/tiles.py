@@ -332,11 +332,12 @@ def _classifier_sample(
             return _classifier_sample(real, synthetic, hard, none, rng)
         tile = photo.tiles[rng.integers(len(photo.tiles))]
         cx, cy, long_side, short_side, turn = geometry(tile.corners)
-        x = cx + rng.uniform(-0.07, 0.07) * short_side
-        y = cy + rng.uniform(-0.07, 0.07) * short_side
-        long_side *= math.exp(rng.uniform(-0.12, 0.12))
-        short_side *= math.exp(rng.uniform(-0.12, 0.12))
-        turn += rng.normal(0, 3.0)
+        # The detector's centre, sides and (edge-refined) turn are off by about this much: cover it.
+        x = cx + rng.uniform(-0.1, 0.1) * short_side
+        y = cy + rng.uniform(-0.1, 0.1) * short_side
+        long_side *= math.exp(rng.uniform(-0.18, 0.18))
+        short_side *= math.exp(rng.uniform(-0.18, 0.18))
+        turn += rng.normal(0, 4.0)
         label = tile.label
     turn += 180.0 * int(rng.integers(2))
     crop = tile_crop(photo.image, x, y, long_side, short_side, turn)
@@ -461,7 +462,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--out", type=Path, default=Path("vision/models"))
     parser.add_argument("--detector-steps", type=int, default=1200)
-    parser.add_argument("--classifier-steps", type=int, default=1000)
+    parser.add_argument("--classifier-steps", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     parser.add_argument(
