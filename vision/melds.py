@@ -4,7 +4,8 @@ and the meld's say on a doubtful tile.
 Two tiles are *neighbours* when they lie at the same turn (within ``ANGLE_TOLERANCE``), side by side
 along their short axis (centres ``NEIGHBOUR_SPAN`` short sides apart at most: a wider gap splits a row
 into two melds) and level along their long axis (offset below ``LEVEL_TOLERANCE`` long sides: rows
-close above each other stay apart). Chains of neighbours are melds; a tile with no neighbour is loose.
+close above each other stay apart); the sides are the median of all tiles in the frame. Chains of
+neighbours are melds; a tile with no neighbour is loose.
 
 A chain that reads as no valid meld is split into the fewest contiguous valid melds, if it can be (two
 melds laid touching); otherwise it stays one (invalid) meld, for the engine to refuse by name.
@@ -30,9 +31,9 @@ import numpy as np
 from rules.rummikub.melds import Meld
 from rules.rummikub.tiles import Tile
 
-ANGLE_TOLERANCE = 14.0  # degrees
-NEIGHBOUR_SPAN = 1.3  # centre distance along the row, in short sides (touching tiles: about 1.0)
-LEVEL_TOLERANCE = 0.35  # offset across the row, in long sides
+ANGLE_TOLERANCE = 20.0  # degrees: a detection's turn is off by up to about ten
+NEIGHBOUR_SPAN = 1.4  # centre distance along the row, in short sides (touching tiles: about 1.0)
+LEVEL_TOLERANCE = 0.45  # offset across the row, in long sides
 RESOLVE_SHARE = 0.9  # a meld decides a doubtful tile when one valid reading has this share
 MAX_READINGS = 256  # combinations of candidate readings tried per meld
 
@@ -50,18 +51,27 @@ class Placed(Protocol):
 
 def neighbour_matrix(tiles: Sequence[Placed]) -> np.ndarray:
     """``m[i, j]``: tiles *i* and *j* lie edge to edge side by side in one line (measured in the frame of
-    either tile: the relation is symmetric)."""
+    their mean turn, so the relation is symmetric). Distances are in the median short and long side of all the
+    tiles: they are one size, and the median is steadier than one detection's sides."""
     centres = np.array([t.center for t in tiles], np.float64).reshape(-1, 2)
     turns = np.array([t.angle for t in tiles], np.float64)
     shorts = np.array([t.short_side for t in tiles], np.float64)
     longs = np.array([t.long_side for t in tiles], np.float64)
     dx = centres[None, :, 0] - centres[:, None, 0]
     dy = centres[None, :, 1] - centres[:, None, 1]
-    rad = np.radians(turns)[:, None]
+    # Measured along the pair's mean turn (turns are known modulo a half turn: average the doubled angles).
+    doubled = np.radians(2 * turns)
+    rad = (
+        np.arctan2(
+            np.sin(doubled)[:, None] + np.sin(doubled)[None, :],
+            np.cos(doubled)[:, None] + np.cos(doubled)[None, :],
+        )
+        / 2
+    )
     along = np.abs(dx * np.cos(rad) + dy * np.sin(rad))
     across = np.abs(-dx * np.sin(rad) + dy * np.cos(rad))
-    short = (shorts[:, None] + shorts[None, :]) / 2
-    long = (longs[:, None] + longs[None, :]) / 2
+    # All tiles are one size: the frame's median sides are steadier than one detection's.
+    short, long = float(np.median(shorts)), float(np.median(longs))
     d = np.abs(turns[:, None] - turns[None, :]) % 180.0
     same_turn = np.minimum(d, 180.0 - d) <= ANGLE_TOLERANCE
     m = (
@@ -70,7 +80,7 @@ def neighbour_matrix(tiles: Sequence[Placed]) -> np.ndarray:
         & (along < NEIGHBOUR_SPAN * short)
         & (across < LEVEL_TOLERANCE * long)
     )
-    return m | m.T
+    return m
 
 
 def _line_direction(tiles: Sequence[Placed], members: Sequence[int]) -> tuple[float, float]:

@@ -16,11 +16,11 @@ credits the photo set they come from).
 4. Tiles lying edge to edge in a line form a meld (``vision.melds``); a doubtful tile inside a meld
    that only one reading makes valid is resolved by the meld, and the tile says so (``corrected``).
 
->>> from rules.rummikub.tiles import parse_tiles
+>>> from rules.rummikub.tiles import parse_tiles, tiles_text
 >>> from vision.synth import render_table
 >>> frame, truth = render_table([parse_tiles("R3 R4 R5"), parse_tiles("K7 B7 O7")], seed=2, angle=10)
->>> sorted(str(m) for m in read_tiles(frame).table())
-['B7 K7 O7', 'R3 R4 R5']
+>>> sorted(tiles_text(m) for m in read_tiles(frame).table())
+['K7 B7 O7', 'R3 R4 R5']
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def test_eval_tiles_prints_json_and_writes_annotations(
     ):
         assert key in result
     assert result["images"] == 3
-    assert result["true_tiles"] == 10
+    assert result["true_tiles"] == 11
     assert result["f1"] == 1.0
     assert result["number_accuracy"] == result["colour_accuracy"] == result["joker_recall"] == 1.0
     assert set(result["groups"]) == {"background wood", "background white", "setting table"}
