@@ -37,6 +37,7 @@ class RunOptions:
     seed: int = 0
     trace: bool = False  # print each journaled action (the resume tests read it)
     no_camera: bool = False  # simulator: post the rolled dice as readings (no camera, no reader: fast)
+    script: str | None = None  # simulator: a file of input events played in order (device.script)
 
 
 def _available(module: str) -> bool:
@@ -73,6 +74,15 @@ def run(opts: RunOptions) -> int:
         if not opts.headless:
             show_config_error(exc, opts)
         return 2
+    steps = None
+    if opts.script:
+        from device.script import ScriptError, load_script
+
+        try:
+            steps = load_script(opts.script)
+        except ScriptError as exc:
+            print(f"referee: {exc}", file=sys.stderr)
+            return 2
     if opts.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -105,9 +115,20 @@ def run(opts: RunOptions) -> int:
         app.camera = None if opts.no_camera else parts.vision(config, app, simulator)
         if opts.trace:
             _trace(app)
+        script = None
+        if steps is not None:
+            from device.script import ScriptPlayer
+
+            script = ScriptPlayer(steps, app, app.clock)
         watchdog = parts.watchdog()
         clock = pygame.time.Clock()
         while app.running and (opts.frames is None or app.frames < opts.frames):
+            if script is not None:
+                try:
+                    script.poll()
+                except ScriptError as exc:
+                    print(f"referee: {opts.script}: {exc}", file=sys.stderr)
+                    return 2
             for event in pygame.event.get():
                 converted = from_pygame(event, size)
                 if converted is not None:

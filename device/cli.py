@@ -41,6 +41,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="simulator: post the rolled dice directly (no camera, no reader)",
     )
+    parser.add_argument(
+        "--script",
+        default=None,
+        metavar="FILE",
+        help="simulator: play the input events of FILE (key NAME, tap TEXT, wait SECONDS)",
+    )
     parser.add_argument("--trace", action="store_true", help="print each action once it is in the journal")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
@@ -54,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         from device.appliance import RunOptions, run
 
+        if args.script and not args.simulate:
+            parser.error("--script plays input events in the simulator: add --simulate")
         return run(
             RunOptions(
                 config=args.config,
@@ -66,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 seed=args.seed,
                 trace=args.trace,
                 no_camera=args.no_camera,
+                script=args.script,
             )
         )
     return int(args.func(args) or 0)

@@ -64,11 +64,16 @@ class Tick:
 
 @dataclass(frozen=True)
 class SeenDie:
-    """One die as the camera read it; ``value`` is ``None`` when the reader could not tell."""
+    """One die as the camera read it; ``value`` is ``None`` when the reader could not tell.
+
+    ``center`` and ``size`` (camera frame pixels) say where it lies, so that a reading can be compared
+    with the one before (``device.sessions.dice_rolls``); ``None`` for dice entered by hand."""
 
     value: int | None
     held: bool = False
     uncertain: bool = False
+    center: tuple[float, float] | None = None
+    size: float = 0.0
 
     def __str__(self) -> str:
         text = "?" if self.value is None else str(self.value)
@@ -77,9 +82,11 @@ class SeenDie:
 
 @dataclass(frozen=True)
 class DiceSeen:
-    """The dice on the table after they settled (a new roll), in reading order."""
+    """The dice on the table after they settled, in reading order (whether they were thrown is the
+    session's question). ``gap``: the camera lost frames since the previous settled reading."""
 
     dice: tuple[SeenDie, ...]
+    gap: bool = False
 
     @property
     def certain(self) -> bool:

@@ -1,5 +1,5 @@
 """The vision worker: a thread that reads camera frames, tells when the dice have settled, and posts
-each settled reading to the event queue as :class:`device.events.DiceSeen`.
+each settled reading (an empty tray too) to the event queue as :class:`device.events.DiceSeen`.
 
 It also keeps the latest :class:`CameraView` (a small RGB preview plus what was recognised on it) for
 the table screen to draw; the loop reads it without waiting, so a slow reader never slows the screen.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ __all__ = ["PREVIEW_WIDTH", "CameraView", "ViewDie", "VisionWorker", "seen_from_
 log = logging.getLogger(__name__)
 
 PREVIEW_WIDTH = 480  # px: enough for the camera panel at 1920×1080, cheap to convert each frame
+GAP_SECONDS = 1.0  # no new frame for this long: the camera lost frames, whatever moved is unknown
 
 
 @dataclass(frozen=True)
@@ -44,20 +46,24 @@ class CameraView:
     hold_zone: tuple[tuple[float, float], ...] | None  # its corners in frame pixels
     state: str  # the tracker's: rolling, settled, empty
     seq: int
+    moving: bool = False  # the dice are moving (not only waiting for quiet frames on an unchanged tray)
 
 
-def seen_from_observation(observation: Any) -> DiceSeen:
-    """``vision.DiceObservation`` -> the device's :class:`DiceSeen` (dice in the reader's order)."""
+def seen_from_observation(observation: Any, *, gap: bool = False) -> DiceSeen:
+    """``vision.DiceObservation`` -> the device's :class:`DiceSeen` (dice in the reader's order, with
+    their places, so the session can tell a throw from a hold)."""
     uncertain = set(getattr(observation, "uncertain", ()) or ())
     dice = tuple(
         SeenDie(
             value=None if die.value is None else int(die.value),
             held=bool(die.held),
             uncertain=i in uncertain or die.value is None,
+            center=(float(die.center[0]), float(die.center[1])),
+            size=float(die.size),
         )
         for i, die in enumerate(observation.dice)
     )
-    return DiceSeen(dice)
+    return DiceSeen(dice, gap=gap)
 
 
 def _view_dice(observation: Any) -> tuple[ViewDie, ...]:
@@ -95,6 +101,7 @@ class VisionWorker:
         *,
         calibration: Any = None,
         interval: float = 0.02,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.camera = camera
         self.tracker = tracker
@@ -104,8 +111,12 @@ class VisionWorker:
         self._view: CameraView | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="vision", daemon=True)
+        self.clock = clock
         self._last_seq = -1
         self._last_state = "empty"
+        self._last_frame_at: float | None = None
+        self._gap = False  # frames were lost since the last settled reading
+        self._moving = False
 
     def start(self) -> None:
         self._thread.start()
@@ -135,9 +146,18 @@ class VisionWorker:
         frame, seq = latest
         if seq == self._last_seq:
             return False
+        # The time from the end of the previous frame's work to this frame: the camera's stall, not ours.
+        if self._last_frame_at is not None and self.clock() - self._last_frame_at > GAP_SECONDS:
+            self._gap = True
+        first = self._last_seq < 0
         self._last_seq = seq
         status = self.tracker.feed(frame)
         state = str(status.state)
+        if state != "rolling":
+            self._moving = False
+        elif not first and self._last_state != "rolling":
+            # Motion after a settled (or empty) tray; the quiet frames after it still count as moving.
+            self._moving = True
         observation = getattr(status, "observation", None)
         height, width = frame.shape[:2]
         scale = PREVIEW_WIDTH / width
@@ -151,8 +171,11 @@ class VisionWorker:
             hold_zone=self.hold_zone,
             state=state,
             seq=seq,
+            moving=self._moving,
         )
-        if state == "settled" and self._last_state != "settled" and observation is not None:
-            self.post(seen_from_observation(observation))
+        if state in ("settled", "empty") and state != self._last_state and observation is not None:
+            self.post(seen_from_observation(observation, gap=self._gap))
+            self._gap = False
         self._last_state = state
+        self._last_frame_at = self.clock()
         return True

@@ -27,6 +27,7 @@ from device.vision_worker import CameraView
 from drivers.events import ButtonEvent
 
 REFUSAL_SECONDS = 6.0
+TIMEOUT_NOTICE_SECONDS = 8.0  # how long the box the timer entered stays on the screen
 MAX_ROLLS = 3
 
 
@@ -153,10 +154,77 @@ class DiceTableScreen(DiceScreen):
         body = pygame.Rect(
             right.left, right.top + tab_h + canvas.px(8), right.width, right.height - tab_h - canvas.px(8)
         )
+        if session.question is not None:
+            self.draw_question(canvas, body)
+            return
+        notice = self.timeout_notice(session)
+        if notice:
+            box = pygame.Rect(body.left, body.top, body.width, canvas.px(84))
+            canvas.shape(box, PANEL, radius=canvas.px(8))
+            canvas.paragraph(notice, box.inflate(-canvas.px(16), -canvas.px(8)), size=22, colour=ACCENT)
+            body = pygame.Rect(
+                body.left, box.bottom + canvas.px(8), body.width, body.bottom - box.bottom - canvas.px(8)
+            )
         if self.tab == "choices":
             self.draw_choices(canvas, session, body)
         else:
             self.draw_sheets(canvas, session, body)
+
+    def draw_question(self, canvas: Canvas, area: pygame.Rect) -> None:
+        """The device cannot tell whether the dice were thrown: the players say."""
+        canvas.shape(area, PANEL, radius=canvas.px(8))
+        inner = area.inflate(-canvas.px(24), -canvas.px(24))
+        canvas.text(
+            self._("Were the dice rolled?"),
+            (inner.left, inner.top, inner.width, canvas.px(40)),
+            size=28,
+            bold=True,
+            colour=ACCENT,
+        )
+        canvas.paragraph(
+            self._("The camera could not tell whether the dice were thrown or only moved."),
+            (inner.left, inner.top + canvas.px(48), inner.width, canvas.px(90)),
+            size=22,
+        )
+        w = (inner.width - canvas.px(16)) // 2
+        y = inner.bottom - canvas.px(64)
+        canvas.button(
+            (inner.left, y, w, canvas.px(64)),
+            self._("Yes, a new roll"),
+            partial(self.answer, True),
+            colour=GOOD,
+            size=22,
+        )
+        canvas.button(
+            (inner.left + w + canvas.px(16), y, w, canvas.px(64)),
+            self._("No, same roll"),
+            partial(self.answer, False),
+            size=22,
+        )
+
+    def answer(self, rolled: bool) -> None:
+        if self.session.answer(rolled):
+            self.tab = "choices"
+        elif self.session.pending is not None:
+            self.app.show("correction")
+
+    def timeout_notice(self, session: DiceSession) -> str:
+        """After a timeout, for a few seconds: which box the timer entered, for whom, and why."""
+        entry = session.timeout_entry
+        if entry is None or session.timer.now() - entry.at >= TIMEOUT_NOTICE_SECONDS:
+            return ""
+        name = session.players[entry.seat].name
+        box = box_label(self.tr, session.spec.name, entry.box)
+        if entry.unrolled:
+            return self._(
+                "Time ran out before the roll: {box} ({points}) entered for {name}.",
+                box=box,
+                points=entry.points,
+                name=name,
+            )
+        return self._(
+            "Time ran out: {box} ({points}) entered for {name}.", box=box, points=entry.points, name=name
+        )
 
     def set_tab(self, tab: str) -> None:
         self.tab = tab
@@ -212,7 +280,7 @@ class DiceTableScreen(DiceScreen):
         gap = (area.width - 5 * size) // 4
         y = cam.bottom + canvas.px(8)
         dice = session.dice
-        held = self.last_held(session)
+        held = session.held_now() if session.scene is not None else self.last_held(session)
         for i in range(5):
             rect = pygame.Rect(area.left + i * (size + gap), y, size, size)
             value = dice.values[i] if dice is not None else None
@@ -252,6 +320,8 @@ class DiceTableScreen(DiceScreen):
             return refusal_text(self.tr, refusal)
         if self.app.camera_status:
             return str(self.app.camera_status)
+        if session.seen is not None and session.seen.kind == "incomplete":
+            return self._("{n} dice seen, 5 needed", n=session.seen_count)
         return ""
 
     def last_held(self, session: DiceSession) -> tuple[int, ...]:

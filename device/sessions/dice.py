@@ -1,27 +1,47 @@
 """The dice games at the table (Generał, triple Generał, Kości): what the camera and the buttons mean.
 
-- A settled camera reading is a roll. Dice lying in the hold zone are the held dice; each is matched, by
-  its value, to a position of the previous roll (the camera cannot tell two 4s apart, and need not: the
-  rules only ask that held dice keep their values). A held die whose value matches no position is given a
-  free position anyway, so the rules refuse the roll with ``held_die_changed`` and the screen says why.
-- A reading the camera is unsure of waits for the players to correct it (:meth:`DiceSession.correct`).
+- A settled camera reading is a roll only when the dice were thrown (``device.sessions.dice_rolls``
+  defines it): holding, nudging, a hand over the tray and the first reading after a resume are not.
+  Where the device cannot tell it asks the players (:attr:`DiceSession.question`).
+- Dice lying in the hold zone are the held dice, matched to the previous roll by position and value
+  (each die of the table keeps the slot it had). Dice the players enter by hand carry no positions and
+  are matched by value alone. A held die whose value matches no position is given a free position
+  anyway, so the rules refuse the roll with ``held_die_changed`` and the screen says why.
+- A roll the camera is unsure of waits for the players to correct it (:meth:`DiceSession.correct`).
 - The player picks a box on the screen; the seat button (or the confirm button) enters it.
 - When the move timer runs out the best-scoring box is entered; if the player has not rolled yet, the
-  best box is entered as soon as the roll is seen.
+  best box is entered as soon as the roll is seen. Either way :attr:`DiceSession.timeout_entry` says
+  which box was entered for whom, for the screen's notice.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from device.events import DiceSeen, SeenDie
 from device.session import GameSession, register_session
+from device.sessions.dice_rolls import Scene, Verdict, as_roll, judge, roll_of
 from rules.dice import Choose, Roll, RollDice
 
-__all__ = ["DiceSession", "PokerDiceSession", "YahtzeeSession", "roll_from_seen"]
+__all__ = ["DiceSession", "PokerDiceSession", "TimeoutEntry", "YahtzeeSession", "roll_from_seen"]
+
+log = logging.getLogger(__name__)
 
 DICE = 5
+
+
+@dataclass(frozen=True)
+class TimeoutEntry:
+    """The box the move timer entered: for which seat, which box, its points, and when (timer clock)."""
+
+    seat: int
+    box: str
+    points: int
+    at: float
+    unrolled: bool  # the player had not rolled when the time ran out (entered on his roll)
 
 
 def roll_from_seen(dice: Sequence[SeenDie], previous: Roll | None) -> tuple[Roll, tuple[int, ...]]:
@@ -70,7 +90,12 @@ class DiceSession(GameSession):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.selected: str | None = None
-        self.pending: DiceSeen | None = None  # a reading that waits for a correction
+        self.pending: DiceSeen | None = None  # a roll that waits for a correction, dice in slot order
+        self.scene: Scene | None = None  # the dice as they last lay on the table (None: not seen yet)
+        self.question: Verdict | None = None  # a reading the players are asked about: was it a roll?
+        self.seen: Verdict | None = None  # the verdict on the latest reading (log, screen)
+        self.seen_count = 0  # how many dice the latest reading has
+        self.timeout_entry: TimeoutEntry | None = None
         self.choose_best_on_roll = False
         self._progress: tuple[int, list[list[int]]] | None = None
 
@@ -97,24 +122,75 @@ class DiceSession(GameSession):
 
     # --- events --------------------------------------------------------------------------------------
 
+    @property
+    def current_roll(self) -> Roll | None:
+        """The turn's roll so far (``None`` before its first roll)."""
+        return self.dice if self.rolls_used > 0 else None
+
     def on_dice(self, seen: DiceSeen) -> bool:
-        """A settled reading: submit it as the next roll, or keep it for correction if unsure.
-        Returns whether a roll was entered."""
+        """A settled reading: a roll is submitted (or kept for correction if the camera is unsure), a
+        reading that is not a roll only updates the scene, one the device cannot judge becomes a
+        question. Returns whether a roll was entered."""
         if self.finished:
             return False
-        if not seen.certain or len(seen.dice) != DICE:
-            self.pending = seen
+        verdict = judge(self.scene, seen.dice, roll=self.current_roll, gap=seen.gap)
+        self.seen = verdict
+        self.seen_count = len(seen.dice)
+        log.info("dice seen %s: %s", " ".join(str(d) for d in seen.dice), verdict)
+        if verdict.kind == "incomplete":
+            self.scene = verdict.scene
+            return False
+        self.question = None
+        if verdict.kind != "roll":
+            self.scene = verdict.scene
+            if verdict.kind == "ask":
+                self.question = verdict
+            return False
+        return self._enter_roll(verdict, seen)
+
+    def answer(self, rolled: bool) -> bool:
+        """The players' answer to :attr:`question`: the dice were rolled (enter them) or not."""
+        verdict, self.question = self.question, None
+        if verdict is None or self.finished:
+            return False
+        if not rolled:
+            return False
+        throw = as_roll(verdict, later=self.current_roll is not None)
+        assert throw.scene is not None
+        return self._enter_roll(throw, DiceSeen(tuple(p.die for p in throw.scene.dice)))
+
+    def _enter_roll(self, verdict: Verdict, seen: DiceSeen) -> bool:
+        previous = self.current_roll
+        self.scene = verdict.scene
+        if verdict.scene is None:
+            dice: tuple[SeenDie, ...] = seen.dice
+        else:
+            in_slots = sorted(verdict.scene.dice, key=lambda p: DICE if p.slot is None else p.slot)
+            dice = tuple(p.die for p in in_slots)
+        if not seen.certain:
+            self.pending = DiceSeen(dice)
             return False
         self.pending = None
-        previous = self.dice if self.rolls_used > 0 else None
-        roll, held = roll_from_seen(seen.dice, previous)
+        if verdict.scene is None:
+            roll, held = roll_from_seen(seen.dice, previous)
+        else:
+            roll, held = roll_of(verdict), verdict.held
         if not self.submit(RollDice(roll, held)):
             return False
+        if verdict.scene is None:
+            self.scene = None  # the next reading with positions takes its slots from this roll
         self.selected = None
         if self.choose_best_on_roll:
             self.choose_best_on_roll = False
-            self.choose_best()
+            self.choose_best(unrolled=True)
         return True
+
+    def held_now(self) -> tuple[int, ...]:
+        """The slots whose dice lie in the hold zone now (after the turn's first roll): the dice the
+        next roll keeps, as the screen marks them."""
+        if self.scene is None or self.current_roll is None:
+            return ()
+        return self.scene.held_slots()
 
     def correct(self, values: Sequence[int], held: Sequence[bool]) -> bool:
         """The players' own reading of the dice (the correction screen)."""
@@ -145,16 +221,22 @@ class DiceSession(GameSession):
         box, self.selected = self.selected, None
         return self.submit(Choose(box))
 
-    def choose_best(self) -> bool:
+    def choose_best(self, *, timeout: bool = False, unrolled: bool = False) -> bool:
         box = self.best_choice()
-        if box is None:
+        seat = self.current_seat
+        if box is None or seat is None:
             return False
+        points = self.choices()[box]
         self.selected = None
-        return self.submit(Choose(box))
+        if not self.submit(Choose(box)):
+            return False
+        if timeout or unrolled:
+            self.timeout_entry = TimeoutEntry(seat, box, points, self.timer.now(), unrolled)
+        return True
 
     def on_timeout(self) -> None:
         if self.dice is not None and self.rolls_used > 0:
-            self.choose_best()
+            self.choose_best(timeout=True)
         else:
             self.choose_best_on_roll = True
 
@@ -162,6 +244,7 @@ class DiceSession(GameSession):
         super().begin_move()
         self.choose_best_on_roll = False
         self.pending = None
+        self.question = None
 
     def score_progress(self) -> list[list[int]]:
         """Each player's total after each of his turns (replayed from the game's actions; kept until

@@ -85,9 +85,11 @@ def test_confirm_without_a_box_is_refused(make_app) -> None:
 
 
 @pytest.mark.parametrize("values", [(1, 2, 3), (1, 2, 3, 4, 5, 6)])
-def test_a_reading_without_five_dice_asks_for_a_correction(make_app, values) -> None:
+def test_a_reading_without_five_dice_waits_and_says_so(make_app, values) -> None:
+    # A hand lifting dice, a die off the tray: no roll, no question; the table says how many it sees.
     app = make_app()
     tap(app, "Kości (poker dice)")
     tap(app, "Start")
     roll(app, values)
-    assert app.screen.name == "correction" and app.session.seq == 0
+    assert app.screen.name == "dice_table" and app.session.seq == 0
+    assert f"{len(values)} dice seen, 5 needed" in app.canvas.texts()

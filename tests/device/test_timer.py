@@ -83,6 +83,14 @@ def test_table_warns_then_enters_the_best_box_on_timeout(tmp_path, make_app, clo
     assert session.state.sheets[seat].get(best) is not None
     assert session.current_seat != seat
     assert panel.leds[session.current_seat] == "ON" and panel.leds[seat] == "OFF"
+    # The next player sees for a few seconds what the timer entered, for whom and why.
+    name = session.players[seat].name
+    points = session.state.sheets[seat].get(best)
+    notice = [t for t in app.canvas.texts() if t.startswith("Time ran out")]
+    assert notice and name in notice[0] and f"({points})" in notice[0]
+    clock.advance(9)
+    app.step()
+    assert not [t for t in app.canvas.texts() if t.startswith("Time ran out")]
 
 
 def test_timeout_before_rolling_enters_the_best_box_on_the_roll(tmp_path, make_app, clock) -> None:
@@ -98,6 +106,8 @@ def test_timeout_before_rolling_enters_the_best_box_on_the_roll(tmp_path, make_a
     roll(app, (5, 5, 5, 5, 5))
     assert session.state.sheets[seat].get("poker") == 75
     assert session.current_seat != seat
+    app.step()
+    assert any(t.startswith("Time ran out before the roll") and "(75)" in t for t in app.canvas.texts())
 
 
 def test_owner_pauses_and_resumes(tmp_path, make_app, clock) -> None:

@@ -38,7 +38,11 @@ def test_a_roll_and_a_reroll_through_the_camera(make_app) -> None:
     zone = vision.HoldZone(0, HOLD_FRACTION * 720, 1280, 720)
     calibration = vision.Calibration.identity((1280, 720), hold_zone=zone)
     worker = VisionWorker(
-        SimulatorCamera(sim), vision.SettleTracker(calibration=calibration), app.post, calibration=calibration
+        SimulatorCamera(sim),
+        vision.SettleTracker(calibration=calibration),
+        app.post,
+        calibration=calibration,
+        clock=lambda: 0.0,  # no camera stalls here (a slow test machine is not a lost frame)
     )
     app.camera = worker
     tap(app, "Generał (classic)")

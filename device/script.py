@@ -1,0 +1,159 @@
+"""A script of input events for the simulator: ``referee --simulate --script FILE``.
+
+One event per line, played in order through pygame's event queue (so they travel the same way as a
+person's keys and taps):
+
+- ``key NAME`` — a pygame key name (``r``, ``1``, ``f1``, ``space``, ``return``): pressed, released the
+  next frame;
+- ``tap TEXT`` — a tap on the button showing TEXT in the current language (waiting up to
+  ``TAP_PATIENCE`` seconds for it to appear);
+- ``wait SECONDS`` — let the appliance run;
+- ``#`` starts a comment; blank lines are skipped.
+
+>>> [str(step) for step in parse_script("tap Start\\nkey r  # roll\\nwait 1.5\\n")]
+['tap Start', 'key r', 'wait 1.5']
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import pygame
+
+__all__ = ["TAP_PATIENCE", "ScriptError", "ScriptPlayer", "Step", "load_script", "parse_script"]
+
+TAP_PATIENCE = 5.0  # s: a screen may take a few frames to show the button a tap names
+
+
+class ScriptError(ValueError):
+    """A line of a script that cannot be read or played; the message names the line."""
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: Literal["key", "tap", "wait"]
+    text: str  # the key name, the button text, or the seconds as written
+    line: int
+    key: int = 0
+    seconds: float = 0.0
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.text}"
+
+
+def _key_code(name: str) -> int:
+    with warnings.catch_warnings():  # pygame warns that it is not initialised; names need no display
+        warnings.simplefilter("ignore")
+        return int(pygame.key.key_code(name))
+
+
+def parse_script(text: str, source: str = "script") -> list[Step]:
+    steps = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        kind, _, arg = line.partition(" ")
+        arg = arg.strip()
+        where = f"{source} line {number}"
+        if kind not in ("key", "tap", "wait"):
+            raise ScriptError(f"{where}: {kind!r} is not an event (key NAME, tap TEXT, wait SECONDS)")
+        if not arg:
+            raise ScriptError(f"{where}: {kind} needs {'a key name' if kind == 'key' else 'an argument'}")
+        if kind == "key":
+            try:
+                code = _key_code(arg)
+            except ValueError:
+                raise ScriptError(
+                    f"{where}: {arg!r} is not a pygame key name (r, 1, f1, space, return)"
+                ) from None
+            steps.append(Step("key", arg, number, key=code))
+        elif kind == "wait":
+            try:
+                seconds = float(arg)
+            except ValueError:
+                raise ScriptError(f"{where}: wait needs seconds, got {arg!r}") from None
+            if not seconds >= 0:
+                raise ScriptError(f"{where}: wait needs seconds >= 0, got {arg!r}")
+            steps.append(Step("wait", arg, number, seconds=seconds))
+        else:
+            steps.append(Step("tap", arg, number))
+    return steps
+
+
+def load_script(path: str | Path) -> list[Step]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScriptError(f"cannot read the script {path}: {exc.strerror or exc}") from None
+    return parse_script(text, str(path))
+
+
+class ScriptPlayer:
+    """Plays the steps, one per frame at most: :meth:`poll` before the loop reads pygame's events.
+
+    ``app`` is the appliance (its canvas has the buttons of the frame last drawn); ``post`` puts an
+    event on pygame's queue (``pygame.event.post``, or a list's append in tests)."""
+
+    def __init__(
+        self,
+        steps: list[Step],
+        app: Any,
+        clock: Callable[[], float],
+        post: Callable[[pygame.event.Event], Any] = pygame.event.post,
+    ) -> None:
+        self.steps = list(steps)
+        self.app = app
+        self.clock = clock
+        self.post = post
+        self._index = 0
+        self._until: float | None = None  # a wait's end, or a tap's patience
+        self._release: int | None = None
+
+    @property
+    def done(self) -> bool:
+        return self._index >= len(self.steps) and self._release is None
+
+    def poll(self) -> None:
+        if self._release is not None:
+            self.post(pygame.event.Event(pygame.KEYUP, key=self._release, mod=0, unicode="", scancode=0))
+            self._release = None
+            return
+        if self._index >= len(self.steps):
+            return
+        step = self.steps[self._index]
+        now = self.clock()
+        if step.kind == "wait":
+            if self._until is None:
+                self._until = now + step.seconds
+            if now >= self._until:
+                self._next()
+            return
+        if step.kind == "key":
+            unicode = step.text if len(step.text) == 1 else ""
+            self.post(pygame.event.Event(pygame.KEYDOWN, key=step.key, mod=0, unicode=unicode, scancode=0))
+            self._release = step.key
+            self._next()
+            return
+        targets = [t for t in self.app.canvas.targets if t.label == step.text]
+        if targets:
+            pos = targets[-1].rect.center
+            self.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+            self._next()
+            return
+        if self._until is None:
+            self._until = now + TAP_PATIENCE
+        if now >= self._until:
+            shown = ", ".join(repr(t.label) for t in self.app.canvas.targets)
+            raise ScriptError(
+                f"line {step.line}: no button {step.text!r} on the {self.app.screen.name} screen "
+                f"(buttons: {shown})"
+            )
+
+    def _next(self) -> None:
+        self._index += 1
+        self._until = None

@@ -1,0 +1,110 @@
+"""``referee --simulate --script FILE``: scripted keys and taps through pygame's queue; the issue's example
+journals exactly two rolls, the second with two held dice."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from device.events import from_pygame
+from device.journal import Journal
+from device.script import ScriptError, ScriptPlayer, parse_script
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "docs" / "scripts" / "two-rolls.txt"
+
+
+def test_lines_parse_with_comments_and_key_names() -> None:
+    steps = parse_script("# a comment\n\ntap Generał (classic)\nkey f1\nkey return # enter\nwait 0.5\n")
+    assert [(s.kind, s.text) for s in steps] == [
+        ("tap", "Generał (classic)"),
+        ("key", "f1"),
+        ("key", "return"),
+        ("wait", "0.5"),
+    ]
+    assert steps[1].key == pygame.K_F1 and steps[2].key == pygame.K_RETURN and steps[3].seconds == 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("jump 3", "line 1: 'jump' is not an event"),
+        ("wait\n", "line 1: wait needs an argument"),
+        ("tap Start\nkey nosuchkey", "line 2: 'nosuchkey' is not a pygame key name"),
+        ("wait soon", "line 1: wait needs seconds, got 'soon'"),
+        ("wait -1", "wait needs seconds >= 0"),
+    ],
+)
+def test_a_bad_line_is_named(text: str, message: str) -> None:
+    with pytest.raises(ScriptError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_script(text)
+
+
+def test_keys_and_taps_go_through_the_event_queue(make_app, clock) -> None:
+    app = make_app()
+    app.step()
+    posted: list[pygame.event.Event] = []
+    player = ScriptPlayer(parse_script("tap Generał (classic)\nwait 2\nkey r"), app, clock, posted.append)
+    player.poll()
+    (tap,) = posted
+    app.post(from_pygame(tap, (800, 480)))
+    app.step()
+    assert app.screen.name == "players"
+    player.poll()
+    clock.advance(1.9)
+    player.poll()
+    assert len(posted) == 1  # still waiting
+    clock.advance(0.2)
+    player.poll()
+    player.poll()
+    player.poll()
+    assert [e.type for e in posted[1:]] == [pygame.KEYDOWN, pygame.KEYUP] and posted[1].key == pygame.K_r
+    assert player.done
+
+
+def test_a_tap_on_a_missing_button_stops_with_the_buttons_shown(make_app, clock) -> None:
+    app = make_app()
+    app.step()
+    player = ScriptPlayer(parse_script("\n\ntap Nonexistent"), app, clock, lambda e: None)
+    player.poll()
+    clock.advance(10)
+    with pytest.raises(
+        ScriptError, match=r"line 3: no button 'Nonexistent' on the home screen \(buttons: .*Generał"
+    ):
+        player.poll()
+
+
+def test_script_needs_the_simulator(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "device.cli", "--script", str(EXAMPLE), "--headless"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+    )
+    assert result.returncode == 2 and "add --simulate" in result.stderr
+
+
+def test_the_issues_example_journals_two_rolls_the_second_with_two_held_dice(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[display]\nfps = 60\n", encoding="utf-8")
+    state = tmp_path / "state"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [sys.executable, "-m", "device.cli", "--simulate", "--headless", "--config", str(config)]
+    command += ["--state-dir", str(state), "--script", str(EXAMPLE), "--frames", "1500"]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    journal = Journal.open(state / "journal.sqlite3")
+    try:
+        (game,) = journal.games()
+        actions = [a.action for a in journal.actions(game.id)]
+    finally:
+        journal.close()
+    assert [a["kind"] for a in actions] == ["dice.roll", "dice.roll"], actions
+    assert actions[0]["held"] == [] and actions[1]["held"] == [0, 1]
+    first, second = actions[0]["dice"].split(), actions[1]["dice"].split()
+    assert second[:2] == first[:2]  # keys 1 and 2 held the dice the screen showed first and second
