@@ -11,6 +11,7 @@ layouts of that folder are timed too. Models are loaded and warmed up before tim
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -47,23 +48,27 @@ def full_table(rng: np.random.Generator) -> np.ndarray:
             return frame
 
 
-def _time(frames: list[np.ndarray], count: int) -> tuple[np.ndarray, list[int]]:
+def _time(frames: list[np.ndarray], count: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
     for frame in frames[:2]:
         read_tiles(frame)
-    times, found = [], []
+    times, cpu, found = [], [], []
     for i in range(count):
         frame = frames[i % len(frames)]
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         observation = read_tiles(frame)
         times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
         found.append(len(observation.tiles))
-    return np.array(times), found
+    return np.array(times), np.array(cpu), found
 
 
-def _line(name: str, ms: np.ndarray, found: list[int]) -> str:
+def _line(name: str, ms: np.ndarray, cpu: np.ndarray, found: list[int]) -> str:
+    # CPU time (all threads) beside the wall time: on a machine shared with other work the wall time
+    # mostly measures the queue, the CPU time what the reader itself costs.
     return (
         f"{name}, {len(ms)} frames: median {np.median(ms):.1f} ms, p90 {np.percentile(ms, 90):.1f} ms, "
-        f"worst {ms.max():.1f} ms; tiles found per frame {np.mean(found):.1f}"
+        f"worst {ms.max():.1f} ms (CPU time median {np.median(cpu):.1f} ms, "
+        f"load average {os.getloadavg()[0]:.1f}); tiles found per frame {np.mean(found):.1f}"
     )
 
 

@@ -102,18 +102,31 @@ class HeatmapDetector:
         peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
         ys, xs = np.nonzero(peaks)
         order = np.argsort(-heat[ys, xs])
-        found: list[Peak] = []
-        for iy, ix in zip(ys[order], xs[order], strict=True):
-            size = math.exp(float(out[1, iy, ix])) / scale
-            x = (ix + float(out[2, iy, ix])) * self.stride / scale
-            y = (iy + float(out[3, iy, ix])) * self.stride / scale
-            if x >= w or y >= h:
+        ys, xs = ys[order], xs[order]
+        sizes = np.exp(out[1, ys, xs]) / scale
+        px = (xs + out[2, ys, xs]) * self.stride / scale
+        py = (ys + out[3, ys, xs]) * self.stride / scale
+        kept: list[int] = []
+        for k in range(len(ys)):
+            if px[k] >= w or py[k] >= h:
                 continue
-            if any(math.hypot(x - p.x, y - p.y) < overlap * min(size, p.size) for p in found):
-                continue
-            extra = tuple(float(v) for v in out[4:, iy, ix])
-            found.append(Peak(x, y, size, float(heat[iy, ix]), extra))
-        return found
+            if kept:
+                near = np.hypot(px[kept] - px[k], py[kept] - py[k]) < overlap * np.minimum(
+                    sizes[kept], sizes[k]
+                )
+                if near.any():
+                    continue
+            kept.append(k)
+        return [
+            Peak(
+                float(px[k]),
+                float(py[k]),
+                float(sizes[k]),
+                float(heat[ys[k], xs[k]]),
+                tuple(float(v) for v in out[4:, ys[k], xs[k]]),
+            )
+            for k in kept
+        ]
 
 
 def cut(

@@ -316,10 +316,18 @@ def _classifier_sample(
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, int]:
     r = rng.random()
-    if r < 0.06 and hard:
+    if r < 0.06:
+        # A tile cut a quarter turn off, as the reader's second look may cut it: not a tile.
+        photo = _pick(real, synthetic, rng, 0.3)
+        if not photo.tiles:
+            return _classifier_sample(real, synthetic, hard, none, rng)
+        x, y, long_side, short_side, turn = geometry(photo.tiles[rng.integers(len(photo.tiles))].corners)
+        turn += 90.0 + rng.normal(0, 4.0)
+        label = none
+    elif r < 0.12 and hard:
         photo, x, y, long_side, short_side, turn = hard[rng.integers(len(hard))]
         label = none
-    elif r < 0.16:
+    elif r < 0.22:
         photo = _pick(real, synthetic, rng, 0.3)
         found = _negative(photo, rng)
         if found is None:
@@ -327,7 +335,7 @@ def _classifier_sample(
         x, y, long_side, short_side, turn = found
         label = none
     else:
-        photo = _pick(real, synthetic, rng, 0.25)
+        photo = _pick(real, synthetic, rng, 0.35)
         if not photo.tiles:
             return _classifier_sample(real, synthetic, hard, none, rng)
         tile = photo.tiles[rng.integers(len(photo.tiles))]
