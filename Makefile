@@ -7,13 +7,27 @@ STAMP := $(VENV)/.installed
 ON_PI := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo yes)
 VENV_FLAGS := $(if $(ON_PI),--system-site-packages,)
 
-.PHONY: run test lint typecheck pytest bench clean
+# The Pi's package versions (Bookworm: Python 3.11, NumPy < 2, OpenCV 4.11) in a second venv, from
+# constraints.txt, the file the installer pins the Pi with: CI runs the whole suite there too.
+PI_PYTHON ?= python3.11
+PI_VENV := .venv-pi
+PI_STAMP := $(PI_VENV)/.installed
+TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock
+FUZZ_EXAMPLES ?= 10000
+
+.PHONY: run test lint typecheck pytest test-pi fuzz soak bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+$(PI_STAMP): pyproject.toml constraints.txt
+	test -x $(PI_VENV)/bin/python || $(PI_PYTHON) -m venv $(PI_VENV)
+	$(PI_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PI_VENV)/bin/python -m pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $(PI_STAMP)
 
 run: $(STAMP)
 	$(BIN)/referee $(if $(ON_PI),,--simulate)
@@ -31,5 +45,20 @@ pytest: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock \
 		$(BIN)/python -m pytest -n 2 --cov --cov-report=term:skip-covered
 
+# The whole test suite on the Pi's versions (checked first: numpy < 2, OpenCV 4.11, Python 3.11).
+test-pi: $(PI_STAMP)
+	$(PI_VENV)/bin/python bench/pi_versions.py
+	$(TEST_ENV) $(PI_VENV)/bin/python -m pytest -n 2
+
+# The fuzz tests at 10,000+ cases each (make test runs them with a small budget and a fixed seed).
+fuzz: $(STAMP)
+	$(TEST_ENV) FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) nice $(BIN)/python -m pytest -p no:xdist -m fuzz -q \
+		--hypothesis-show-statistics tests
+
+# The soak: the simulator plays for SOAK_MINUTES, RSS and open files sampled (bench/soak.py).
+SOAK_MINUTES ?= 5
+soak: $(STAMP)
+	$(TEST_ENV) nice $(BIN)/python bench/soak.py --minutes $(SOAK_MINUTES)
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(PI_VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -12,6 +12,7 @@ import importlib.util
 import logging
 import os
 import sys
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -93,7 +94,6 @@ def run(opts: RunOptions) -> int:
 
     from device.app import App
     from device.events import from_pygame
-    from device.journal import Journal
     from device.seat_signals import SeatSignals
 
     pygame.display.init()
@@ -102,8 +102,13 @@ def run(opts: RunOptions) -> int:
     flags = pygame.FULLSCREEN if config.display.fullscreen else 0
     surface = pygame.display.set_mode(size, flags)
     pygame.display.set_caption("Tabletop Referee" + (" — simulator" if opts.simulate else ""))
-    journal = Journal.open(config.device.journal_path)
     parts = Parts()
+    watchdog = parts.watchdog()
+    journal = open_journal(config, surface, opts, watchdog)
+    if journal is None:
+        parts.close()
+        pygame.quit()
+        return 3
     app = App(config, surface=surface, journal=journal)
     try:
         seats = parts.seats(config, app.post, simulate=opts.simulate)
@@ -120,7 +125,6 @@ def run(opts: RunOptions) -> int:
             from device.script import ScriptPlayer
 
             script = ScriptPlayer(steps, app, app.clock)
-        watchdog = parts.watchdog()
         clock = pygame.time.Clock()
         while app.running and (opts.frames is None or app.frames < opts.frames):
             if script is not None:
@@ -150,6 +154,93 @@ def run(opts: RunOptions) -> int:
         journal.close()
         pygame.quit()
     return 0
+
+
+LOCKED_RETRY_SECONDS = 5.0  # a journal in use by another program: soon free again
+ERROR_RETRY_SECONDS = 30.0  # a read-only, missing or full place: the owner has to act first
+
+
+def open_journal(
+    config: Config,
+    surface: Any,
+    opts: RunOptions,
+    watchdog: Any,
+    *,
+    clock: Any = time.monotonic,
+    present: Any = None,
+    locked_retry: float = LOCKED_RETRY_SECONDS,
+    error_retry: float = ERROR_RETRY_SECONDS,
+) -> Any:
+    """The journal, or ``None`` when the window is closed (or ``--frames`` ran out) first.
+
+    A journal that cannot be opened (``JournalError``: read-only or uncreatable state directory, a
+    directory at the journal path, a full disk; ``JournalLocked``: another program holds it) is shown
+    on the screen and logged once per distinct message, and opening is tried again after a pause; the
+    process stays up (the watchdog is fed), so systemd does not restart it in a loop."""
+    import pygame
+
+    from device.i18n import Translator
+    from device.journal import Journal, JournalError, JournalLocked
+    from device.ui.canvas import Canvas
+
+    canvas = Canvas(surface)
+    tr = Translator(config.device.language)
+    logged = None
+    frames = 0
+    while True:
+        try:
+            journal = Journal.open(config.device.journal_path)
+        except JournalError as exc:
+            problem = exc
+        else:
+            if logged is not None:
+                log.info("journal %s opened", config.device.journal_path)
+            return journal
+        if str(problem) != logged:
+            logged = str(problem)
+            log.error("journal error: %s", problem)
+            print(f"referee: journal error: {problem}", file=sys.stderr, flush=True)
+        locked = isinstance(problem, JournalLocked)
+        retry_at = clock() + (locked_retry if locked else error_retry)
+        while True:
+            left = retry_at - clock()
+            if left <= 0:
+                break
+            if any(e.type == pygame.QUIT for e in pygame.event.get()):
+                return None
+            draw_journal_problem(canvas, tr, problem, locked=locked, seconds_left=left)
+            (present or pygame.display.flip)()
+            if watchdog is not None:
+                watchdog.ping()
+            frames += 1
+            if opts.frames is not None and frames >= opts.frames:
+                return None
+            pygame.time.wait(100 if opts.frames is not None else 250)
+
+
+def draw_journal_problem(
+    canvas: Any, tr: Any, problem: Exception, *, locked: bool, seconds_left: float
+) -> None:
+    from device.ui.theme import TEXT_DIM, WARNING
+
+    canvas.begin()
+    m = canvas.px(24)
+    width = canvas.width - 2 * m
+    if locked:
+        title = tr.format("The journal is in use by another program")
+        hint = tr.format(
+            "Trying again in {n} s. Stop the other program (a second referee, an export) to go on.",
+            n=max(1, round(seconds_left)),
+        )
+    else:
+        title = tr.format("The journal cannot be opened")
+        hint = tr.format(
+            "Nothing saved is lost. Fix the problem above; trying again in {n} s.",
+            n=max(1, round(seconds_left)),
+        )
+    canvas.text(title, (m, m, width, canvas.px(48)), size=32, colour=WARNING, bold=True)
+    canvas.paragraph(str(problem), (m, canvas.px(90), width, canvas.px(200)), size=22)
+    canvas.paragraph(hint, (m, canvas.px(310), width, canvas.px(120)), size=20, colour=TEXT_DIM)
 
 
 def show_config_error(error: ConfigError, opts: RunOptions) -> None:

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import tomllib
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from rules.errors import OptionError
-from rules.options import coerce
+from rules.options import Range, check_fields, coerce
 
 __all__ = [
     "DEFAULT_PATH",
@@ -40,12 +41,17 @@ __all__ = [
 
 DEFAULT_PATH = Path("/etc/tabletop-referee/config.toml")
 Language = Literal["pl", "hu", "de", "en"]
+Pin = Annotated[int, Range(2, 27)]  # a BCM pin number of the 40-pin header
+TimerSeconds = Annotated[int, Range(0, 3600)]  # a game table's ``timer_seconds`` (0 = off)
+PIN_PATTERN = re.compile(r"[0-9]{4,8}")  # ASCII digits: what the 0–9 pad and a keyboard can type
 
 
 class ConfigError(ValueError):
     """A broken config: ``key`` is the dotted path of the offending key (``seats.buttons[2]``)."""
 
     def __init__(self, key: str, message: str) -> None:
+        if not key or key.endswith("."):
+            key += '""'  # an empty key, written the way TOML writes it
         super().__init__(f"{key}: {message}")
         self.key = key
         self.message = message
@@ -59,8 +65,11 @@ class DeviceConfig:
     journal: str = ""  # empty: <state_dir>/journal.sqlite3
 
     def __post_init__(self) -> None:
-        if not (self.owner_pin.isdigit() and 4 <= len(self.owner_pin) <= 8):
-            raise ConfigError("device.owner_pin", f"{self.owner_pin!r} must be 4–8 digits")
+        _check_section(self, "device")
+        if not PIN_PATTERN.fullmatch(self.owner_pin):
+            raise ConfigError(
+                "device.owner_pin", f"{self.owner_pin!r} must be 4–8 digits 0–9 (what the PIN pad can type)"
+            )
 
     @property
     def journal_path(self) -> Path:
@@ -69,18 +78,13 @@ class DeviceConfig:
 
 @dataclass(frozen=True)
 class DisplayConfig:
-    width: int = 800
-    height: int = 480
+    width: Annotated[int, Range(320, 7680)] = 800
+    height: Annotated[int, Range(240, 4320)] = 480
     fullscreen: bool = True
-    fps: int = 30
+    fps: Annotated[int, Range(1, 120)] = 30
 
     def __post_init__(self) -> None:
-        if not 320 <= self.width <= 7680:
-            raise ConfigError("display.width", f"{self.width} is out of range 320–7680")
-        if not 240 <= self.height <= 4320:
-            raise ConfigError("display.height", f"{self.height} is out of range 240–4320")
-        if not 1 <= self.fps <= 120:
-            raise ConfigError("display.fps", f"{self.fps} is out of range 1–120")
+        _check_section(self, "display")
 
 
 CAMERA_KINDS = ("picamera2", "usb", "folder", "synthetic")
@@ -92,11 +96,12 @@ class CameraConfig:
     ``folder:/path/to/images``, ``synthetic``. The first that opens is used."""
 
     sources: tuple[str, ...] = ("picamera2", "usb:0", "synthetic")
-    width: int = 1280
-    height: int = 720
+    width: Annotated[int, Range(160, 4608)] = 1280  # the Camera Module 3's largest is 4608×2592
+    height: Annotated[int, Range(120, 3456)] = 720
     calibration: str = ""  # empty: <state_dir>/calibration.json
 
     def __post_init__(self) -> None:
+        _check_section(self, "camera")
         if not self.sources:
             raise ConfigError("camera.sources", "needs at least one source")
         for i, src in enumerate(self.sources):
@@ -118,36 +123,26 @@ DEFAULT_BUZZER = 18
 
 @dataclass(frozen=True)
 class SeatsConfig:
-    count: int = 4
-    buttons: tuple[int, ...] = DEFAULT_BUTTONS
-    leds: tuple[int, ...] = DEFAULT_LEDS
-    buzzer: int | None = DEFAULT_BUZZER
-    bounce_seconds: float = 0.05
-    hold_seconds: float = 1.0
+    count: Annotated[int, Range(1, 4)] = 4
+    buttons: tuple[Pin, ...] = DEFAULT_BUTTONS
+    leds: tuple[Pin, ...] = DEFAULT_LEDS
+    buzzer: Pin | None = DEFAULT_BUZZER
+    bounce_seconds: Annotated[float, Range(0, 1)] = 0.05
+    hold_seconds: Annotated[float, Range(0.2, 10)] = 1.0
     colours: tuple[str, ...] = ("#d62828", "#1d4ed8", "#15803d", "#f59e0b")
 
     def __post_init__(self) -> None:
-        if not 1 <= self.count <= 4:
-            raise ConfigError("seats.count", f"{self.count} is out of range 1–4")
+        _check_section(self, "seats")
         for name in ("buttons", "leds"):
             pins = getattr(self, name)
             if len(pins) < self.count:
                 raise ConfigError(f"seats.{name}", f"lists {len(pins)} pins for {self.count} seats")
-            for i, pin in enumerate(pins):
-                if not 2 <= pin <= 27:
-                    raise ConfigError(f"seats.{name}[{i}]", f"BCM pin {pin} is out of range 2–27")
         used = [*self.buttons[: self.count], *self.leds[: self.count]]
         if self.buzzer is not None:
-            if not 2 <= self.buzzer <= 27:
-                raise ConfigError("seats.buzzer", f"BCM pin {self.buzzer} is out of range 2–27")
             used.append(self.buzzer)
         dup = sorted({p for p in used if used.count(p) > 1})
         if dup:
             raise ConfigError("seats", f"BCM pins used twice: {dup}")
-        if not 0 <= self.bounce_seconds <= 1:
-            raise ConfigError("seats.bounce_seconds", f"{self.bounce_seconds} is out of range 0–1")
-        if not 0.2 <= self.hold_seconds <= 10:
-            raise ConfigError("seats.hold_seconds", f"{self.hold_seconds} is out of range 0.2–10")
         for i, colour in enumerate(self.colours):
             if not (len(colour) == 7 and colour.startswith("#")):
                 raise ConfigError(f"seats.colours[{i}]", f"{colour!r} is not a colour like '#d62828'")
@@ -157,6 +152,10 @@ class SeatsConfig:
                 raise ConfigError(
                     f"seats.colours[{i}]", f"{colour!r} is not a colour like '#d62828'"
                 ) from None
+        if len(self.colours) < self.count:
+            raise ConfigError(
+                "seats.colours", f"lists {len(self.colours)} colours for {self.count} seats; one per seat"
+            )
 
 
 @dataclass(frozen=True)
@@ -164,14 +163,10 @@ class SerialConfig:
     """Seat pods or a clock display on a serial line; ``port`` empty means none."""
 
     port: str = ""
-    baudrate: int = 115200
+    baudrate: Literal[9600, 19200, 38400, 57600, 115200, 230400] = 115200
 
     def __post_init__(self) -> None:
-        if self.baudrate not in (9600, 19200, 38400, 57600, 115200, 230400):
-            raise ConfigError(
-                "serial.baudrate",
-                f"{self.baudrate}; allowed values: 9600, 19200, 38400, 57600, 115200, 230400",
-            )
+        _check_section(self, "serial")
 
 
 @dataclass(frozen=True)
@@ -267,15 +262,21 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         if not isinstance(table, dict):
             raise ConfigError(key, "must be a table")
         timer = table.get("timer_seconds", 0)
-        if isinstance(timer, bool) or not isinstance(timer, int) or not 0 <= timer <= 3600:
-            raise ConfigError(f"{key}.timer_seconds", f"{timer!r}; allowed: a whole number 0–3600 (0 = off)")
+        try:
+            coerce(f"{key}.timer_seconds", TimerSeconds, timer)
+        except OptionError as exc:
+            raise ConfigError(exc.key, f"{exc.message} (whole seconds, 0 = off)") from None
+        preset = table.get("preset", "seed")
+        spec = rules.get_game(name)
+        if not isinstance(preset, str):
+            allowed = ", ".join(repr(n) for n in spec.options_type.preset_names())
+            raise ConfigError(f"{key}.preset", f"{preset!r} is not a preset name; allowed values: {allowed}")
         rule_values = {k: v for k, v in table.items() if k not in ("timer_seconds", "preset")}
         for k in ("players", "seed"):
             if k in rule_values:
                 raise ConfigError(f"{key}.{k}", "is chosen at the table, not in the config")
-        spec = rules.get_game(name)
         try:
-            spec.options_type.preset(table.get("preset", "seed"), **_tuples(rule_values))
+            spec.options_type.preset(preset, **_tuples(rule_values))
         except OptionError as exc:
             raise ConfigError(f"{key}.{exc.key}", exc.message) from exc
         out[name] = dict(table)
@@ -286,8 +287,16 @@ def _tuples(values: dict[str, Any]) -> dict[str, Any]:
     return {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
 
 
+def _check_section(obj: Any, section: str) -> None:
+    """The one check of every field's type and range (``rules.options``), named ``section.key``."""
+    try:
+        check_fields(obj, prefix=f"{section}.")
+    except OptionError as exc:
+        raise ConfigError(exc.key, exc.message) from None
+
+
 def _section(name: str, cls: type, data: dict[str, Any]) -> Any:
-    hints = typing.get_type_hints(cls)
+    hints = typing.get_type_hints(cls, include_extras=True)
     fields = {f.name for f in dataclasses.fields(cls)}
     kwargs: dict[str, Any] = {}
     for key, value in data.items():

@@ -162,15 +162,18 @@ class GameSession:
             return False
         seat = self.current_seat
         seconds = self.timer.lap() if seat is not None else 0.0
-        self.journal.append(self.game_id, self.seq + 1, rules.action_to_json(act), seat=seat, seconds=seconds)
+        outcome = new_state.outcome
+        # The action that ends the game and the game's result are one transaction.
+        finish = None if outcome is None else (tuple(outcome.scores), tuple(outcome.places))
+        self.journal.append(
+            self.game_id, self.seq + 1, rules.action_to_json(act), seat=seat, seconds=seconds, finish=finish
+        )
         before = self.current_seat
         self.state = new_state
         self.history.append(act)
         self.refusal = None
-        outcome = new_state.outcome
         if outcome is not None:
             self.timer.stop()
-            self.journal.finish(self.game_id, outcome.scores, outcome.places)
         elif self.current_seat != before:
             self.begin_move()
         for listener in self.listeners:

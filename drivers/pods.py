@@ -90,11 +90,83 @@ def parse_line(raw: bytes) -> str:
     return body
 
 
+class WarningLimit:
+    """Warnings about bad input, rate-limited per kind: the first ``burst`` of each ``window`` seconds
+    are logged as they come; the rest are counted and summed up in one line when the window is over
+    ("pods on X: 500 more bad lines in the last minute"), so a noisy line cannot flood the log.
+
+    >>> import logging
+    >>> limit = WarningLimit(logging.getLogger("demo"), "pods", burst=1, window=60, clock=lambda: 0.0)
+    >>> limit.warn("bad line", "dropped a line: %s", "x"), limit.warn("bad line", "dropped a line: %s", "y")
+    (True, False)
+    >>> limit.suppressed
+    {'bad line': 1}
+    """
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        name: str,
+        *,
+        burst: int = 5,
+        window: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._log = logger
+        self._name = name
+        self._burst = burst
+        self._window = window
+        self._clock = clock
+        self._started: dict[str, float] = {}
+        self._logged: dict[str, int] = {}
+        self.suppressed: dict[str, int] = {}
+        self.total: dict[str, int] = {}  # every warning of each kind since the start, logged or not
+
+    def warn(self, kind: str, message: str, *args: Any) -> bool:
+        """Log (or count) one warning of ``kind``; ``True`` if it was logged."""
+        now = self._clock()
+        self.total[kind] = self.total.get(kind, 0) + 1
+        self._roll(kind, now)
+        if self._logged.get(kind, 0) < self._burst:
+            self._logged[kind] = self._logged.get(kind, 0) + 1
+            self._log.warning("%s: " + message, self._name, *args)
+            return True
+        self.suppressed[kind] = self.suppressed.get(kind, 0) + 1
+        return False
+
+    def flush(self) -> None:
+        """Sum up every kind whose window is over (the link thread calls this each turn)."""
+        now = self._clock()
+        for kind in list(self._started):
+            self._roll(kind, now)
+
+    def _roll(self, kind: str, now: float) -> None:
+        started = self._started.get(kind)
+        if started is not None and now - started < self._window:
+            return
+        count = self.suppressed.pop(kind, 0)
+        if count:
+            self._log.warning(
+                "%s: … %d more %s in the last %s", self._name, count, _plural(kind), _span(self._window)
+            )
+        self._started[kind] = now
+        self._logged[kind] = 0
+
+
+def _plural(kind: str) -> str:
+    return kind if kind.endswith("s") else kind + "s"
+
+
+def _span(seconds: float) -> str:
+    return "minute" if seconds == 60 else f"{seconds:g} s"
+
+
 class LineReader:
     """Splits a byte stream into lines; a run longer than ``MAX_LINE`` without a line end is dropped."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: WarningLimit | None = None) -> None:
         self._buffer = b""
+        self._limit = limit or WarningLimit(log, "pods")
 
     def feed(self, data: bytes) -> list[bytes]:
         self._buffer += data
@@ -105,7 +177,7 @@ class LineReader:
         kept = []
         for line in lines:
             if len(line) >= MAX_LINE:
-                log.warning("pods: dropped %d bytes of garbage without a line end", len(line))
+                self._limit.warn("garbage run", "dropped %d bytes of garbage without a line end", len(line))
             elif line.strip():
                 kept.append(line)
         return kept
@@ -142,6 +214,7 @@ class PodLink:
         self._connected = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.warnings = WarningLimit(log, f"pods on {url}")
 
     @property
     def connected(self) -> bool:
@@ -198,7 +271,7 @@ class PodLink:
                 self._stop.wait(delay)
                 delay = min(delay * 2, self._retry_max)
                 continue
-            reader = LineReader()
+            reader = LineReader(self.warnings)
             try:
                 self.version = self._handshake(port, reader)
                 delay = self._retry_min
@@ -243,7 +316,7 @@ class PodLink:
             try:
                 bodies.append(parse_line(raw))
             except PodProtocolError as exc:
-                log.warning("pods on %s: dropped a line: %s", self.url, exc)
+                self.warnings.warn("bad line", "dropped a line: %s", exc)
         return bodies
 
     def _handshake(self, port: Any, reader: LineReader) -> str:
@@ -269,6 +342,7 @@ class PodLink:
         heard = next_ping = time.monotonic()
         while not self._stop.is_set():
             self._flush(port)
+            self.warnings.flush()
             bodies = self._lines(port, reader)
             now = time.monotonic()
             if bodies:
@@ -292,9 +366,9 @@ class PodLink:
             log.info("pods on %s: the pod restarted; sending the seats again", self.url)
             self._connect(port)
         elif words[0] == "ERR":
-            log.warning("pods on %s: the pod refused a line: %s", self.url, body[4:])
+            self.warnings.warn("refused line", "the pod refused a line: %s", body[4:])
         else:
-            log.warning("pods on %s: unknown message %r", self.url, body)
+            self.warnings.warn("unknown message", "unknown message %r", body)
 
 
 def _seat(word: str) -> int | None:

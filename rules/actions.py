@@ -149,10 +149,12 @@ def action_from_json(data: dict[str, Any] | str) -> Action:
     Raises ``ValueError`` naming the kind and field when the data does not fit.
     """
     if isinstance(data, str):
-        data = json.loads(data)
+        data = load_json(data)
     if not isinstance(data, dict) or "kind" not in data:
-        raise NotationError(f"not an action: {data!r}")
+        raise NotationError(f"not an action: {_short(data)}")
     kind = data["kind"]
+    if not isinstance(kind, str):
+        raise NotationError(f"an action's kind must be text, got {_short(kind)}")
     cls = _REGISTRY.get(kind)
     if cls is None:
         raise NotationError(f"unknown action kind {kind!r}")
@@ -172,12 +174,31 @@ def action_from_json(data: dict[str, Any] | str) -> Action:
     return cls(**kwargs)
 
 
+def load_json(text: str) -> Any:
+    """``json.loads`` whose every failure is a ``ValueError``: not JSON, or nested too deeply for the
+    parser (a 100,000-deep array would otherwise raise ``RecursionError``)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise NotationError("not an action: JSON nested too deeply") from None
+    except ValueError as exc:
+        raise NotationError(f"not valid JSON: {exc}") from None
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = "(nested too deeply)"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def actions_to_json(acts: typing.Iterable[Action]) -> str:
     return json.dumps([action_to_json(a) for a in acts], separators=(",", ":"))
 
 
 def actions_from_json(text: str) -> list[Action]:
-    items = json.loads(text)
+    items = load_json(text)
     if not isinstance(items, list):
         raise NotationError("expected a JSON list of actions")
     return [action_from_json(item) for item in items]

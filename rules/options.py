@@ -6,6 +6,10 @@ the rule variants of RULES.md, each marked *(option)* there. ``PRESETS`` maps a 
 field values that differ from the class defaults; ``seed`` (the default preset, following the seed
 text) is always the class defaults.
 
+Every number has its range, written on its type: ``Annotated[int, Range(0, 10)]``. :func:`coerce` (the
+config file) and ``Options.__post_init__`` (every options object) check it in one place,
+:func:`_check`, so a value out of range is the same :class:`~rules.errors.OptionError` everywhere.
+
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
 ... class Demo(Options):
@@ -25,36 +29,66 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from rules.errors import OptionError
 
-__all__ = ["MAX_SEED", "Options", "coerce"]
+__all__ = ["MAX_SEED", "Options", "Range", "check_fields", "coerce", "numeric_range"]
 
 MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Range:
+    """The allowed values of a number, both ends included: ``Annotated[int, Range(0, 10)]``."""
+
+    low: int | float
+    high: int | float
+
+    def check(self, key: str, value: int | float) -> None:
+        if not self.low <= value <= self.high:
+            raise OptionError(key, f"{value!r} is out of range {_number(self.low)}–{_number(self.high)}")
+
+
+def _number(x: int | float) -> str:
+    return str(x) if isinstance(x, int) else f"{x:g}"
+
+
+def numeric_range(tp: Any) -> Range | None:
+    """The :class:`Range` written on a type (``Annotated[int, Range(...)]``, optionally ``| None``)."""
+    if typing.get_origin(tp) is Annotated:
+        return next((m for m in tp.__metadata__ if isinstance(m, Range)), None)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        found = [numeric_range(a) for a in typing.get_args(tp)]
+        return next((r for r in found if r is not None), None)
+    return None
+
+
+def check_fields(obj: Any, prefix: str = "") -> None:
+    """Check every field of the dataclass ``obj`` against its type (and its range): ``OptionError``
+    naming ``prefix + field``."""
+    hints = typing.get_type_hints(type(obj), include_extras=True)
+    for field in dataclasses.fields(obj):
+        _check(prefix + field.name, hints[field.name], getattr(obj, field.name))
 
 
 @dataclass(frozen=True)
 class Options:
     """Base of every game's options: the table set-up plus the rule variants."""
 
-    players: int = 2
-    seed: int = 0
+    players: int = 2  # bounded by the class: MIN_PLAYERS–MAX_PLAYERS
+    seed: Annotated[int, Range(0, MAX_SEED)] = 0
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
     MIN_PLAYERS: ClassVar[int] = 1
     MAX_PLAYERS: ClassVar[int] = 4
 
     def __post_init__(self) -> None:
-        hints = typing.get_type_hints(type(self))
-        for field in dataclasses.fields(self):
-            _check(field.name, hints[field.name], getattr(self, field.name))
+        check_fields(self)
         if not self.MIN_PLAYERS <= self.players <= self.MAX_PLAYERS:
             raise OptionError(
                 "players", f"{self.players} players; allowed: {self.MIN_PLAYERS}–{self.MAX_PLAYERS}"
             )
-        if not 0 <= self.seed <= MAX_SEED:
-            raise OptionError("seed", f"{self.seed} is out of range 0–{MAX_SEED}")
 
     @classmethod
     def preset_names(cls) -> list[str]:
@@ -63,6 +97,9 @@ class Options:
     @classmethod
     def preset(cls, name: str = "seed", **overrides: Any) -> Self:
         """The options of a named preset, with ``overrides`` (field values) applied on top."""
+        if not isinstance(name, str):
+            allowed = ", ".join(repr(n) for n in cls.preset_names())
+            raise OptionError("preset", f"{name!r} is not a preset name; allowed values: {allowed}")
         if name != "seed" and name not in cls.PRESETS:
             allowed = ", ".join(repr(n) for n in cls.preset_names())
             raise OptionError("preset", f"{name!r} is not a preset; allowed values: {allowed}")
@@ -76,7 +113,7 @@ class Options:
         for key in data:
             if key not in names:
                 raise OptionError(key, f"unknown option; allowed keys: {', '.join(names)}")
-        hints = typing.get_type_hints(cls)
+        hints = typing.get_type_hints(cls, include_extras=True)
         return cls(**{key: _from_plain(hints[key], value) for key, value in data.items()})
 
     def to_dict(self) -> dict[str, Any]:
@@ -96,6 +133,8 @@ def coerce(key: str, tp: Any, value: Any) -> Any:
 
 def _from_plain(tp: Any, value: Any) -> Any:
     """Lists (from TOML or JSON) back into the tuples that a tuple-typed field holds."""
+    if typing.get_origin(tp) is Annotated:
+        return _from_plain(typing.get_args(tp)[0], value)
     if isinstance(value, list) and typing.get_origin(tp) is tuple:
         args = typing.get_args(tp)
         item = args[0] if args else Any
@@ -111,6 +150,12 @@ def _plain(value: Any) -> Any:
 
 def _check(key: str, tp: Any, value: Any) -> None:
     origin = typing.get_origin(tp)
+    if origin is Annotated:
+        _check(key, typing.get_args(tp)[0], value)
+        for mark in tp.__metadata__:
+            if isinstance(mark, Range):
+                mark.check(key, value)
+        return
     if origin is Literal:
         allowed = typing.get_args(tp)
         if value not in allowed:

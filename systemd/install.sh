@@ -54,17 +54,21 @@ install -d -m 0755 "$ROOT$APP"
 if [[ ! -x "$ROOT$VENV/bin/python" ]]; then
     python3 -m venv --system-site-packages "$ROOT$VENV"
 fi
-# Debian's picamera2 helpers (simplejpeg, …) are built against its NumPy 1.x: keep NumPy below 2.
+# The runtime versions are pinned (constraints.txt, in step with pyproject.toml): the same NumPy 1.x that
+# Debian's picamera2 helpers (simplejpeg, …) are built against, the OpenCV the tests ran on.
 "$ROOT$VENV/bin/python" -m pip install --quiet --upgrade pip
-"$ROOT$VENV/bin/python" -m pip install --quiet --upgrade "numpy<2" "$SRC"
+"$ROOT$VENV/bin/python" -m pip install --quiet --upgrade --constraint "$SRC/constraints.txt" "$SRC"
 
 say "config $CONFIG_DIR/config.toml"
 install -d -m 0755 "$ROOT$CONFIG_DIR"
 if [[ ! -e "$ROOT$CONFIG_DIR/config.toml" ]]; then
-    install -m 0644 "$SRC/config.example.toml" "$ROOT$CONFIG_DIR/config.toml"
+    install -m 0640 "$SRC/config.example.toml" "$ROOT$CONFIG_DIR/config.toml"
 else
     echo "keeping the existing $CONFIG_DIR/config.toml"
 fi
+# It holds the owner PIN: readable by root and the service user only (also an older, wider file).
+chmod 0640 "$ROOT$CONFIG_DIR/config.toml"
+chown "root:$ACCOUNT" "$ROOT$CONFIG_DIR/config.toml"
 
 say "systemd unit and udev rule"
 install -D -m 0644 "$SRC/systemd/$SERVICE" "$ROOT/etc/systemd/system/$SERVICE"

@@ -33,6 +33,12 @@ class HomeScreen(Screen):
     def back(self) -> None:
         """Home is the root: Escape does nothing here."""
 
+    def salvage(self) -> None:
+        """Copy what can still be read from the refused (damaged) journal into the new one."""
+        aside = self.app.journal.set_aside
+        if aside is not None and aside.salvageable and self.app.journal.salvaged is None:
+            self.app.journal.salvage(aside.moved_to)
+
     def draw(self, canvas: Canvas) -> None:
         canvas.begin()
         bar = pygame.Rect(0, 0, canvas.width, canvas.px(56))
@@ -81,9 +87,25 @@ class HomeScreen(Screen):
                 reason=aside.reason,
                 path=aside.moved_to.name,
             )
+            salvaged = self.app.journal.salvaged
+            if salvaged is not None:
+                note += " " + self._(
+                    "{games} games with {actions} moves were recovered from it.",
+                    games=salvaged.games,
+                    actions=salvaged.actions,
+                )
+            offer = aside.salvageable and salvaged is None
+            button_w = canvas.px(240) if offer else 0
             canvas.paragraph(
                 note,
-                (left, notes_top, canvas.width - 2 * left, bottom - notes_top - gap),
+                (left, notes_top, canvas.width - 2 * left - button_w - gap, bottom - notes_top - gap),
                 size=20,
                 colour=ACCENT,
             )
+            if offer:
+                canvas.button(
+                    (canvas.width - left - button_w, notes_top, button_w, canvas.px(52)),
+                    self._("Recover the games"),
+                    self.salvage,
+                    size=20,
+                )

@@ -1,7 +1,11 @@
 """Settings, behind the owner's PIN: language, the move timer and the rule preset per game, the camera,
 the number of seats; during a game also pause/resume of the move timer and leaving the game.
 
-The PIN is asked each time the screen is entered; a wrong PIN clears the entry.
+The PIN is asked each time the screen is entered; a wrong PIN clears the entry. After
+:data:`FREE_ATTEMPTS` wrong PINs in a row each further one locks the pad for a growing time
+(:func:`pin_delay`: 5 s, 10 s, 20 s … up to 15 minutes), shown on the screen; the count of wrong PINs is
+kept in the journal, so a restart does not reset it. While the PIN is the default ``0000`` the unlocked
+screen says so.
 """
 
 from __future__ import annotations
@@ -21,6 +25,23 @@ from device.ui.canvas import Canvas
 from device.ui.theme import TEXT_DIM, WARNING
 from device.ui.widgets import pin_pad
 
+DEFAULT_PIN = "0000"
+FREE_ATTEMPTS = 3  # wrong PINs before the pad locks (a typo or two costs nothing)
+FIRST_DELAY = 5.0
+MAX_DELAY = 900.0
+FAILURES_SETTING = "pin_failures"
+
+
+def pin_delay(failures: int) -> float:
+    """Seconds the pad stays locked after ``failures`` wrong PINs in a row.
+
+    >>> [pin_delay(n) for n in (1, 2, 3, 4, 5, 6, 20)]
+    [0.0, 0.0, 5.0, 10.0, 20.0, 40.0, 900.0]
+    """
+    if failures < FREE_ATTEMPTS:
+        return 0.0
+    return min(MAX_DELAY, FIRST_DELAY * 2 ** min(failures - FREE_ATTEMPTS, 20))
+
 
 @screen("settings")
 class SettingsScreen(Screen):
@@ -30,6 +51,8 @@ class SettingsScreen(Screen):
         self.unlocked = False
         self.wrong = False
         self.game_index = 0
+        self.failures = int(app.journal.setting(FAILURES_SETTING, 0) or 0)
+        self.locked_until = app.clock() + pin_delay(self.failures)
 
     def enter(self, **_: Any) -> None:
         self.entered = ""
@@ -59,7 +82,13 @@ class SettingsScreen(Screen):
 
     # --- PIN -----------------------------------------------------------------------------------------
 
+    def lock_left(self) -> float:
+        """Seconds until the pad takes a PIN again (0: now)."""
+        return max(0.0, self.locked_until - self.app.clock())
+
     def digit(self, d: str) -> None:
+        if self.lock_left() > 0:
+            return
         self.wrong = False
         if len(self.entered) < 8:
             self.entered += d
@@ -68,15 +97,26 @@ class SettingsScreen(Screen):
         self.entered = self.entered[:-1]
 
     def check(self) -> None:
+        if self.lock_left() > 0:
+            self.entered = ""
+            return
         if self.entered == self.app.config.device.owner_pin:
             self.unlocked = True
+            self._count_failures(0)
         else:
             self.wrong = True
+            self._count_failures(self.failures + 1)
         self.entered = ""
+
+    def _count_failures(self, failures: int) -> None:
+        if failures != self.failures:
+            self.failures = failures
+            self.app.journal.set_setting(FAILURES_SETTING, failures)
+        self.locked_until = self.app.clock() + pin_delay(failures)
 
     def handle(self, event: Event) -> None:
         if isinstance(event, Key) and not self.unlocked:
-            if event.text.isdigit():
+            if len(event.text) == 1 and event.text in "0123456789":
                 self.digit(event.text)
                 return
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -147,6 +187,14 @@ class SettingsScreen(Screen):
                 size=24,
                 colour=WARNING,
             )
+        left = self.lock_left()
+        if left > 0:
+            canvas.paragraph(
+                self._("Too many wrong PINs: wait {n} s", n=max(1, int(left + 0.999))),
+                (m, area.top + canvas.px(168), canvas.px(340), canvas.px(80)),
+                size=22,
+                colour=WARNING,
+            )
         pad = pygame.Rect(
             canvas.width - canvas.px(400),
             area.top + canvas.px(8),
@@ -161,6 +209,15 @@ class SettingsScreen(Screen):
         row_h = canvas.px(52)
         gap = canvas.px(8)
         y = area.top + gap
+        if self.app.config.device.owner_pin == DEFAULT_PIN:
+            warning_h = canvas.px(24)
+            canvas.text(
+                self._("The owner PIN is still 0000: set device.owner_pin in the config file"),
+                (m, area.top, canvas.width - 2 * m, warning_h),
+                size=18,
+                colour=WARNING,
+            )
+            y = area.top + warning_h
         x0 = m + label_w
         settings = self.app.settings
 

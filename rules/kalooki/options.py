@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from rules.errors import OptionError
-from rules.options import Options
+from rules.options import Options, Range
 
 __all__ = ["KalookiOptions"]
 
@@ -28,10 +28,10 @@ class KalookiOptions(Options):
     initial_meld: Literal[40, 51] = 51
     max_players: Literal[4, 5] = 4
     payout: Literal["slice", "proportional"] = "slice"
-    pool_cents: int = 0
-    deals: int = 1
+    pool_cents: Annotated[int, Range(0, 100_000_000)] = 0
+    deals: Annotated[int, Range(1, 100)] = 1
     mode: Literal["full", "referee"] = "full"
-    max_reshuffles: int = 3
+    max_reshuffles: Annotated[int, Range(0, 100)] = 3
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
     MIN_PLAYERS: ClassVar[int] = 2
@@ -41,8 +41,3 @@ class KalookiOptions(Options):
         super().__post_init__()
         if self.players > self.max_players:
             raise OptionError("players", f"{self.players} players; allowed: 2–{self.max_players}")
-        for key in ("pool_cents", "max_reshuffles"):
-            if getattr(self, key) < 0:
-                raise OptionError(key, f"{getattr(self, key)} is negative")
-        if self.deals < 1:
-            raise OptionError("deals", f"{self.deals}; a session has at least one deal")

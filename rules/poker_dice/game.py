@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Annotated, Any, ClassVar, cast
 
 from rules.dice_game import DiceGame, format_table, ranking_lines, seat_label
 from rules.dice_game import auto_play as play_randomly
 from rules.errors import OptionError
-from rules.options import Options
+from rules.options import Options, Range
 from rules.poker_dice.scoring import BOXES
 from rules.poker_dice.sheet import PokerDiceSheet
 from rules.registry import GameSpec, GameState
@@ -43,7 +43,7 @@ class PokerDiceOptions(Options):
 
     allow_voluntary_zero: bool = True
     penalty_per_zero: bool = False
-    first_player: int | None = None
+    first_player: Annotated[int, Range(0, 3)] | None = None
 
     # No published official rules differ from the seed's.
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {"official": {}}

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from rules.options import Options
+from rules.options import Options, Range
 
 __all__ = ["RummikubOptions"]
 
@@ -19,10 +19,10 @@ class RummikubOptions(Options):
     a manipulation. ``information``: ``full`` when the engine knows every rack (simulator, solo
     play, tests), ``referee`` when it sees only the table, the buttons and rack counts."""
 
-    joker_penalty: int = 50
+    joker_penalty: Annotated[int, Range(0, 200)] = 50
     redeal_on_pairs: bool = True
-    move_seconds: int = 60
-    timeout_draw: int = 3
+    move_seconds: Annotated[int, Range(0, 3600)] = 60  # 0: no move timer
+    timeout_draw: Annotated[int, Range(0, 10)] = 3
     information: Literal["full", "referee"] = "full"
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Annotated, Any, ClassVar, Self
 
 from rules.errors import OptionError
-from rules.options import Options
+from rules.options import Options, Range
 from rules.zatre.cards import Card
 from rules.zatre.deck import DeckError, check_deck, load_deck
 from rules.zatre.sheet import DEFAULT_ROW_BONUS
@@ -30,7 +30,7 @@ class ZatreOptions(Options):
     """
 
     deck: tuple[str, ...] = ()
-    row_bonus: tuple[int, ...] = DEFAULT_ROW_BONUS
+    row_bonus: tuple[Annotated[int, Range(0, 1000)], ...] = DEFAULT_ROW_BONUS
 
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
@@ -42,9 +42,6 @@ class ZatreOptions(Options):
                 check_deck(self.deck)
             except DeckError as exc:
                 raise OptionError("deck", str(exc)) from None
-        negative = [b for b in self.row_bonus if b < 0]
-        if negative:
-            raise OptionError("row_bonus", f"bonuses must be ≥ 0, got {negative}")
 
     @classmethod
     def from_manifest(cls, path: str | Path | None, **values: Any) -> Self:

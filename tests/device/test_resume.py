@@ -41,7 +41,8 @@ def start(tmp_path: Path, seed: int) -> subprocess.Popen[str]:
         "--trace",
         "--no-camera",  # the camera path has its own test; here only the journal matters
     ]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    stderr = (tmp_path / f"stderr-{seed}.txt").open("w")  # why, if it stops printing
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True, env=env)
 
 
 class Lines:
@@ -90,7 +91,12 @@ def test_kill_9_loses_no_confirmed_action(tmp_path: Path) -> None:
         proc = start(tmp_path, seed=round_)
         lines = Lines(proc)
         try:
-            game, what, seq = read_line(lines)
+            try:
+                game, what, seq = read_line(lines)
+            except AssertionError as exc:
+                raise AssertionError(
+                    f"{exc}: {(tmp_path / f'stderr-{round_}.txt').read_text()[-3000:]}"
+                ) from None
             assert what == "resumed"
             if game_id is not None:
                 assert game == game_id, "the unfinished game was not resumed"

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import logging
 import queue
 import time
 from collections.abc import Callable, Iterator
@@ -252,3 +253,31 @@ def test_an_unexpected_failure_is_a_lost_pod_and_the_link_retries(
         time.sleep(0.01)
     assert len(opened) >= 3  # it keeps retrying
     assert events.empty()  # one loss per outage
+
+
+def test_a_flood_of_garbage_is_logged_rate_limited_with_a_counter(caplog: pytest.LogCaptureFixture) -> None:
+    """10,000 bad lines in a minute: a few warnings and one summary line with the count, not 10,000."""
+    from drivers.pods import WarningLimit
+
+    now = [0.0]
+    limit = WarningLimit(logging.getLogger("drivers.pods"), "pods on test", clock=lambda: now[0])
+    reader = LineReader(limit)
+    caplog.set_level(logging.WARNING, logger="drivers.pods")
+    for i in range(10_000):
+        for raw in reader.feed(b"garbage %d\n" % i + b"#" * 300):
+            try:
+                parse_line(raw)
+            except PodProtocolError as exc:
+                limit.warn("bad line", "dropped a line: %s", exc)
+        now[0] += 0.005  # 10,000 lines in 50 s
+    assert limit.total == {"bad line": 10_000, "garbage run": 10_000}
+    logged = len(caplog.records)
+    assert logged == 10  # five of each kind
+    now[0] = 61.0
+    limit.flush()
+    summaries = [r.getMessage() for r in caplog.records[logged:]]
+    assert sorted(summaries) == [
+        "pods on test: … 9995 more bad lines in the last minute",
+        "pods on test: … 9995 more garbage runs in the last minute",
+    ]
+    assert limit.warn("bad line", "dropped a line: %s", "again")  # a new minute: logged again

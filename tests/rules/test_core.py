@@ -237,6 +237,22 @@ def test_option_values_of_every_type_are_accepted() -> None:
     assert opts.replace(limit=None).limit is None
 
 
+def test_the_decoder_refuses_a_kind_that_is_not_text() -> None:
+    for kind in ([], {}, ["yahtzee.roll"], {"a": 1}, 3, None):
+        with pytest.raises(rules.NotationError, match="kind"):
+            action_from_json({"kind": kind})
+
+
+def test_the_decoder_refuses_json_nested_too_deeply() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(ValueError, match="nested too deeply"):
+        action_from_json(deep)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        actions_from_json(deep)
+    with pytest.raises(ValueError, match="not valid JSON"):
+        action_from_json('{"kind": ')
+
+
 def test_one_error_hierarchy_for_bad_text_refused_moves_and_options() -> None:
     from rules.dice import Roll
     from rules.kalooki import Card

@@ -67,7 +67,7 @@ def test_options_check_the_deck_and_name_the_key() -> None:
     assert info.value.key == "deck" and "9|9" in str(info.value)
     with pytest.raises(OptionError) as info:
         ZatreOptions(row_bonus=(1, -2))
-    assert info.value.key == "row_bonus"
+    assert info.value.key == "row_bonus[1]"
     with pytest.raises(OptionError) as info:
         ZatreOptions(players=5)
     assert info.value.key == "players"

@@ -128,7 +128,7 @@ def test_install_is_idempotent(tmp_path: Path) -> None:
     stubs, root, state = tmp_path / "bin", tmp_path / "root", tmp_path / "state"
     for d in (stubs, root, state):
         d.mkdir()
-    for name in ("apt-get", "id", "useradd", "getent", "usermod", "python3", "udevadm", "systemctl"):
+    for name in ("apt-get", "id", "useradd", "getent", "usermod", "python3", "udevadm", "systemctl", "chown"):
         (stubs / name).write_text(STUB)
         (stubs / name).chmod(0o755)
     log = tmp_path / "log"
@@ -154,6 +154,10 @@ def test_install_is_idempotent(tmp_path: Path) -> None:
     assert any(c.startswith("useradd --system") and c.endswith(" referee") for c in first)
     assert f"python3 -m venv --system-site-packages {root}/opt/tabletop-referee/venv" in first
     assert any(c.startswith("python -m pip install") and str(SYSTEMD.parent) in c for c in first)
+    pinned = [c for c in first if c.startswith("python -m pip install") and str(SYSTEMD.parent) in c]
+    assert all(f"--constraint {SYSTEMD.parent}/constraints.txt" in c for c in pinned)
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640  # the PIN: root and the service user only
+    assert f"chown root:referee {config}" in first
     assert "systemctl enable tabletop-referee.service" in first
     assert "systemctl set-default multi-user.target" in first
     assert any("python3-picamera2" in c and "python3-lgpio" in c for c in first if c.startswith("apt-get"))
@@ -162,9 +166,11 @@ def test_install_is_idempotent(tmp_path: Path) -> None:
     }
 
     config.write_text("[seats]\ncount = 2\n")  # the owner's edits survive a re-install
+    config.chmod(0o644)  # an older installer's file: tightened
     (state / "active").touch()
     second = install()
     assert config.read_text() == "[seats]\ncount = 2\n"
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640 and f"chown root:referee {config}" in second
     assert not [c for c in second if c.startswith(("useradd", "python3 -m venv", "systemctl set-default"))]
     assert "systemctl enable tabletop-referee.service" in second
     assert "systemctl restart tabletop-referee.service" in second
