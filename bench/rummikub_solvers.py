@@ -1,13 +1,16 @@
 """Rummikub solvers: speed and exactness against the ``rummikub-solver`` package (an integer
 programme through cvxpy + HiGHS), and the three budgets of DESIGN.md.
 
-Run: ``.venv/bin/python bench/rummikub_solvers.py`` (needs the ``bench`` extra). Takes about forty
-seconds. Prints, per cell of the grid (rack 14/20/30 tiles × table 0–80 tiles), the median and
-worst time of both solvers and whether their objective values agree; then the budgets.
+Run: ``nice .venv/bin/python bench/rummikub_solvers.py`` (needs the ``bench`` extra; about a
+minute). ``--classes`` prints only the first table.
 
-The grid asks both solvers the same question (most tiles laid; ours then most value): so ours runs
-without the fewest-changed-melds search, which ``rummikub-solver`` does not have. The budget line
-times ``best_move`` with it, as the device calls it, and without.
+First, per size class (rack × table tiles, 20 random positions each, jokers possible), the median
+and worst time of ``rummikub-solver`` (HiGHS, TILE_COUNT: most tiles laid) and of ours in both
+modes, timed interleaved on the same positions in one run so that the ratios are fair on a busy
+machine: *plain* is ``best_move(fewest_changed=False)`` (most tiles, then most value: the peer's
+question and more), *full* is ``best_move`` as the device calls it (then fewest changed melds,
+which the peer does not have). The ratio is the peer's median over ours. Then the overall figures,
+the opening values against the peer's TOTAL_VALUE, and the budgets.
 """
 
 from __future__ import annotations
@@ -30,9 +33,8 @@ from rules.rummikub.tiles import JOKER, Tile, full_set
 from tests.rules.rummikub.oracles import TILE_WEIGHT, ilp_best
 from tests.rules.rummikub.positions import random_position
 
-RACKS = (14, 20, 30)
-TABLES = (0, 20, 40, 60, 80)
-PER_CELL = 8
+CLASSES = ((14, 0), (14, 20), (20, 40), (20, 80), (30, 20), (30, 60))  # (rack, table) tiles
+PER_CLASS = 20
 _COLOUR_NAMES = {"R": "RED", "B": "BLUE", "K": "BLACK", "O": "ORANGE"}
 
 
@@ -42,8 +44,8 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - start, result
 
 
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:8.1f}"
+def ms(seconds: float, width: int = 8) -> str:
+    return f"{seconds * 1000:{width}.1f}"
 
 
 class Theirs:
@@ -77,50 +79,70 @@ class Theirs:
 
 
 def versus(theirs: Theirs, rng: random.Random) -> None:
-    print("most rack tiles laid (best_move(fewest_changed=False) vs rummikub-solver TILE_COUNT), times in ms")
+    """The issue's table: per size class the median of each solver and mode, timed interleaved on
+    the same positions in one run, and the ratios of medians to ``rummikub-solver``."""
     print(
-        f"{'rack':>4} {'table':>5} | {'ours med':>8} {'worst':>8} | {'theirs med':>10} {'worst':>8} | equal"
+        f"per size class, {PER_CLASS} positions each: rummikub-solver TILE_COUNT (most tiles) vs ours,"
+        " best_move(fewest_changed=False) (plain: most tiles, then value) and best_move (full: then"
+        " fewest changed melds); medians in ms, ratio = theirs / ours"
     )
-    all_ours: list[float] = []
+    print(
+        f"{'rack':>4} {'table':>5} | {'theirs':>7} {'worst':>7} | {'plain':>6} {'ratio':>6} {'worst':>7}"
+        f" | {'full':>6} {'ratio':>6} {'worst':>7} | equal"
+    )
+    everything: dict[str, list[float]] = {"theirs": [], "plain": [], "full": []}
     settled: list[str] = []
-    all_theirs: list[float] = []
-    for rack_size in RACKS:
-        for table_size in TABLES:
-            ours_t, theirs_t, equal = [], [], 0
-            for _ in range(PER_CELL):
-                melds, rack = random_position(rng, table_size, rack_size)
-                table = [t for m in melds for t in m]
-                dt, move = timed(
-                    lambda m=melds, r=rack: best_move([Meld(tuple(x)) for x in m], r, fewest_changed=False)
-                )
-                ours_t.append(dt)
-                dt, count = timed(lambda t=table, r=rack: theirs.most_tiles(t, r))
-                theirs_t.append(dt)
-                ours = 0 if move is None else len(move.placed)
-                equal += ours == count
-                if ours != count:
-                    exact = (ilp_best(table, rack, TILE_WEIGHT) or 0) // TILE_WEIGHT
-                    settled.append(f"ours {ours}, theirs {count}, HiGHS {exact}")
-            all_ours += ours_t
-            all_theirs += theirs_t
-            print(
-                f"{rack_size:>4} {len(table):>5} | {ms(statistics.median(ours_t))} {ms(max(ours_t))} |"
-                f" {ms(statistics.median(theirs_t)):>10} {ms(max(theirs_t))} | {equal}/{PER_CELL}"
-            )
+    for rack_size, table_size in CLASSES:
+        times: dict[str, list[float]] = {"theirs": [], "plain": [], "full": []}
+        sizes, equal = [], 0
+        for _ in range(PER_CLASS):
+            melds, rack = random_position(rng, table_size, rack_size)
+            table = [t for m in melds for t in m]
+            sizes.append(len(table))
+            old = [Meld(tuple(x)) for x in melds]
+            dt, count = timed(lambda t=table, r=rack: theirs.most_tiles(t, r))
+            times["theirs"].append(dt)
+            dt, plain = timed(lambda o=old, r=rack: best_move(o, r, fewest_changed=False))
+            times["plain"].append(dt)
+            dt, full = timed(lambda o=old, r=rack: best_move(o, r))
+            times["full"].append(dt)
+            ours = 0 if plain is None else len(plain.placed)
+            assert (0 if full is None else len(full.placed)) == ours
+            equal += ours == count
+            if ours != count:
+                exact = (ilp_best(table, rack, TILE_WEIGHT) or 0) // TILE_WEIGHT
+                settled.append(f"ours {ours}, theirs {count}, HiGHS {exact}")
+        for name, values in times.items():
+            everything[name] += values
+        med = {name: statistics.median(values) for name, values in times.items()}
+        print(
+            f"{rack_size:>4} {f'~{statistics.median(sizes):g}':>5} |"
+            f" {ms(med['theirs'], 7)} {ms(max(times['theirs']), 7)} |"
+            f" {ms(med['plain'], 6)} {med['theirs'] / med['plain']:5.1f}x {ms(max(times['plain']), 7)} |"
+            f" {ms(med['full'], 6)} {med['theirs'] / med['full']:5.1f}x {ms(max(times['full']), 7)} |"
+            f" {equal}/{PER_CLASS}"
+        )
     for line in settled:
         print("   differs:", line)
-    ratio = statistics.median(all_theirs) / statistics.median(all_ours)
+    med = {name: statistics.median(values) for name, values in everything.items()}
+    worst = {name: max(values) for name, values in everything.items()}
     print(
-        f"all: ours median {ms(statistics.median(all_ours))} worst {ms(max(all_ours))};"
-        f" theirs median {ms(statistics.median(all_theirs))} worst {ms(max(all_theirs))};"
-        f" median ratio {ratio:.1f}x"
+        f"all {len(everything['theirs'])}: theirs median {ms(med['theirs'], 0)}"
+        f" worst {ms(worst['theirs'], 0)};"
+        f" plain median {ms(med['plain'], 0)} worst {ms(worst['plain'], 0)}"
+        f" ({med['theirs'] / med['plain']:.1f}x at the median, goal 10x in every class);"
+        f" full median {ms(med['full'], 0)} worst {ms(worst['full'], 0)}"
+        f" ({med['theirs'] / med['full']:.1f}x at the median, goal 3x; worst goal 100 ms)"
     )
+
+
+def openings(theirs: Theirs, rng: random.Random) -> None:
     print()
     print("opening value (best_opening vs rummikub-solver TOTAL_VALUE, racks without jokers), ms")
     settled: list[str] = []
-    for rack_size in RACKS:
+    for rack_size in (14, 20, 30):
         ours_t, theirs_t, equal = [], [], 0
-        for _ in range(PER_CELL * 2):
+        for _ in range(2 * PER_CLASS):
             tiles = [t for t in full_set() if not t.is_joker]
             rng.shuffle(tiles)
             rack = tiles[:rack_size]
@@ -192,7 +214,9 @@ def main() -> None:
     theirs = Theirs()
     theirs.most_tiles([], [Tile("R", 1), Tile("R", 2), Tile("R", 3)])  # builds its cvxpy problems once
     versus(theirs, rng)
-    budgets(rng)
+    if "--classes" not in sys.argv[1:]:
+        openings(theirs, rng)
+        budgets(rng)
 
 
 if __name__ == "__main__":

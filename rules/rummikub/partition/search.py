@@ -1,0 +1,324 @@
+"""The searches that answer the plain question: the best arrangement of a table and a rack.
+
+With rack tiles only, the whole programme runs breadth-first (:func:`by_layers`). With table
+tiles its nodes are many more: a depth-first search finds a first arrangement (:func:`first`),
+then a memoised bounded search (:class:`Bounded`) computes nodes' best completions only as far as
+needed to beat it (:func:`improve`). Every way computes the programme's optimum, so all are exact.
+:func:`suffix_bounds` runs the programme from the other end, for the kept-meld search.
+"""
+
+from __future__ import annotations
+
+from rules.rummikub.partition.counts import TileCounts, together
+from rules.rummikub.partition.key import (
+    COLOUR_STATE,
+    JOKERS,
+    KEY_BITS,
+    NC,
+    NUMBER_PART,
+    START,
+    STATES,
+    STEPS,
+    Key,
+    reads,
+)
+from rules.rummikub.partition.programme import Choice, Delta, Found, Problem
+from rules.rummikub.partition.rebuild import Arrangement, rebuild
+
+__all__ = ["IMPOSSIBLE", "Bounded", "by_layers", "first", "improve", "solve", "suffix_bounds"]
+
+IMPOSSIBLE = -(10**9)  # the value of a node without any completion
+_JOKERS_PLACE = JOKERS.place  # JOKERS.of inlined where the searches spend their time
+_LAST = len(STEPS)
+_READ_PLACE = [COLOUR_STATE[c].place if c < NC else 0 for _, c in STEPS]
+_RADIX = len(STATES)
+
+
+def solve(
+    table: TileCounts,
+    rack: TileCounts,
+    count_weight: int,
+    *,
+    first_only: bool = False,
+    above: int | None = None,
+) -> Arrangement | None:
+    """Place every table tile and any rack tiles in valid melds, maximising
+    ``count_weight × rack tiles placed + total meld value``; ``None`` if the table tiles cannot all
+    be placed. Exact.
+
+    With ``above``: the optimum if it scores more than that, else ``None`` — one demanding question
+    to the memoised search, often much faster than the optimum itproblem.
+
+    Rack tiles only: the whole programme, breadth-first. Otherwise two greedy depth-first
+    searches find arrangements quickly (or prove there is none: nodes without a completion are
+    remembered); with ``first_only`` the better one is the answer (any arrangement, not the most
+    valuable). Otherwise :meth:`_Problem.improve` proves or improves it.
+    """
+    available, jokers = together(table, rack)
+    problem = Problem(available, table.naturals, jokers, table.jokers, count_weight)
+    if above is not None:
+        offset = count_weight * table.jokers  # the programme counts table jokers as placed
+        answer, _ = Bounded(problem).above(above + offset)
+        return None if answer is None else rebuild(answer[1], answer[0] - offset, table)
+    if not len(table) and not first_only:
+        # Rack tiles only (an opening): few enough nodes to run the whole programme.
+        found = by_layers(problem)
+        assert found is not None  # laying nothing is an arrangement
+        score, choices = found
+        return rebuild(choices, score, table)
+    found = first(problem)
+    if found is None:
+        return None
+    if not first_only:
+        found = improve(problem, found)
+    score, choices = found
+    return rebuild(choices, score - count_weight * table.jokers, table)
+
+
+def first(problem: Problem) -> Found | None:
+    """The better of two depth-first arrangements (jokers late; biggest gain first), or
+    ``None`` when there is none."""
+    found = [_depth_first(problem, late) for late in (True, False)]
+    return max((f for f in found if f is not None), key=lambda f: f[0], default=None)
+
+
+def _depth_first(problem: Problem, late: bool) -> Found | None:
+    """Some arrangement, found depth-first trying the most tiles first (with ``late``, moves
+    with jokers last); ``None`` if none exists.
+
+    Nodes without any completion are remembered, so the search is finite and complete."""
+    dead: set[int] = set()
+    choices: list[Choice] = []
+    cache: dict[int, list[Delta]] = {}
+
+    def descend(index: int, key: Key, score: int) -> int | None:
+        if index == _LAST:
+            return score if problem.complete(key) else None
+        node = key * _LAST + index
+        if node in dead:
+            return None
+        place = _READ_PLACE[index]  # reads(index, key), inlined
+        local = (
+            key % NUMBER_PART if not place else key // place % _RADIX * NUMBER_PART + key % NUMBER_PART
+        ) * _LAST + index
+        moves = cache.get(local)
+        if moves is None:
+            moves = cache[local] = problem.deltas(index, key, late)
+        for delta, gain, choice in moves:
+            choices.append(choice)
+            found = descend(index + 1, key + delta, score + gain)
+            if found is not None:
+                return found
+            choices.pop()
+        dead.add(node)
+        return None
+
+    score = descend(0, START, 0)
+    return None if score is None else (score, choices)
+
+
+def by_layers(problem: Problem) -> Found | None:
+    """The best arrangement, or ``None``: the programme run breadth-first over the steps,
+    keeping one node per key with its best score and the node it came from.
+
+    A step's moves depend only on the part of the key that step reads, so they are computed
+    once per such part. A node's entry packs ``score << KEY_BITS | previous key`` into one
+    int (the inner loop is then one comparison per move); the move taken is recovered at the
+    end, as the one leading from the previous key to this one. When no table joker must be
+    placed, a node that used more jokers and scores no more than the same node with fewer is
+    dropped: the latter can do all that it can.
+    """
+    free_jokers = problem.table_jokers == 0
+    layer: dict[Key, int] = {START: 0}
+    history: list[tuple[dict[Key, int], dict[int, list[tuple[int, int, Choice]]]]] = []
+    mask = (1 << KEY_BITS) - 1
+    for index in range(len(STEPS)):
+        cache: dict[int, list[tuple[int, int, Choice]]] = {}
+        nxt: dict[Key, int] = {}
+        place = _READ_PLACE[index]
+        for key, packed in layer.items():
+            # reads(index, key), inlined
+            local = (
+                key % NUMBER_PART if not place else key // place % _RADIX * NUMBER_PART + key % NUMBER_PART
+            )
+            moves = cache.get(local)
+            if moves is None:
+                moves = [
+                    (new - key, gain << KEY_BITS, choice) for new, gain, choice in problem.moves(index, key)
+                ]
+                cache[local] = moves
+            base = (packed & ~mask) | key
+            for delta, gain, _ in moves:
+                new_key = key + delta
+                entry = base + gain
+                if nxt.get(new_key, -1) < entry:
+                    nxt[new_key] = entry
+        if free_jokers:
+            for key in [k for k in nxt if k // _JOKERS_PLACE % 3]:
+                floor = nxt[key] & ~mask  # an entry at least this big scores at least as much
+                fewer = key - _JOKERS_PLACE
+                if nxt.get(fewer, -1) >= floor or (
+                    fewer // _JOKERS_PLACE % 3 and nxt.get(fewer - _JOKERS_PLACE, -1) >= floor
+                ):
+                    del nxt[key]
+        history.append((nxt, cache))
+        layer = nxt
+    finals = [(packed >> KEY_BITS, key) for key, packed in layer.items() if problem.complete(key)]
+    if not finals:
+        return None
+    score, key = max(finals)
+    choices: list[Choice] = []
+    for index in range(len(STEPS) - 1, -1, -1):
+        nodes, cache = history[index]
+        packed = nodes[key]
+        previous = packed & mask
+        gained = (packed >> KEY_BITS) - ((history[index - 1][0][previous] >> KEY_BITS) if index else 0)
+        local = reads(index, previous)
+        choices.append(
+            next(
+                choice
+                for delta, gain, choice in cache[local]
+                if delta == key - previous and gain >> KEY_BITS == gained
+            )
+        )
+        key = previous
+    choices.reverse()
+    return score, choices
+
+
+def suffix_bounds(problem: Problem, best: int) -> list[int]:
+    """``bounds[n]``: the most points the numbers n..13 add in an arrangement scoring
+    ``best`` (the optimum), for n = 1..14.
+
+    The programme run on the numbers mirrored (13 first; a run read backwards is a run, and
+    each tile keeps its value), breadth-first, a node kept while its optimism reaches
+    ``best``; after each number, the best node's points bound what those numbers add: a
+    run still open there is allowed, for it may go on below.
+    """
+    mirrored = Problem(
+        [[row[0], *row[:0:-1]] for row in problem.available],
+        tuple((row[0], *row[:0:-1]) for row in problem.must),
+        problem.jokers,
+        problem.table_jokers,
+        problem.count_weight,
+        values=(0, *range(13, 0, -1)),
+    )
+    optimism = mirrored.optimism()
+    jokers = problem.jokers
+    bounds = [0] * 15
+    layer: dict[Key, int] = {START: 0}
+    for index, (n, c) in enumerate(STEPS):
+        bound = optimism[index + 1]
+        cache: dict[int, list[tuple[int, int, int]]] = {}
+        nxt: dict[Key, int] = {}
+        place = _READ_PLACE[index]
+        for key, score in layer.items():
+            # reads(index, key), inlined
+            local = (
+                key % NUMBER_PART if not place else key // place % _RADIX * NUMBER_PART + key % NUMBER_PART
+            )
+            moves = cache.get(local)
+            if moves is None:
+                moves = cache[local] = sorted(
+                    (
+                        (new - key, gain, gain + bound[jokers - new // _JOKERS_PLACE % 3])
+                        for new, gain, _ in mirrored.moves(index, key)
+                    ),
+                    key=lambda move: -move[2],
+                )
+            floor = best - score
+            for delta, gain, hope in moves:
+                if hope < floor:
+                    break  # and so do the moves after it
+                value = score + gain
+                if nxt.get(key + delta, -1) < value:
+                    nxt[key + delta] = value
+        layer = nxt
+        if c == NC:
+            bounds[14 - n] = max(layer.values(), default=0)
+    return bounds
+
+
+def improve(problem: Problem, found: Found) -> Found:
+    """The optimum, starting from the arrangement ``found``.
+
+    Bisection between ``found``'s score and the optimistic bound of the start: a memoised
+    search (:class:`_Bounded`) asks for an arrangement scoring more than the midpoint. When
+    there is one the search returns the optimum itself; when there is none it returns a new,
+    lower bound. The memo is shared by all the questions, so a node's exact best completion
+    is never searched twice, and a demanding question prunes hard.
+    """
+    search = Bounded(problem)
+    low, high = found[0], search.optimism[0][problem.jokers]
+    while high > low:
+        better, high = search.above((low + high) // 2)
+        if better is not None:
+            return better
+    return found
+
+
+class Bounded:
+    """Exact best completions of the programme's nodes, computed only as far as a question needs.
+
+    ``_value(index, key, need)`` answers "what do the steps from ``index`` on add at best, from
+    node ``key``?" — exactly when that is more than ``need``, otherwise with an upper bound not
+    above ``need`` (fail-soft bounded search). A node's completions do not depend on how it was
+    reached, so both answers are remembered per node and reused by every later question: an exact
+    value for good, an upper bound until a lower ``need`` asks again.
+    """
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        self.optimism = problem.optimism()
+        self.exact: dict[int, tuple[int, Key, Choice | None]] = {}
+        self.upper: dict[int, int] = {}
+        self.jokers = problem.jokers
+        self.moves: dict[int, list[Delta]] = {}
+
+    def above(self, bound: int) -> tuple[Found | None, int]:
+        """The best arrangement if it scores more than ``bound``, else ``None`` and an upper bound
+        of every score (at most ``bound``)."""
+        score = self._value(0, START, bound)
+        if score <= bound:
+            return None, score
+        choices: list[Choice] = []
+        index, key = 0, START
+        while index < len(STEPS):
+            _, key, choice = self.exact[key * len(STEPS) + index]
+            assert choice is not None
+            choices.append(choice)
+            index += 1
+        return (score, choices), score
+
+    def _value(self, index: int, key: Key, need: int) -> int:
+        if index == _LAST:
+            return 0 if self.problem.complete(key) else IMPOSSIBLE
+        node = key * _LAST + index
+        known = self.exact.get(node)
+        if known is not None:
+            return known[0]
+        upper = self.upper.get(node)
+        if upper is None:
+            upper = self.optimism[index][self.jokers - key // _JOKERS_PLACE % 3]
+        if upper <= need:
+            return upper
+        # reads(index, key), inlined: this is where the search spends its time
+        place = _READ_PLACE[index]
+        local = key % NUMBER_PART if not place else key // place % _RADIX * NUMBER_PART + key % NUMBER_PART
+        moves = self.moves.get(local * _LAST + index)
+        if moves is None:
+            moves = self.moves[local * _LAST + index] = self.problem.deltas(index, key, late=True)
+        best, best_key, best_choice = IMPOSSIBLE, 0, None
+        floor = need
+        for delta, gain, choice in moves:
+            value = gain + self._value(index + 1, key + delta, floor - gain)
+            if value > best:
+                best, best_key, best_choice = value, key + delta, choice
+                if best > floor:
+                    floor = best
+        if best > need:
+            # Every move that failed its question was bounded by the best so far, so this is exact.
+            self.exact[node] = (best, best_key, best_choice)
+        else:
+            self.upper[node] = max(best, IMPOSSIBLE)
+        return best
