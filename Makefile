@@ -29,8 +29,9 @@ $(PI_STAMP): pyproject.toml constraints.txt
 	$(PI_VENV)/bin/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(PI_STAMP)
 
+# `make run ARGS='--headless --frames 300'` passes options on; without a display the simulator says how.
 run: $(STAMP)
-	$(BIN)/referee $(if $(ON_PI),,--simulate)
+	$(BIN)/referee $(if $(ON_PI),,--simulate) $(ARGS)
 
 test: lint typecheck pytest
 

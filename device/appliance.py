@@ -75,6 +75,14 @@ def run(opts: RunOptions) -> int:
         if not opts.headless:
             show_config_error(exc, opts)
         return 2
+    if opts.simulate and not opts.headless and no_display():
+        print(
+            "referee --simulate: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+            "  Run it from a desktop session, or without a window: referee --simulate --headless --frames N\n"
+            "  (make run ARGS='--headless --frames 300'); --script FILE plays keys and taps.",
+            file=sys.stderr,
+        )
+        return 2
     steps = None
     if opts.script:
         from device.script import ScriptError, load_script
@@ -154,6 +162,13 @@ def run(opts: RunOptions) -> int:
         journal.close()
         pygame.quit()
     return 0
+
+
+def no_display() -> bool:
+    """Whether a window cannot be shown: Linux without X or Wayland, and SDL not told otherwise."""
+    if os.environ.get("SDL_VIDEODRIVER") or not sys.platform.startswith("linux"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 LOCKED_RETRY_SECONDS = 5.0  # a journal in use by another program: soon free again

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 COMMANDS = [
     "device.commands.play",
@@ -35,7 +37,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--headless", action="store_true", help="no window (SDL dummy video driver)")
     parser.add_argument("--frames", type=int, default=None, help="stop after this many frames")
     parser.add_argument("--state-dir", default=None, help="where the journal lives (overrides the config)")
-    parser.add_argument("--autoplay", default=None, metavar="GAME", help="simulator: play GAME by itself")
+    parser.add_argument(
+        "--autoplay",
+        default=None,
+        type=_autoplay_game,
+        metavar="GAME",
+        help="simulator: play GAME by itself (GAME:VARIANT for a variant, e.g. yahtzee:triple)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="simulator: seed of the simulated dice")
     parser.add_argument(
         "--no-camera",
@@ -56,8 +64,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # pygame prints a banner on stdout when imported; `doctor --json` and `export` must print only data.
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     parser = build_parser()
     args = parser.parse_args(argv)
+    config = getattr(args, "config", None)
+    if config is not None and not Path(config).is_file():
+        # Only the default path may be missing (a laptop has no /etc/tabletop-referee): a file named on
+        # the command line that is not there is a typo, not a wish for the defaults.
+        print(f"referee: the config file {config} does not exist", file=sys.stderr)
+        return 2
     if args.command is None:
         from device.appliance import RunOptions, run
 
@@ -79,6 +95,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         )
     return int(args.func(args) or 0)
+
+
+def autoplay_games() -> list[str]:
+    """What ``--autoplay`` accepts: the games the appliance referees, and ``game:variant`` for variants."""
+    import device.sessions  # noqa: F401  (registers the game sessions)
+    import rules
+    from device.session import SESSIONS
+
+    names = []
+    for spec in rules.games():
+        if spec.name in SESSIONS:
+            names.append(spec.name)
+            names += [f"{spec.name}:{variant}" for variant in spec.variants]
+    return names
+
+
+def _autoplay_game(text: str) -> str:
+    games = autoplay_games()
+    if text not in games:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a game the simulator plays; choose from {', '.join(games)}"
+        )
+    return text
 
 
 def _size(text: str) -> tuple[int, int]:

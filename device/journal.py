@@ -388,7 +388,7 @@ class Journal:
             if g.scores is None or g.places is None:
                 continue
             for name, score, place in zip(g.players, g.scores, g.places, strict=False):
-                table.setdefault((g.game, name), []).append((score, place))
+                table.setdefault((game_key(g), name), []).append((score, place))
         return [
             PlayerStats(
                 game=game,
@@ -400,6 +400,12 @@ class Journal:
             )
             for (game, player), results in sorted(table.items())
         ]
+
+
+def game_key(game: StoredGame) -> str:
+    """The game as players tell games apart: ``yahtzee:triple`` for a variant, else the game's name."""
+    variant = game.options.get("variant")
+    return f"{game.game}:{variant}" if isinstance(variant, str) and variant else game.game
 
 
 _GAME_COLUMNS = "id, game, options, players, started, finished, scores, places, abandoned"

@@ -234,7 +234,12 @@ class Simulator:
     # --- autoplay ------------------------------------------------------------------------------------
 
     def start_autoplay(self, game: str) -> None:
-        options = self.app.settings.game_options(game, players=2, seed=self.rng.randrange(2**31))
+        """Start ``game`` for two simulated players; ``GAME:VARIANT`` (``yahtzee:triple``) picks a variant."""
+        name, _, variant = game.partition(":")
+        overrides: dict[str, Any] = {"players": 2, "seed": self.rng.randrange(2**31)}
+        if variant:
+            overrides["variant"] = variant
+        options = self.app.settings.game_options(name, **overrides)
         self.app.start_game(options, ["Ala", "Ola"])
 
     def play(self, session: DiceSession) -> None:

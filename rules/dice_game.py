@@ -25,7 +25,7 @@ from rules.actions import Action
 from rules.dice import DICE, Choose, Roll, RollDice, random_roll
 from rules.errors import IllegalAction
 from rules.options import Options
-from rules.outcome import Outcome, Termination
+from rules.outcome import Outcome, Termination, seat_label
 
 __all__ = [
     "MAX_ROLLS",
@@ -239,9 +239,9 @@ def auto_play(state: DiceGame[S], rng: random.Random) -> DiceGame[S]:
     return state
 
 
-def seat_label(seat: int) -> str:
-    """How the text output names a seat: ``P1`` for seat 0."""
-    return f"P{seat + 1}"
+def box_words(box: str) -> str:
+    """How the text output names a box, as the screen does: ``three_of_a_kind`` -> ``Three of a kind``."""
+    return box.replace("_", " ").capitalize()
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -19,6 +19,11 @@ class Termination(enum.Enum):
     ROUNDS_PLAYED = "rounds_played"  # Zatre: every round played
 
 
+def seat_label(seat: int) -> str:
+    """How the text output names a seat, as the screen does: ``P1`` for seat 0."""
+    return f"P{seat + 1}"
+
+
 def places(scores: Sequence[int], *, higher_is_better: bool = True) -> tuple[int, ...]:
     """Competition ranking, 1-based: equal scores share a place and the next place is skipped.
 

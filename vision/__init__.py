@@ -4,6 +4,7 @@ from vision.calibration import Calibration, CalibrationError, HoldZone
 from vision.dice import DiceObservation, Die, read_dice
 from vision.frame import FrameError
 from vision.settle import SettleTracker, TrackerStatus
+from vision.tiles import SeenTile, TableObservation, read_tiles
 
 __all__: list[str] = [
     "Calibration",
@@ -12,7 +13,10 @@ __all__: list[str] = [
     "Die",
     "FrameError",
     "HoldZone",
+    "SeenTile",
     "SettleTracker",
+    "TableObservation",
     "TrackerStatus",
     "read_dice",
+    "read_tiles",
 ]

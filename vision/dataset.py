@@ -1,8 +1,11 @@
 """Labelled photo folders in the shared dataset layout, and the fixed split used to develop the readers.
 
 A folder holds ``ground_truth.csv`` (``split,image,width,height,n_objects,objects[,sum]``; ``image`` is
-relative to the folder) and YOLO labels beside each ``images/`` folder (``.../labels/NAME.txt``, one
-``class cx cy w h`` line per object, normalised; for dice ``class = pips - 1``).
+relative to the folder) and YOLO labels beside each ``images/`` folder (``.../labels/NAME.txt``, one line
+per object, normalised: a box ``class cx cy w h`` or a polygon ``class x1 y1 x2 y2 x3 y3 …``; for dice
+``class = pips - 1``). A ``data.yaml`` beside the CSV may name the classes (``names:`` then one
+``- name`` line per class, in class order): each box then carries its class name too. A label line of
+any other shape is an error naming the file and line, never dropped.
 
 The development split is decided by a hash of the image's file name alone, so it is the same on every
 machine and never depends on the order of the CSV:
@@ -38,15 +41,23 @@ def split_of(image: str) -> Split:
     return "fit"
 
 
+class LabelError(ValueError):
+    """A label file line that is neither a box nor a polygon, or a class the class map does not name."""
+
+
 @dataclass(frozen=True)
 class LabelledBox:
-    """One labelled object: class index and its box in pixels (centre x, centre y, width, height)."""
+    """One labelled object: class index, its axis-aligned box in pixels (centre x, centre y, width,
+    height), the polygon it was drawn as (pixels; empty for a box label) and its class name when the
+    folder names its classes."""
 
     cls: int
     cx: float
     cy: float
     w: float
     h: float
+    polygon: tuple[tuple[float, float], ...] = ()
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,29 +84,77 @@ def _label_path(image: Path) -> Path:
     return Path(*parts).with_suffix(".txt")
 
 
-def _read_boxes(image: Path, width: int, height: int) -> tuple[LabelledBox, ...]:
+def read_class_names(folder: str | Path) -> tuple[str, ...]:
+    """The class names of ``data.yaml`` in ``folder`` (its ``names:`` list), or ``()`` without one."""
+    path = Path(folder) / "data.yaml"
+    if not path.is_file():
+        return ()
+    names: list[str] = []
+    inside = False
+    for line in path.read_text().splitlines():
+        if line.startswith("names:"):
+            inside = True
+            rest = line[len("names:") :].strip()
+            if rest.startswith("["):  # the flow form: names: [a, b, c]
+                return tuple(n.strip().strip("'\"") for n in rest.strip("[]").split(",") if n.strip())
+            continue
+        if inside:
+            item = line.strip()
+            if item.startswith("- "):
+                names.append(item[2:].strip().strip("'\""))
+            elif item and not line.startswith((" ", "\t")):
+                break
+    return tuple(names)
+
+
+def parse_label_line(
+    line: str, width: int, height: int, names: tuple[str, ...] = (), where: str = "label"
+) -> LabelledBox:
+    """One YOLO label line (box or polygon, normalised) as a box in pixels; ``LabelError`` names ``where``."""
+    fields = line.split()
+    try:
+        cls = int(fields[0])
+        values = [float(f) for f in fields[1:]]
+    except (ValueError, IndexError):
+        raise LabelError(f"{where}: not a label line: {line!r}") from None
+    if names and not 0 <= cls < len(names):
+        raise LabelError(f"{where}: class {cls} is not one of the {len(names)} named classes")
+    name = names[cls] if names else ""
+    if len(values) == 4:
+        cx, cy, w, h = values
+        return LabelledBox(cls, cx * width, cy * height, w * width, h * height, name=name)
+    if len(values) >= 6 and len(values) % 2 == 0:
+        points = tuple((x * width, y * height) for x, y in zip(values[::2], values[1::2], strict=True))
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        return LabelledBox(cls, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, points, name)
+    raise LabelError(
+        f"{where}: {len(values)} numbers after the class; a box has 4, a polygon an even number ≥ 6"
+    )
+
+
+def _read_boxes(image: Path, width: int, height: int, names: tuple[str, ...]) -> tuple[LabelledBox, ...]:
     label = _label_path(image)
     if not label.is_file():
         return ()
     boxes = []
-    for line in label.read_text().splitlines():
-        fields = line.split()
-        if len(fields) != 5:
-            continue
-        cls, cx, cy, w, h = int(fields[0]), *(float(f) for f in fields[1:])
-        boxes.append(LabelledBox(cls, cx * width, cy * height, w * width, h * height))
+    for number, line in enumerate(label.read_text().splitlines(), 1):
+        if line.strip():
+            boxes.append(parse_label_line(line, width, height, names, f"{label}:{number}"))
     return tuple(boxes)
 
 
 def load_folder(folder: str | Path, split: Split | Literal["all"] = "all") -> list[LabelledImage]:
     """Every labelled image of a dataset folder, optionally only those of one development split.
 
-    Raises ``FileNotFoundError`` naming the folder when it has no ``ground_truth.csv``.
+    Raises ``FileNotFoundError`` naming the folder when it has no ``ground_truth.csv``, and
+    ``LabelError`` naming the file and line of a label that is neither a box nor a polygon.
     """
     root = Path(folder)
     table = root / "ground_truth.csv"
     if not table.is_file():
         raise FileNotFoundError(f"{root}: no ground_truth.csv")
+    names = read_class_names(root)
     images = []
     with table.open(newline="") as handle:
         for row in csv.DictReader(handle):
@@ -106,7 +165,7 @@ def load_folder(folder: str | Path, split: Split | Literal["all"] = "all") -> li
                 width=width,
                 height=height,
                 objects=tuple(row["objects"].split()),
-                boxes=_read_boxes(path, width, height),
+                boxes=_read_boxes(path, width, height, names),
             )
             if split == "all" or image.split == split:
                 images.append(image)

@@ -1,7 +1,8 @@
 """Reading dice from a camera frame: a learned detector finds the top faces, a learned classifier reads them.
 
-Both networks are small ONNX files in ``vision/models`` run by ``cv2.dnn`` (trained by
-``vision/train/dice.py``; see ``vision/models/MODELS.txt`` for the photo sets they come from).
+Both networks are small ONNX files in ``vision/models`` run by ``cv2.dnn`` through the shared detector and
+crop classifier of ``vision.nets`` (trained by ``vision/train/dice.py``; see ``vision/models/MODELS.txt``
+for the photo sets they come from).
 
 1. The frame (or, with a calibration, the top-down view of the play area) is scaled so its long side is
    ``net_long`` pixels; the detector gives a stride-4 heatmap of die-face centres with face size and
@@ -23,21 +24,17 @@ Both networks are small ONNX files in ``vision/models`` run by ``cv2.dnn`` (trai
 
 from __future__ import annotations
 
-import json
-import math
-import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.calibration import Calibration
 from vision.frame import check_frame
+from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, edge_angle, load_settings
 
-MODELS = Path(__file__).parent / "models"
 NOT_A_DIE = 6
 
 
@@ -90,141 +87,65 @@ class DiceObservation:
 
 
 Detection = tuple[float, float, float, float]  # centre x, centre y, face size (image px), heat score
+LABELS = ("1", "2", "3", "4", "5", "6", "none")
 
 
 class DiceModels:
-    """The detector and classifier networks with their settings (``dice_reader.json``)."""
+    """The dice reader: the shared detector and crop classifier with the dice settings (``dice_reader.json``).
+
+    The classifier reads square crops at two quarter turns, and at all four where those disagree.
+    """
 
     def __init__(self, folder: Path, config: dict[str, Any]) -> None:
         self.config = config
-        self.detector = cv2.dnn.readNetFromONNX(str(folder / config["detector"]))
-        self.classifier = cv2.dnn.readNetFromONNX(str(folder / config["classifier"]))
-        self.net_long = int(config["net_long"])
-        self.stride = int(config["stride"])
+        self.detector = HeatmapDetector(
+            folder / config["detector"], config["net_long"], config["stride"], config["heat_threshold"]
+        )
         self.crop = int(config["crop"])
         self.margin = float(config["margin"])
-        self.heat_threshold = float(config["heat_threshold"])
-        self.recheck_below = float(config["recheck_below"])
-        self.temperature = float(config["temperature"])
+        self.classifier = CropClassifier(
+            folder / config["classifier"],
+            LABELS,
+            (self.crop, self.crop),
+            first=(0, 1),
+            rest=(2, 3),
+            recheck_below=config["recheck_below"],
+            temperature=config["temperature"],
+        )
         self.confidence_threshold = float(config["confidence_threshold"])
-        # A cv2.dnn network keeps its input and output between calls: one caller at a time.
-        self._lock = threading.Lock()
 
     @classmethod
     def load(cls, folder: Path = MODELS) -> DiceModels:
-        config = json.loads((folder / "dice_reader.json").read_text())
-        return cls(folder, config)
+        return cls(folder, load_settings("dice", folder))
 
-    @staticmethod
-    def _blob(images: np.ndarray) -> np.ndarray:
-        return ((images.astype(np.float32) * (1 / 255.0) - 0.5) * 4.0).transpose(0, 3, 1, 2)
+    @property
+    def temperature(self) -> float:
+        return self.classifier.temperature
 
     def detect(self, image: np.ndarray, heat_threshold: float | None = None) -> list[Detection]:
         """Candidate die faces in ``image`` (BGR), strongest first."""
-        h, w = image.shape[:2]
-        scale = self.net_long / max(h, w)
-        nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-        if scale < 0.5:
-            # Area averaging is slow at odd ratios: go most of the way linearly, halve the last step.
-            image = cv2.resize(image, (2 * nw, 2 * nh), interpolation=cv2.INTER_LINEAR)
-        small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
-        threshold = self.heat_threshold if heat_threshold is None else heat_threshold
-        unit = self.stride * 4
-        pw, ph = -nw % unit, -nh % unit
-        if pw or ph:
-            small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(128, 128, 128))
-        with self._lock:
-            self.detector.setInput(self._blob(small[None]))
-            out = self.detector.forward()[0]
-        heat = 1.0 / (1.0 + np.exp(-out[0]))
-        peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
-        ys, xs = np.nonzero(peaks)
-        order = np.argsort(-heat[ys, xs])
-        found: list[Detection] = []
-        for iy, ix in zip(ys[order], xs[order], strict=True):
-            size = math.exp(float(out[1, iy, ix])) / scale
-            x = (ix + float(out[2, iy, ix])) * self.stride / scale
-            y = (iy + float(out[3, iy, ix])) * self.stride / scale
-            if x >= w or y >= h:
-                continue
-            # Two peaks on one die: keep the stronger one.
-            if any(math.hypot(x - fx, y - fy) < 0.5 * min(size, fs) for fx, fy, fs, _ in found):
-                continue
-            found.append((x, y, size, float(heat[iy, ix])))
-        return found
+        return [(p.x, p.y, p.size, p.score) for p in self.detector.detect(image, heat_threshold)]
 
     def crops(self, image: np.ndarray, detections: list[Detection]) -> np.ndarray:
         crops = np.empty((len(detections), self.crop, self.crop, 3), np.uint8)
         for i, (x, y, size, _) in enumerate(detections):
-            s = self.crop / (self.margin * size)
-            m = np.array([[s, 0, self.crop / 2 - s * x], [0, s, self.crop / 2 - s * y]])
-            crops[i] = cv2.warpAffine(
-                image, m, (self.crop, self.crop), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-            )
+            side = self.margin * size
+            crops[i] = cut(image, (x, y), (side, side), 0.0, (self.crop, self.crop))
         return crops
 
-    def _logits(self, crops: np.ndarray, turns: tuple[int, ...]) -> np.ndarray:
-        batch = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
-        with self._lock:
-            self.classifier.setInput(self._blob(batch))
-            return self.classifier.forward().reshape(len(turns), len(crops), 7).copy()
-
     def classify(self, image: np.ndarray, detections: list[Detection]) -> np.ndarray:
-        """Raw logits (n, 7) for the detections: the mean over two quarter turns of each crop, or over
-        all four for the crops whose two turns disagree or whose top probability is below
-        ``recheck_below``."""
-        if not detections:
-            return np.zeros((0, 7), np.float32)
-        crops = self.crops(image, detections)
-        first = self._logits(crops, (0, 1))
-        logits = first.mean(axis=0)
-        doubtful = (first[0].argmax(axis=1) != first[1].argmax(axis=1)) | (
-            self.probabilities(logits).max(axis=1) < self.recheck_below
-        )
-        if doubtful.any():
-            rest = self._logits(crops[doubtful], (2, 3))
-            logits[doubtful] = (first[:, doubtful].sum(axis=0) + rest.sum(axis=0)) / 4
-        return logits
+        """Raw logits (n, 7) for the detections (pips 1–6, "not a die")."""
+        return self.classifier.logits(self.crops(image, detections))
 
     def probabilities(self, logits: np.ndarray) -> np.ndarray:
         """Softmax of the logits divided by the fitted temperature."""
-        z = logits / self.temperature
-        probs = np.exp(z - z.max(axis=1, keepdims=True))
-        return probs / probs.sum(axis=1, keepdims=True)
+        return self.classifier.probabilities(logits)
 
 
 @cache
 def default_models() -> DiceModels:
     """The shipped models, loaded once per process."""
     return DiceModels.load()
-
-
-ANGLE_CROP = 48
-_ANGLE_WINDOW = (np.hypot(*np.mgrid[-1 : 1 : ANGLE_CROP * 1j, -1 : 1 : ANGLE_CROP * 1j]) < 0.95).astype(
-    np.float32
-)
-
-
-def _face_angle(image: np.ndarray, x: float, y: float, size: float) -> float:
-    """Turn of the face's edges in degrees in [-45, 45), from the fourfold symmetry of the gradients.
-
-    Measured in a round window just larger than the die, so the background's corners do not count.
-    """
-    s = ANGLE_CROP / (1.15 * size)
-    m = np.array([[s, 0, ANGLE_CROP / 2 - s * x], [0, s, ANGLE_CROP / 2 - s * y]])
-    crop = cv2.warpAffine(
-        image, m, (ANGLE_CROP, ANGLE_CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    grey = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-    # Scharr: the most rotation-invariant 3×3 gradient, so the estimate is not pulled towards the axes.
-    gx = cv2.Scharr(grey, cv2.CV_32F, 1, 0)
-    gy = cv2.Scharr(grey, cv2.CV_32F, 0, 1)
-    theta = np.arctan2(gy, gx)
-    weight = (gx * gx + gy * gy) * _ANGLE_WINDOW
-    c = float((weight * np.cos(4 * theta)).sum())
-    s4 = float((weight * np.sin(4 * theta)).sum())
-    angle = math.degrees(math.atan2(s4, c) / 4)
-    return (angle + 45.0) % 90.0 - 45.0
 
 
 def read_dice(
@@ -248,7 +169,7 @@ def read_dice(
             continue
         value = int(probs[i, :NOT_A_DIE].argmax()) + 1
         confidence = float(probs[i, value - 1]) * score
-        angle = _face_angle(image, x, y, size)
+        angle = edge_angle(image, (x, y), 1.15 * size)
         held = False
         center = (x, y)
         if calibration is not None:

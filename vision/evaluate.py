@@ -1,11 +1,13 @@
-"""Measuring the dice reader on a folder of labelled photographs (``referee vision eval-dice``).
+"""Measuring a reader on a folder of labelled photographs (``referee vision eval-dice``, ``eval-tiles``).
 
-Per image the true values and the values read are compared as multisets: true positives are the size of
-their intersection. Precision, recall and F1 are summed over all dice; the exact-image rate counts images
-read exactly. Counting only the dice read with confidence (not uncertain): ``confident_precision`` is
-their multiset precision, and ``coverage`` is the share of the true dice they read correctly. The value
-confusion matrix pairs dice by position with the labelled boxes (row = true, column = read; "none" for a
-missed or an extra die).
+Per image the true labels and the labels read are compared as multisets (of any hashable label: pips,
+tile names): true positives are the size of their intersection. Precision, recall and F1 are summed over
+all objects; the exact-image rate counts images read exactly. Counting only the objects read with
+confidence (not uncertain): ``confident_precision`` is their multiset precision, and ``coverage`` is the
+share of the true objects they read correctly. ``Evaluation`` keeps those totals for any reader; the
+dice add a value confusion matrix that pairs dice by position with the labelled boxes (row = true,
+column = read; "none" for a missed or an extra die); the tiles add number-only and colour-only accuracy
+of the tiles paired by position, joker recall and the same figures per group of images.
 
 >>> counts = multiset_hits([1, 2, 2, 6], [2, 2, 5])
 >>> counts
@@ -17,7 +19,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
@@ -32,68 +34,100 @@ from vision.dice import DiceObservation, read_dice
 LABELS = ("1", "2", "3", "4", "5", "6", "none")
 
 
-def multiset_hits(truth: Sequence[int], read: Sequence[int]) -> int:
-    """Size of the multiset intersection of two lists of values."""
+def multiset_hits(truth: Sequence[Hashable], read: Sequence[Hashable]) -> int:
+    """Size of the multiset intersection of two lists of labels."""
     return sum((Counter(truth) & Counter(read)).values())
 
 
+def _ratio(a: int, b: int) -> float:
+    return a / b if b else 0.0
+
+
 @dataclass
-class DiceEvaluation:
-    """Running totals over the images of one evaluation."""
+class Evaluation:
+    """Running totals over the images of one evaluation, for any label type."""
 
     images: int = 0
     exact_images: int = 0
-    true_dice: int = 0
-    read_dice: int = 0
+    true_objects: int = 0
+    read_objects: int = 0
     hits: int = 0
-    confident_dice: int = 0
+    confident_objects: int = 0
     confident_hits: int = 0
     times_ms: list[float] = field(default_factory=list)
-    confusion: np.ndarray = field(default_factory=lambda: np.zeros((7, 7), np.int64))
 
-    def add(self, truth: Sequence[int], observation: DiceObservation, pairs: list[tuple[int, int]]) -> None:
-        read = observation.values
-        confident = [d.value for i, d in enumerate(observation.dice) if i not in observation.uncertain]
+    def count(
+        self, truth: Sequence[Hashable], read: Sequence[Hashable], confident: Sequence[Hashable]
+    ) -> None:
+        """Add one image: its true labels, all labels read, and those read with confidence."""
         self.images += 1
-        self.exact_images += int(sorted(truth) == sorted(read))
-        self.true_dice += len(truth)
-        self.read_dice += len(read)
+        self.exact_images += int(Counter(truth) == Counter(read))
+        self.true_objects += len(truth)
+        self.read_objects += len(read)
         self.hits += multiset_hits(truth, read)
-        self.confident_dice += len(confident)
+        self.confident_objects += len(confident)
         self.confident_hits += multiset_hits(truth, confident)
-        for row, col in pairs:
-            self.confusion[row, col] += 1
 
-    @staticmethod
-    def _ratio(a: int, b: int) -> float:
-        return a / b if b else 0.0
+    _ratio = staticmethod(_ratio)
 
-    def summary(self) -> dict[str, Any]:
-        precision = self._ratio(self.hits, self.read_dice)
-        recall = self._ratio(self.hits, self.true_dice)
+    def scores(self) -> dict[str, Any]:
+        """The figures every reader reports (rounded to four places)."""
+        precision = _ratio(self.hits, self.read_objects)
+        recall = _ratio(self.hits, self.true_objects)
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         return {
             "precision": round(precision, 4),
             "recall": round(recall, 4),
             "f1": round(f1, 4),
-            "exact_image_rate": round(self._ratio(self.exact_images, self.images), 4),
-            "confident_precision": round(self._ratio(self.confident_hits, self.confident_dice), 4),
-            "coverage": round(self._ratio(self.confident_hits, self.true_dice), 4),
+            "exact_image_rate": round(_ratio(self.exact_images, self.images), 4),
+            "confident_precision": round(_ratio(self.confident_hits, self.confident_objects), 4),
+            "coverage": round(_ratio(self.confident_hits, self.true_objects), 4),
             "ms_median": round(median(self.times_ms), 2) if self.times_ms else 0.0,
             "images": self.images,
-            "true_dice": self.true_dice,
-            "read_dice": self.read_dice,
-            "confusion": {"labels": list(LABELS), "rows_true_columns_read": self.confusion.tolist()},
         }
 
-    def report(self) -> str:
-        s = self.summary()
-        lines = [
-            f"images {s['images']}, true dice {s['true_dice']}, read dice {s['read_dice']}",
+    def score_lines(self, noun: str) -> list[str]:
+        s = self.scores()
+        return [
+            f"images {s['images']}, true {noun} {self.true_objects}, read {noun} {self.read_objects}",
             f"precision {s['precision']:.4f}  recall {s['recall']:.4f}  f1 {s['f1']:.4f}",
             f"exact images {s['exact_image_rate']:.4f}",
             f"confident precision {s['confident_precision']:.4f}  coverage {s['coverage']:.4f}",
             f"median time per image {s['ms_median']:.1f} ms",
+        ]
+
+
+@dataclass
+class DiceEvaluation(Evaluation):
+    """The totals of the dice reader, with its value confusion matrix."""
+
+    confusion: np.ndarray = field(default_factory=lambda: np.zeros((7, 7), np.int64))
+
+    def add(self, truth: Sequence[int], observation: DiceObservation, pairs: list[tuple[int, int]]) -> None:
+        confident = [d.value for i, d in enumerate(observation.dice) if i not in observation.uncertain]
+        self.count(truth, observation.values, confident)
+        for row, col in pairs:
+            self.confusion[row, col] += 1
+
+    @property
+    def true_dice(self) -> int:
+        return self.true_objects
+
+    @property
+    def read_dice(self) -> int:
+        return self.read_objects
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            **self.scores(),
+            "true_dice": self.true_objects,
+            "read_dice": self.read_objects,
+            "confusion": {"labels": list(LABELS), "rows_true_columns_read": self.confusion.tolist()},
+        }
+
+    def report(self) -> str:
+        lines = [
+            *self.score_lines("dice"),
             "confusion (rows true, columns read):",
             "       " + " ".join(f"{label:>5}" for label in LABELS),
         ]
@@ -159,17 +193,206 @@ def evaluate_dice(
     Raises ``FileNotFoundError`` for a folder without ``ground_truth.csv`` or an unreadable image.
     """
     evaluation = DiceEvaluation()
+    for item, frame, observation, ms in read_folder(folder, split, reader, show):
+        truth = [int(v) for v in item.objects]
+        evaluation.times_ms.append(ms)
+        evaluation.add(truth, observation, pair_by_position(item, observation))
+        if show is not None:
+            cv2.imwrite(str(show / item.path.name), annotate(frame, observation, truth))
+    return evaluation
+
+
+def read_folder(
+    folder: str | Path, split: Split | None, reader: Callable[[np.ndarray], Any], show: Path | None = None
+) -> Iterator[tuple[LabelledImage, np.ndarray, Any, float]]:
+    """``(item, frame, observation, ms)`` for each labelled image of a folder (optionally one split), the
+    reading timed; creates ``show`` when given. ``FileNotFoundError`` names an unreadable image."""
     if show is not None:
         show.mkdir(parents=True, exist_ok=True)
     for item in load_folder(folder, split or "all"):
         frame = cv2.imread(str(item.path))
         if frame is None:
             raise FileNotFoundError(f"{item.path}: cannot read the image")
-        truth = [int(v) for v in item.objects]
         start = time.perf_counter()
         observation = reader(frame)
-        evaluation.times_ms.append((time.perf_counter() - start) * 1000)
-        evaluation.add(truth, observation, pair_by_position(item, observation))
+        yield item, frame, observation, (time.perf_counter() - start) * 1000
+
+
+# ---------------------------------------------------------------- tiles
+
+
+def tile_name(name: str) -> str:
+    """A dataset class name (``black_7``, ``joker``) or tile text as the tile's text (``K7``, ``J``)."""
+    from vision.tiles import LABELS, label_of_name
+
+    return LABELS[label_of_name(name)]
+
+
+def read_groups(path: str | Path) -> dict[str, tuple[str, ...]]:
+    """Image file name -> its groups, from a CSV ``image,background,setting`` (e.g. ``x.jpg,wood,table``).
+
+    Raises ``FileNotFoundError`` for a missing file and ``ValueError`` naming a malformed line.
+    """
+    import csv
+
+    groups: dict[str, tuple[str, ...]] = {}
+    with Path(path).open(newline="") as handle:
+        for number, row in enumerate(csv.DictReader(handle), 2):
+            if not row.get("image") or not row.get("background") or not row.get("setting"):
+                raise ValueError(f"{path}:{number}: needs image, background and setting")
+            groups[Path(row["image"]).name] = (f"background {row['background']}", f"setting {row['setting']}")
+    return groups
+
+
+def _number(name: str) -> str:
+    return name[1:] if name != "J" else "J"
+
+
+def _colour(name: str) -> str:
+    return name[0]
+
+
+@dataclass
+class TileEvaluation(Evaluation):
+    """The totals of the tile reader: per-tile multisets of names, position-paired number and colour
+    accuracy, joker recall, the red/orange and black/blue mix-ups, and the same figures per group."""
+
+    matched: int = 0
+    number_right: int = 0
+    colour_right: int = 0
+    true_jokers: int = 0
+    joker_hits: int = 0
+    pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
+    groups: dict[str, TileEvaluation] = field(default_factory=dict)
+
+    def add(
+        self,
+        truth: Sequence[str],
+        read: Sequence[str],
+        confident: Sequence[str],
+        pairs: Sequence[tuple[str, str]],
+        groups: Sequence[str] = (),
+    ) -> None:
+        self.count(truth, read, confident)
+        for true, seen in pairs:
+            self.matched += 1
+            self.number_right += int(_number(true) == _number(seen))
+            self.colour_right += int(_colour(true) == _colour(seen))
+            self.pairs[(true, seen)] += 1
+        jokers = sum(1 for t in truth if t == "J")
+        self.true_jokers += jokers
+        self.joker_hits += min(jokers, sum(1 for t in read if t == "J"))
+        for name in groups:
+            self.groups.setdefault(name, TileEvaluation()).add(truth, read, confident, pairs)
+
+    def _mixups(self, a: str, b: str) -> dict[str, int]:
+        both = [(t, s) for (t, s), n in self.pairs.items() for _ in range(n) if _colour(t) in (a, b)]
+        swapped = sum(1 for t, s in both if {_colour(t), _colour(s)} == {a, b})
+        return {"tiles": len(both), "swapped": swapped}
+
+    def summary(self) -> dict[str, Any]:
+        out = {
+            **self.scores(),
+            "true_tiles": self.true_objects,
+            "read_tiles": self.read_objects,
+            "number_accuracy": round(_ratio(self.number_right, self.matched), 4),
+            "colour_accuracy": round(_ratio(self.colour_right, self.matched), 4),
+            "joker_recall": round(_ratio(self.joker_hits, self.true_jokers), 4),
+            "red_orange": self._mixups("R", "O"),
+            "black_blue": self._mixups("K", "B"),
+        }
+        if self.groups:
+            out["groups"] = {name: g.summary() for name, g in sorted(self.groups.items())}
+        return out
+
+    def report(self) -> str:
+        s = self.summary()
+        lines = [
+            *self.score_lines("tiles"),
+            f"matched tiles: number {s['number_accuracy']:.4f}  colour {s['colour_accuracy']:.4f}  "
+            f"joker recall {s['joker_recall']:.4f} ({self.true_jokers} jokers)",
+            f"red/orange swapped {s['red_orange']['swapped']} of {s['red_orange']['tiles']}, "
+            f"black/blue swapped {s['black_blue']['swapped']} of {s['black_blue']['tiles']}",
+        ]
+        for name, g in sorted(self.groups.items()):
+            gs = g.scores()
+            lines.append(
+                f"  {name:<22} images {gs['images']:>3}  tiles {g.true_objects:>4}  f1 {gs['f1']:.4f}  "
+                f"confident precision {gs['confident_precision']:.4f}  coverage {gs['coverage']:.4f}"
+            )
+        errors = [(n, t, s) for (t, s), n in self.pairs.most_common() if t != s][:8]
+        if errors:
+            lines.append("most frequent misreadings: " + ", ".join(f"{t}->{s} ×{n}" for n, t, s in errors))
+        return "\n".join(lines)
+
+
+def pair_tiles(item: LabelledImage, observation: Any) -> list[tuple[str, str]]:
+    """(true, read) name pairs of the labelled tiles and the tiles read nearest their centres (within
+    half the label's short side)."""
+    unused = set(range(len(observation.tiles)))
+    pairs = []
+    for box in item.boxes:
+        reach = 0.5 * min(box.w, box.h)
+        best = min(
+            (i for i in unused if math.dist(observation.tiles[i].center, (box.cx, box.cy)) < reach),
+            key=lambda i: math.dist(observation.tiles[i].center, (box.cx, box.cy)),
+            default=None,
+        )
+        if best is not None:
+            unused.remove(best)
+            pairs.append((tile_name(box.name or str(box.cls)), str(observation.tiles[best].tile)))
+    return pairs
+
+
+def annotate_tiles(frame: np.ndarray, observation: Any, truth: Sequence[str]) -> np.ndarray:
+    """The frame with each tile's outline and reading (green: confident, orange: uncertain, blue: decided
+    by its meld), each meld's line, and the true and read multisets on top."""
+    out = frame.copy()
+    for meld in observation.melds:
+        points = np.array([observation.tiles[i].center for i in meld], np.int32)
+        cv2.polylines(out, [points], False, (255, 0, 255), 2)
+    for i, tile in enumerate(observation.tiles):
+        colour = (0, 140, 255) if i in observation.uncertain else (0, 200, 0)
+        if tile.corrected:
+            colour = (255, 120, 0)
+        cv2.polylines(out, [np.array(tile.corners, np.int32)], True, colour, 2)
+        x, y = tile.center
+        label = f"{tile.tile} {tile.confidence:.2f}"
+        cv2.putText(out, label, (round(x - 20), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 3)
+        cv2.putText(out, label, (round(x - 20), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1)
+    missing = Counter(truth) - Counter(str(t.tile) for t in observation.tiles)
+    extra = Counter(str(t.tile) for t in observation.tiles) - Counter(truth)
+    text = f"true {len(truth)} read {len(observation.tiles)} | missed {' '.join(missing.elements())}"
+    text += f" | extra {' '.join(extra.elements())}"
+    cv2.putText(out, text, (5, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3)
+    cv2.putText(out, text, (5, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1)
+    return out
+
+
+def evaluate_tiles(
+    folder: str | Path,
+    split: Split | None = None,
+    show: Path | None = None,
+    reader: Callable[[np.ndarray], Any] | None = None,
+    groups: dict[str, tuple[str, ...]] | None = None,
+) -> TileEvaluation:
+    """Read every image of a labelled tile folder (optionally one development split) and total the scores;
+    ``groups`` (from ``read_groups``) adds the figures per background and setting.
+
+    Raises ``FileNotFoundError`` for a folder without ``ground_truth.csv`` or an unreadable image.
+    """
+    if reader is None:
+        from vision.tiles import read_tiles
+
+        reader = read_tiles
+    evaluation = TileEvaluation()
+    for item, frame, observation, ms in read_folder(folder, split, reader, show):
+        truth = [tile_name(v) for v in item.objects]
+        read = [str(t.tile) for t in observation.tiles]
+        confident = [str(t.tile) for i, t in enumerate(observation.tiles) if i not in observation.uncertain]
+        evaluation.times_ms.append(ms)
+        mine = (groups or {}).get(item.path.name, ())
+        evaluation.add(truth, read, confident, pair_tiles(item, observation), mine)
         if show is not None:
-            cv2.imwrite(str(show / item.path.name), annotate(frame, observation, truth))
+            cv2.imwrite(str(show / item.path.name), annotate_tiles(frame, observation, truth))
     return evaluation

@@ -1,6 +1,8 @@
-"""Synthetic top-down scenes of dice with exact ground truth, for tests and the simulator's camera.
+"""Synthetic top-down scenes of dice and of Rummikub tables with exact ground truth, for tests and the
+simulator's camera.
 
-Scenes are plumbing aids: accuracy is measured on real photographs (``referee vision eval-dice``).
+Scenes are plumbing aids: accuracy is measured on real photographs (``referee vision eval-dice``,
+``eval-tiles``).
 
 >>> frame, truth = render_dice_scene((6, 6, 1), seed=7)
 >>> frame.shape, truth.values
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from rules.rummikub.tiles import JOKER, Tile
 from vision.calibration import CORNER_IDS, marker_image
 
 # Pip positions on a unit face (-1..1), per value.
@@ -198,3 +201,306 @@ def _marker_centres(size: tuple[int, int]) -> list[tuple[float, float]]:
     w, h = size
     c = MARKER_INSET + MARKER_SIDE / 2
     return [(c, c), (w - c, c), (w - c, h - c), (c, h - c)]
+
+
+# ---------------------------------------------------------------- Rummikub tiles and tables
+
+TILE_ASPECT = 0.72  # a tile's short side / long side (the real ones are about 26 × 36 mm)
+# Number colours in BGR, as printed: red, blue, black, orange (a yellow-orange).
+TILE_INK = {"R": (40, 40, 205), "B": (190, 95, 20), "K": (35, 30, 30), "O": (40, 145, 245)}
+BACKGROUNDS = ("wood", "white", "marble", "fabric")
+
+
+@dataclass(frozen=True)
+class SyntheticTile:
+    """One rendered tile: what it is, its centre, long side (px), turn (degrees, 0 = upright) and corners.
+
+    ``corners`` run top-left, top-right, bottom-right, bottom-left of the upright tile, in the frame.
+    """
+
+    tile: Tile
+    center: tuple[float, float]
+    size: float
+    angle: float
+    corners: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class TableTruth:
+    """What a rendered table shows: every tile, the melds (tile indices in order along the line) and the
+    indices of the loose tiles."""
+
+    tiles: tuple[SyntheticTile, ...]
+    melds: tuple[tuple[int, ...], ...]
+    loose: tuple[int, ...]
+
+    @property
+    def names(self) -> list[str]:
+        return [str(t.tile) for t in self.tiles]
+
+    def meld_tiles(self) -> list[list[Tile]]:
+        return [[self.tiles[i].tile for i in meld] for meld in self.melds]
+
+
+def render_tile(
+    tile: Tile, long_side: int, rng: np.random.Generator | None = None, face_down: bool = False
+) -> np.ndarray:
+    """An upright tile face (portrait), ``long_side`` px tall, as BGRA with rounded corners.
+
+    The number (or the joker's face) sits in the upper two thirds; a pale maker's mark at the foot tells
+    which way is up, as on the real tiles (so a 6 and a 9 differ by more than their turn). A tile lying
+    ``face_down`` shows its blank back.
+    """
+    rng = rng if rng is not None else np.random.default_rng(0)
+    h = int(long_side)
+    w = max(8, round(h * TILE_ASPECT))
+    patch = np.zeros((h, w, 4), np.uint8)
+    face = np.array((228, 238, 242), np.float32) + rng.uniform(-10, 8) + rng.uniform(-3, 3, 3)
+    patch[..., :3] = np.clip(face, 0, 255).astype(np.uint8)
+    mask = np.zeros((h, w), np.uint8)
+    r = max(2, w // 9)
+    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    dist = cv2.distanceTransform((mask > 0).astype(np.uint8), cv2.DIST_L2, 3)
+    shade = np.clip(0.8 + 0.2 * dist / max(1.0, w * 0.1), 0.8, 1.0)
+    patch[..., :3] = (patch[..., :3].astype(np.float32) * shade[..., None]).astype(np.uint8)
+    centre = (w / 2, h * 0.40)
+    if face_down:
+        patch[..., 3] = mask
+        return patch
+    if tile.is_joker:
+        ink = TILE_INK["R"] if rng.random() < 0.5 else TILE_INK["K"]
+        radius = w * 0.32
+        c = (round(centre[0]), round(centre[1]))
+        thick = max(1, round(w / 18))
+        cv2.circle(patch, c, round(radius), (*ink, 255), thick, cv2.LINE_AA)
+        for dx in (-0.35, 0.35):
+            eye = (round(centre[0] + dx * radius), round(centre[1] - 0.25 * radius))
+            cv2.circle(patch, eye, max(1, round(radius * 0.12)), (*ink, 255), -1, cv2.LINE_AA)
+        cv2.ellipse(
+            patch, (c[0], round(centre[1] + 0.1 * radius)), (round(radius * 0.5), round(radius * 0.4)),
+            0, 20, 160, (*ink, 255), thick, cv2.LINE_AA,
+        )  # fmt: skip
+    else:
+        text = str(tile.number)
+        font = cv2.FONT_HERSHEY_DUPLEX
+        thick = max(1, round(h / 22))
+        (tw, th), _ = cv2.getTextSize(text, font, 1.0, thick)
+        scale = min(0.86 * w / tw, 0.40 * h / th)
+        thick = max(1, round(thick * scale))
+        (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+        origin = (round(centre[0] - tw / 2), round(centre[1] + th / 2))
+        cv2.putText(patch, text, origin, font, scale, (*TILE_INK[tile.colour], 255), thick, cv2.LINE_AA)
+    # The maker's mark: a pale tan word-like stroke and a ring above it, low on the face.
+    mark = (170, 200, 225)
+    foot = h * 0.80
+    cv2.ellipse(
+        patch, (round(w / 2), round(foot)), (round(w * 0.28), max(1, round(h * 0.035))), 0, 0, 360,
+        (*mark, 255), max(1, round(h / 45)), cv2.LINE_AA,
+    )  # fmt: skip
+    patch[..., 3] = mask
+    return patch
+
+
+def _paste_tile(frame: np.ndarray, patch: np.ndarray, center: tuple[float, float], angle: float) -> None:
+    """Paste ``patch`` (BGRA) centred at ``center``, turned ``angle`` degrees clockwise on screen."""
+    ph, pw = patch.shape[:2]
+    m = cv2.getRotationMatrix2D(((pw - 1) / 2, (ph - 1) / 2), -angle, 1.0)
+    m[:, 2] += (center[0] - (pw - 1) / 2, center[1] - (ph - 1) / 2)
+    h, w = frame.shape[:2]
+    reach = int(max(ph, pw) * 0.8) + 4
+    x0, y0 = max(0, int(center[0]) - reach), max(0, int(center[1]) - reach)
+    x1, y1 = min(w, int(center[0]) + reach), min(h, int(center[1]) + reach)
+    if x0 >= x1 or y0 >= y1:
+        return
+    m[:, 2] -= (x0, y0)
+    warped = cv2.warpAffine(patch, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+    alpha = warped[..., 3].astype(np.float32) / 255.0
+    region = frame[y0:y1, x0:x1].astype(np.float32)
+    shadow = cv2.GaussianBlur(np.roll(alpha, (ph // 25 + 1, ph // 25 + 1), axis=(0, 1)), (0, 0), ph / 30)
+    region *= 1 - 0.3 * shadow[..., None]
+    region = region * (1 - alpha[..., None]) + warped[..., :3].astype(np.float32) * alpha[..., None]
+    frame[y0:y1, x0:x1] = np.clip(region, 0, 255).astype(np.uint8)
+
+
+def tile_corners(center: tuple[float, float], size: float, angle: float) -> tuple[tuple[float, float], ...]:
+    """Corners (top-left, top-right, bottom-right, bottom-left of the upright tile) of a tile turned
+    ``angle`` degrees clockwise on screen."""
+    t = math.radians(angle)
+    ux, uy = math.cos(t), math.sin(t)  # the tile's "right" direction on screen
+    vx, vy = -math.sin(t), math.cos(t)  # its "down"
+    hw, hh = size * TILE_ASPECT / 2, size / 2
+    cx, cy = center
+    return tuple(
+        (cx + sx * hw * ux + sy * hh * vx, cy + sx * hw * uy + sy * hh * vy)
+        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    )
+
+
+def table_background(size: tuple[int, int], kind: str, rng: np.random.Generator) -> np.ndarray:
+    """A table top: ``wood`` grain, ``white``, ``marble`` veins or ``fabric`` weave, lit unevenly."""
+    w, h = size
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "wood":
+        base = np.array(rng.choice([(40, 75, 120), (60, 100, 150), (30, 55, 90)]), np.float32)
+        phase = rng.uniform(0, 6)
+        wobble = cv2.resize(rng.normal(0, 1, (8, 8)).astype(np.float32), (w, h)) * 18
+        grain = np.sin((ys + wobble) / rng.uniform(5, 14) + phase) * 0.08 + 1.0
+        img = base[None, None] * grain[..., None]
+    elif kind == "white":
+        img = np.full((h, w, 3), rng.uniform(215, 245), np.float32)
+    elif kind == "marble":
+        img = np.full((h, w, 3), rng.uniform(205, 235), np.float32)
+        field = cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        veins = np.exp(-np.abs(np.sin(field * 3 + xs / w * 4)) * 25)
+        img -= (veins * rng.uniform(50, 110))[..., None]
+    elif kind == "fabric":
+        base = np.array(rng.choice([(150, 150, 150), (120, 90, 60), (80, 110, 90)]), np.float32)
+        weave = (np.sin(xs * 1.3) * np.sin(ys * 1.3)) * 18
+        img = base[None, None] + weave[..., None] + rng.normal(0, 14, (h, w, 1))
+    else:
+        raise ValueError(f"unknown background {kind!r}; one of {', '.join(BACKGROUNDS)}")
+    light = 0.85 + 0.2 * (xs / w * rng.uniform(-1, 1) + ys / h * rng.uniform(-1, 1))
+    img = img * light[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def warm_light(frame: np.ndarray, amount: float) -> np.ndarray:
+    """Indoor (tungsten) light: blue down, red up by ``amount`` (0 = daylight)."""
+    gains = np.array((1 - 0.35 * amount, 1 - 0.08 * amount, 1 + 0.1 * amount), np.float32)
+    return np.clip(frame.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
+def render_table(
+    melds: Sequence[Sequence[Tile]],
+    loose: Sequence[Tile] = (),
+    rng: np.random.Generator | None = None,
+    *,
+    seed: int = 0,
+    size: tuple[int, int] = (1920, 1080),
+    tile_size: float | None = None,
+    rows: Sequence[Sequence[int]] | None = None,
+    angle: float | None = None,
+    gap: float = 0.6,
+    row_gap: float = 0.25,
+    background: str | None = None,
+    warm: float | None = None,
+    face_down: int = 0,
+    noise: float = 3.0,
+) -> tuple[np.ndarray, TableTruth]:
+    """A top-down BGR frame of a Rummikub table and its exact ground truth.
+
+    Melds are laid in rows, tiles edge to edge, in the given order; ``rows`` lists the meld indices of
+    each row (default: as many per row as fit). Between two melds of a row lie ``gap`` tile widths; rows
+    are ``row_gap`` tile heights apart. The whole layout is turned by ``angle`` degrees (random if None;
+    upside down is allowed) and the loose tiles lie apart from all melds at their own turns. ``face_down``
+    tiles (blank backs, not part of the truth) lie apart too. Warm light is ``warm`` (0 daylight, 1
+    tungsten; random if None). Raises
+    ``ValueError`` when the layout does not fit the frame.
+    """
+    rng = rng if rng is not None else np.random.default_rng(seed)
+    w, h = size
+    kind = background if background is not None else str(rng.choice(BACKGROUNDS))
+    frame = table_background(size, kind, rng)
+    long_side = float(tile_size if tile_size is not None else rng.uniform(0.075, 0.11) * min(w, h))
+    tw = long_side * TILE_ASPECT
+    if rows is None:
+        rows = []
+        current: list[int] = []
+        width = 0.0
+        limit = 0.8 * w / tw
+        for i, meld in enumerate(melds):
+            need = len(meld) + (gap if current else 0)
+            if current and width + need > limit:
+                rows.append(current)
+                current, width = [], 0.0
+                need = len(meld)
+            current.append(i)
+            width += need
+        if current:
+            rows.append(current)
+    # Layout in pixels before the turn: rows centred on the origin, x along the rows, y down.
+    slots: list[tuple[int, int, float, float]] = []  # meld, position in meld, x, y
+    pitch_y = long_side * (1 + row_gap)
+    row_widths = [sum(len(melds[i]) for i in row) * tw + gap * tw * (len(row) - 1) for row in rows]
+    top = -pitch_y * (len(rows) - 1) / 2
+    for r, row in enumerate(rows):
+        x = -row_widths[r] / 2 + tw / 2
+        for i in row:
+            for k in range(len(melds[i])):
+                slots.append((i, k, x, top + r * pitch_y))
+                x += tw
+            x += gap * tw
+    placed: list[SyntheticTile] | None = None
+    order: dict[tuple[int, int], int] = {}
+    # A random turn is drawn again (up to 40 times) until the layout fits the frame.
+    for _attempt in range(1 if angle is not None else 40):
+        turn = float(angle if angle is not None else rng.uniform(-180, 180))
+        placed, order = _lay_out(melds, loose, slots, turn, long_side, size, rng)
+        if placed is not None:
+            break
+    if placed is None:
+        raise ValueError(f"the table does not fit a {w}×{h} frame at tile size {long_side:.0f} px")
+    for tile in placed:
+        _paste_tile(frame, render_tile(tile.tile, round(long_side), rng), tile.center, tile.angle)
+    backs = _lay_out([], [JOKER] * face_down, [], 0.0, long_side, size, rng, avoid=placed)[0]
+    for back in backs or []:
+        _paste_tile(
+            frame, render_tile(back.tile, round(long_side), rng, face_down=True), back.center, back.angle
+        )
+    light = float(warm if warm is not None else (rng.uniform(0, 1) if rng.random() < 0.4 else 0.0))
+    if light > 0:
+        frame = warm_light(frame, light)
+    if noise > 0:
+        grain = rng.normal(0, noise, frame.shape).astype(np.float32)
+        frame = np.clip(frame.astype(np.float32) + grain, 0, 255).astype(np.uint8)
+    meld_index = tuple(tuple(order[(i, k)] for k in range(len(melds[i]))) for i in range(len(melds)))
+    n = len(slots)
+    return frame, TableTruth(tuple(placed), meld_index, tuple(range(n, n + len(loose))))
+
+
+def _lay_out(
+    melds: Sequence[Sequence[Tile]],
+    loose: Sequence[Tile],
+    slots: list[tuple[int, int, float, float]],
+    turn: float,
+    long_side: float,
+    size: tuple[int, int],
+    rng: np.random.Generator,
+    avoid: Sequence[SyntheticTile] = (),
+) -> tuple[list[SyntheticTile] | None, dict[tuple[int, int], int]]:
+    """The tiles of ``slots`` turned by ``turn`` about a point near the centre, and the loose ones apart
+    from them; ``None`` when something would leave the frame."""
+    w, h = size
+    t = math.radians(turn)
+    cx, cy = w / 2 + rng.uniform(-0.05, 0.05) * w, h / 2 + rng.uniform(-0.05, 0.05) * h
+    placed: list[SyntheticTile] = []
+    order: dict[tuple[int, int], int] = {}
+    for i, k, x, y in slots:
+        jitter = rng.normal(0, 0.6, 2)
+        px = cx + x * math.cos(t) - y * math.sin(t) + jitter[0]
+        py = cy + x * math.sin(t) + y * math.cos(t) + jitter[1]
+        a = turn + float(rng.normal(0, 1.0))
+        order[(i, k)] = len(placed)
+        placed.append(
+            SyntheticTile(melds[i][k], (px, py), long_side, a, tile_corners((px, py), long_side, a))
+        )
+    for tile in loose:
+        for _attempt in range(400):
+            p = (rng.uniform(long_side, w - long_side), rng.uniform(long_side, h - long_side))
+            if all(
+                math.hypot(p[0] - q.center[0], p[1] - q.center[1]) > 1.9 * long_side
+                for q in (*placed, *avoid)
+            ):
+                break
+        else:
+            return None, order
+        a = float(rng.uniform(-180, 180))
+        placed.append(SyntheticTile(tile, p, long_side, a, tile_corners(p, long_side, a)))
+    margin = 2
+    for seen in placed:
+        if any(not (margin <= x < w - margin and margin <= y < h - margin) for x, y in seen.corners):
+            return None, order
+    return placed, order

@@ -55,6 +55,15 @@ class Owner:
     ask: Callable[[str], bool] | None
 
 
+def source_failure(source: str, reason: str) -> str:
+    """A camera source's failure named once: the drivers' messages often start with the source already.
+
+    >>> source_failure("usb:0", "usb:0: cannot open the webcam"), source_failure("picamera2", "busy")
+    ('usb:0: cannot open the webcam', 'picamera2: busy')
+    """
+    return reason if reason.startswith(f"{source}:") else f"{source}: {reason}"
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("doctor", help="check the wiring: camera, buttons, LEDs, buzzer, display, pods")
     p.add_argument("--config", default=None, help="config file (default: /etc/tabletop-referee/config.toml)")
@@ -170,7 +179,7 @@ class Doctor:
             got, source = chain.latest(), chain.active_source
         finally:
             chain.close()
-        failed = "; ".join(f"{s}: {r}" for s, r in chain.failures.items())
+        failed = "; ".join(source_failure(s, r) for s, r in chain.failures.items())
         if got is None:
             no_frame = Check("camera", False, f"no frame within {self.camera_seconds:g} s ({failed})")
             return [no_frame, Check("markers", False, "no frame to look at")]

@@ -1,4 +1,8 @@
-"""``referee export --format csv|json``: the finished games of the journal, to stdout or a file."""
+"""``referee export --format csv|json``: the finished games of the journal, to stdout or a file.
+
+The journal is, in order: ``--journal``, the one in ``--state-dir`` (before or after ``export``), the
+config's; when the config's does not exist but the simulator's does (``referee --simulate`` keeps its
+own in ``~/.local/state/tabletop-referee-sim``), the simulator's, said on stderr."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from device.appliance import SIMULATOR_STATE
 from device.config import ConfigError, load_config
 from device.export import to_csv, to_json
 from device.journal import Journal, refusal_reason
@@ -17,13 +22,36 @@ def register(sub: Any) -> None:
     p.add_argument("--format", choices=("csv", "json"), default="csv")
     p.add_argument("--config", default=None, help="the config file (its journal is exported)")
     p.add_argument("--journal", default=None, help="the journal file (overrides the config)")
+    p.add_argument(
+        "--state-dir",
+        default=argparse.SUPPRESS,  # keeps `referee --state-dir DIR export`'s value
+        help="the state directory whose journal is exported (overrides the config)",
+    )
     p.add_argument("--output", "-o", default=None, help="write to this file instead of stdout")
     p.set_defaults(func=run)
 
 
+def journal_to_export(args: argparse.Namespace) -> Path:
+    """The journal file the arguments name (see the module's docstring); may not exist."""
+    if args.journal:
+        return Path(args.journal)
+    state_dir = getattr(args, "state_dir", None)
+    if state_dir:
+        return Path(state_dir) / "journal.sqlite3"
+    configured = load_config(args.config).device.journal_path
+    simulator = SIMULATOR_STATE / "journal.sqlite3"
+    if not configured.exists() and simulator.exists():
+        print(
+            f"referee export: no journal at {configured}; exporting the simulator's, {simulator}",
+            file=sys.stderr,
+        )
+        return simulator
+    return configured
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        path = Path(args.journal) if args.journal else load_config(args.config).device.journal_path
+        path = journal_to_export(args)
     except ConfigError as exc:
         print(f"referee export: config error: {exc}", file=sys.stderr)
         return 2
@@ -40,7 +68,11 @@ def run(args: argparse.Namespace) -> int:
     finally:
         journal.close()
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"referee export: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     else:
         sys.stdout.write(text)
     return 0

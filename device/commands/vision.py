@@ -1,14 +1,16 @@
-"""``referee vision eval-dice DIR [--split S] [--json] [--show OUT]``: score the dice reader on photos."""
+"""``referee vision eval-dice|eval-tiles DIR [--split S] [--json] [--show OUT]``: score a reader on photos."""
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from vision.dataset import SPLITS
-from vision.evaluate import evaluate_dice
+from vision.evaluate import evaluate_dice, evaluate_tiles, read_groups
 
 
 def register(sub: Any) -> None:
@@ -25,9 +27,57 @@ def register(sub: Any) -> None:
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.add_argument("--show", type=Path, default=None, help="write annotated images to this folder")
     e.set_defaults(func=run_eval_dice)
+    t = tasks.add_parser(
+        "eval-tiles", help="read every photo of a labelled Rummikub folder and print the scores"
+    )
+    t.add_argument("folder", help="a folder with ground_truth.csv and tile labels (shared dataset layout)")
+    t.add_argument(
+        "--split",
+        choices=SPLITS,
+        default=None,
+        help="only one development split (by file-name hash; val is never trained or tuned on)",
+    )
+    t.add_argument("--json", action="store_true", help="print one JSON object")
+    t.add_argument("--show", type=Path, default=None, help="write annotated images to this folder")
+    t.add_argument(
+        "--groups",
+        type=Path,
+        default=None,
+        help="CSV image,background,setting: the figures per background and rack/table too",
+    )
+    t.set_defaults(func=run_eval_tiles)
+
+
+def not_a_dice_set(folder: str | Path) -> str | None:
+    """Why ``folder`` is not a labelled dice set (no ``ground_truth.csv``, or labels that are not pips
+    1–6, like the Rummikub tiles'); ``None`` when it is one."""
+    table = Path(folder) / "ground_truth.csv"
+    if not table.is_file():
+        return f"{folder}: no ground_truth.csv (not a labelled photo set)"
+    with table.open(encoding="utf-8", newline="") as handle:
+        rows = csv.DictReader(handle)
+        if "objects" not in (rows.fieldnames or ()):
+            return f"{table}: no objects column (not a labelled photo set)"
+        for row in rows:
+            labels = (row.get("objects") or "").split()
+            odd = [label for label in labels if label not in ("1", "2", "3", "4", "5", "6")]
+            if odd:
+                return f"{folder} is not a dice set: its labels are not pips 1–6 (e.g. {odd[0]!r})"
+    return None
 
 
 def run_eval_dice(args: argparse.Namespace) -> int:
+    problem = not_a_dice_set(args.folder)
+    if problem is not None:
+        print(f"referee vision eval-dice: {problem}")
+        return 2
+    if args.split is None:
+        # On stderr, so that --json stays one JSON object on stdout.
+        print(
+            "referee vision eval-dice: every photo of the folder, the training photos included; "
+            "--split val scores only photos the reader was never trained or tuned on",
+            file=sys.stderr,
+        )
     try:
         evaluation = evaluate_dice(args.folder, args.split, args.show)
     except FileNotFoundError as exc:
@@ -36,6 +86,23 @@ def run_eval_dice(args: argparse.Namespace) -> int:
     if evaluation.images == 0:
         print(
             f"referee vision eval-dice: {args.folder}: no images"
+            + (f" in split {args.split}" if args.split else "")
+        )
+        return 2
+    print(json.dumps(evaluation.summary()) if args.json else evaluation.report())
+    return 0
+
+
+def run_eval_tiles(args: argparse.Namespace) -> int:
+    try:
+        groups = read_groups(args.groups) if args.groups is not None else None
+        evaluation = evaluate_tiles(args.folder, args.split, args.show, groups=groups)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"referee vision eval-tiles: {exc}")
+        return 2
+    if evaluation.images == 0:
+        print(
+            f"referee vision eval-tiles: {args.folder}: no images"
             + (f" in split {args.split}" if args.split else "")
         )
         return 2

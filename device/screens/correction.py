@@ -24,6 +24,7 @@ class CorrectionScreen(DiceScreen):
         super().__init__(app)
         self.values: list[int | None] = [None] * 5
         self.held: list[bool] = [False] * 5
+        self.unsure: list[bool] = [False] * 5  # the dice the camera was unsure of, marked until changed
 
     def enter(self, **_: Any) -> None:
         session = self.session
@@ -31,12 +32,15 @@ class CorrectionScreen(DiceScreen):
         if pending is not None and len(pending.dice) == 5:
             self.values = [d.value for d in pending.dice]
             self.held = [d.held for d in pending.dice] if session.rolls_used > 0 else [False] * 5
+            self.unsure = [d.uncertain or d.value is None for d in pending.dice]
         elif session.dice is not None and session.rolls_used > 0:
             self.values = list(session.dice.values)
             self.held = [False] * 5
         else:
             self.values = [None] * 5
             self.held = [False] * 5
+        if pending is None or len(pending.dice) != 5:
+            self.unsure = [v is None for v in self.values]
 
     def back(self) -> None:
         self.session.pending = None
@@ -45,6 +49,7 @@ class CorrectionScreen(DiceScreen):
     def step(self, i: int) -> None:
         value = self.values[i]
         self.values[i] = 1 if value is None or value == 6 else value + 1
+        self.unsure[i] = False  # the players have looked at this die
 
     def toggle_hold(self, i: int) -> None:
         self.held[i] = not self.held[i]
@@ -88,7 +93,7 @@ class CorrectionScreen(DiceScreen):
                 rect,
                 self.values[i],
                 held=self.held[i],
-                uncertain=self.values[i] is None,
+                uncertain=self.unsure[i],
                 action=partial(self.step, i),
             )
             if later_roll:

@@ -9,6 +9,7 @@ variant's 39 boxes are shown one column (×1, ×2, ×3) at a time.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -27,9 +28,37 @@ from device.ui.widgets import draw_die
 from device.vision_worker import CameraView
 from drivers.events import ButtonEvent
 
+SHEET_TEXT = 24  # px at 800×480: the sheet is read from across the table
+SHEET_ROW = 32
+SHEET_LABEL = 176
+SHEET_CELL = 48  # the narrowest cell that holds a three-digit score at SHEET_TEXT
 REFUSAL_SECONDS = 6.0
 TIMEOUT_NOTICE_SECONDS = 8.0  # how long the box the timer entered stays on the screen
 MAX_ROLLS = 3
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """The sheets cut into pages: ``rows`` (box and bonus names) ``rows_per_page`` at a time, the
+    players ``players_per_page`` at a time; every page shows the totals."""
+
+    rows: list[str]
+    columns: int
+    rows_per_page: int
+    players_per_page: int
+    players: int
+
+    @property
+    def row_pages(self) -> int:
+        return -(-len(self.rows) // self.rows_per_page)
+
+    @property
+    def player_pages(self) -> int:
+        return -(-self.players // self.players_per_page)
+
+    @property
+    def pages(self) -> int:
+        return self.row_pages * self.player_pages
 
 
 def _row_names(keys: Iterable[str]) -> list[str]:
@@ -62,6 +91,7 @@ class DiceTableScreen(DiceScreen):
         super().__init__(app)
         self.tab = "choices"
         self.page = 1
+        self.sheet_page = 0
         self._camera_seq = -1
         self._camera_surface: pygame.Surface | None = None
 
@@ -125,7 +155,7 @@ class DiceTableScreen(DiceScreen):
         )
         self.draw_left(canvas, session, left)
         tab_h = canvas.px(52)
-        tw = (right.width - canvas.px(8)) // 2
+        tw = (right.width - canvas.px(8) * 2) // 3
         if self.is_triple():
             tw = (right.width - canvas.px(8) * 4) // 5
         canvas.button(
@@ -142,6 +172,18 @@ class DiceTableScreen(DiceScreen):
             selected=self.tab == "sheets",
             size=20,
         )
+        if self.tab == "sheets" and session.question is None:
+            body_probe = pygame.Rect(right.left, right.top + tab_h + canvas.px(8), right.width, 0)
+            body_probe.height = right.bottom - body_probe.top
+            layout = self.sheet_layout(session, body_probe, canvas)
+            if layout.pages > 1:
+                x = right.left + 2 * (tw + canvas.px(8))
+                canvas.button(
+                    (x, right.top, right.right - x, tab_h),
+                    self._("Page {n} of {total}", n=self.sheet_page % layout.pages + 1, total=layout.pages),
+                    self.next_sheet_page,
+                    size=20,
+                )
         if self.is_triple() and self.tab == "choices":
             for col in (1, 2, 3):
                 x = right.left + (col + 1) * (tw + canvas.px(8))
@@ -264,16 +306,22 @@ class DiceTableScreen(DiceScreen):
         )
 
     def draw_clock(self, canvas: Canvas, session: DiceSession, rect: pygame.Rect) -> None:
+        """The move timer's time left ("move time"), or without a limit the time of this turn so far
+        ("turn time"), labelled above the figures."""
         timer = session.timer
+        label = pygame.Rect(rect.left, rect.top + canvas.px(2), rect.width, canvas.px(20))
+        figures = pygame.Rect(rect.left, label.bottom, rect.width, rect.bottom - label.bottom)
         if timer.paused:
             canvas.text(self._("Paused"), rect, size=24, colour=ACCENT, align="center")
             return
         left = timer.remaining()
         if left is None:
-            canvas.text(clock_text(timer.elapsed()), rect, size=26, colour=TEXT_DIM, align="center")
+            canvas.text(self._("turn time"), label, size=18, colour=TEXT_DIM, align="center")
+            canvas.text(clock_text(timer.elapsed()), figures, size=28, colour=TEXT, align="center")
         else:
             colour = WARNING if timer.warning() else TEXT
-            canvas.text(clock_text(left), rect, size=34, colour=colour, align="center", bold=True)
+            canvas.text(self._("move time"), label, size=18, colour=TEXT_DIM, align="center")
+            canvas.text(clock_text(left), figures, size=32, colour=colour, align="center", bold=True)
 
     def draw_left(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
         cam = pygame.Rect(area.left, area.top, area.width, area.width * 9 // 16)
@@ -319,7 +367,7 @@ class DiceTableScreen(DiceScreen):
         y += canvas.px(56)
         message = self.message(session)
         if message:
-            canvas.paragraph(message, (area.left, y, area.width, area.bottom - y), size=18, colour=WARNING)
+            canvas.paragraph(message, (area.left, y, area.width, area.bottom - y), size=22, colour=WARNING)
 
     def message(self, session: DiceSession) -> str:
         refusal = session.refusal
@@ -362,23 +410,37 @@ class DiceTableScreen(DiceScreen):
             pygame.draw.polygon(canvas.surface, HOLD_ZONE, corners, width=2)
             xs, ys = [c[0] for c in corners], [c[1] for c in corners]
             zone = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
-            canvas.text(
-                self._("Hold zone"),
-                (zone.left + 4, zone.top, zone.width - 8, canvas.px(22)),
-                size=16,
-                colour=HOLD_ZONE,
-            )
+            boxes = [self._die_box(die, rect, sx, sy) for die in view.dice]
+            label_w, label_h = min(zone.width - 8, canvas.px(110)), canvas.px(22)
+            # The label goes in a corner of the zone that no die covers (none if every corner is taken).
+            for corner in (
+                (zone.left + 4, zone.top + 2),
+                (zone.right - 4 - label_w, zone.top + 2),
+                (zone.left + 4, zone.bottom - 2 - label_h),
+                (zone.right - 4 - label_w, zone.bottom - 2 - label_h),
+            ):
+                spot = pygame.Rect(corner[0], corner[1], label_w, label_h)
+                if not any(spot.colliderect(b) for b in boxes):
+                    canvas.text(self._("Hold zone"), spot, size=18, colour=HOLD_ZONE)
+                    break
             canvas.record("hold_zone", self._("Hold zone"), zone)
         for die in view.dice:
-            half = die.size * sx / 2
-            box = pygame.Rect(0, 0, half * 2, half * 2)
-            box.center = (round(rect.left + die.center[0] * sx), round(rect.top + die.center[1] * sy))
-            box = box.clip(rect)
+            box = self._die_box(die, rect, sx, sy)
             colour = WARNING if die.uncertain else HOLD_ZONE if die.held else GOOD
-            pygame.draw.rect(canvas.surface, colour, box, width=2)
+            pygame.draw.rect(canvas.surface, colour, box, width=3 if die.uncertain else 2)
             label = "?" if die.value is None else str(die.value)
+            if die.uncertain and die.value is not None:
+                label += "?"
+            # The value in large type beside the die, so a player a metre away sees what was read.
+            tag = pygame.Rect(0, 0, canvas.px(30 if len(label) == 1 else 40), canvas.px(30))
+            tag.midbottom = (box.centerx, box.top - 1)
+            if tag.top < rect.top:
+                tag.midtop = (box.centerx, box.bottom + 1)
+            tag = tag.clamp(rect)
+            pygame.draw.rect(canvas.surface, colour, tag, border_radius=canvas.px(6))
+            canvas.text(label, tag, size=26, bold=True, align="center")
             canvas.record("seen_die", label, box)
-        if view.state == "rolling":
+        if view.state == "rolling" and view.moving:
             canvas.text(
                 self._("Rolling…"),
                 (rect.left, rect.bottom - canvas.px(28), rect.width, canvas.px(26)),
@@ -386,6 +448,13 @@ class DiceTableScreen(DiceScreen):
                 colour=ACCENT,
                 align="center",
             )
+
+    @staticmethod
+    def _die_box(die: Any, rect: pygame.Rect, sx: float, sy: float) -> pygame.Rect:
+        half = die.size * sx / 2
+        box = pygame.Rect(0, 0, half * 2, half * 2)
+        box.center = (round(rect.left + die.center[0] * sx), round(rect.top + die.center[1] * sy))
+        return box.clip(rect)
 
     def draw_choices(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
         choices = session.choices()
@@ -416,73 +485,88 @@ class DiceTableScreen(DiceScreen):
                 size=19,
             )
 
+    def sheet_layout(self, session: DiceSession, area: pygame.Rect, canvas: Canvas) -> SheetLayout:
+        """How the sheets are paged: rows per page and players per page at a size readable from a
+        metre away (``SHEET_TEXT`` px at 800×480); the sheet is paged, never shrunk."""
+        sheets = session.state.sheets  # type: ignore[attr-defined]
+        columns = 3 if self.is_triple() else 1
+        rows = _row_names(sheets[0].boxes) + _row_names(key for sheet in sheets for key in sheet.bonuses())
+        row_h = canvas.px(SHEET_ROW)
+        fixed = 2 + (1 if columns > 1 else 0)  # names (and ×1 ×2 ×3) above, the totals below
+        per_page = max(1, area.height // row_h - fixed)
+        per_players = max(1, (area.width - canvas.px(SHEET_LABEL)) // (columns * canvas.px(SHEET_CELL)))
+        return SheetLayout(rows, columns, per_page, min(per_players, len(sheets)), len(sheets))
+
+    def next_sheet_page(self) -> None:
+        self.sheet_page += 1
+
     def draw_sheets(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
         state: Any = session.state
         game = session.spec.name
         sheets = state.sheets
-        columns = 3 if self.is_triple() else 1
-        # One row per box or bonus name; the triple's "2:upper" is the "upper" row, column 2.
-        base_boxes = _row_names(sheets[0].boxes)
-        bonus_keys = _row_names(key for sheet in sheets for key in sheet.bonuses())
-        rows = len(base_boxes) + len(bonus_keys) + 2
-        row_h = min(canvas.px(30), area.height // rows)
-        label_w = canvas.px(130)
-        cell_w = (area.width - label_w) // (len(sheets) * columns)
-        text_size = round(row_h / canvas.scale * 0.8)
+        layout = self.sheet_layout(session, area, canvas)
+        columns = layout.columns
+        page = self.sheet_page % layout.pages
+        row_page, player_page = divmod(page, layout.player_pages)
+        rows = layout.rows[row_page * layout.rows_per_page : (row_page + 1) * layout.rows_per_page]
+        shown = list(range(len(sheets)))[
+            player_page * layout.players_per_page : (player_page + 1) * layout.players_per_page
+        ]
+        row_h = canvas.px(SHEET_ROW)
+        label_w = canvas.px(SHEET_LABEL)
+        cell_w = (area.width - label_w) // (len(shown) * columns)
+        size = SHEET_TEXT
+        bonus_keys = set(_row_names(key for sheet in sheets for key in sheet.bonuses()))
 
         def column_key(c: int, name: str) -> str:
             return f"{c + 1}:{name}" if columns > 1 else name
 
-        def cell(p: int, c: int, y: int) -> tuple[int, int, int, int]:
-            return (area.left + label_w + (p * columns + c) * cell_w, y, cell_w - 4, row_h)
-
-        def label(name: str, y: int) -> None:
-            canvas.text(
-                box_name(self.tr, game, name),
-                (area.left, y, label_w - 4, row_h),
-                size=text_size,
-                colour=TEXT_DIM,
-            )
+        def cell(n: int, c: int, y: int) -> tuple[int, int, int, int]:
+            return (area.left + label_w + (n * columns + c) * cell_w, y, cell_w - canvas.px(6), row_h)
 
         y = area.top
-        for p, player in enumerate(session.players):
-            x = area.left + label_w + p * columns * cell_w
+        for n, p in enumerate(shown):
+            player = session.players[p]
+            x = area.left + label_w + n * columns * cell_w
             colour = seat_colour(self.app.config.seats.colours, player.seat)
             canvas.shape((x + 1, y, columns * cell_w - 2, row_h), colour)
             canvas.text(
-                player.name,
-                (x + 2, y, columns * cell_w - 4, row_h),
-                size=text_size,
-                align="center",
-                bold=True,
+                player.name, (x + 4, y, columns * cell_w - 8, row_h), size=size, align="center", bold=True
             )
         y += row_h
+        if columns > 1:
+            for n in range(len(shown)):
+                for c in range(columns):
+                    canvas.text(
+                        f"×{c + 1}", cell(n, c, y), size=size, colour=ACCENT, align="right", bold=True
+                    )
+            y += row_h
         current = session.current_seat
-        for base in base_boxes:
-            label(base, y)
-            for p, sheet in enumerate(sheets):
-                for c in range(columns):
-                    value = sheet.get(column_key(c, base))
-                    if value is not None:
-                        canvas.text(str(value), cell(p, c, y), size=text_size, align="right")
-                    elif p == current:
-                        canvas.text("·", cell(p, c, y), size=text_size, colour=TEXT_DIM, align="right")
-            y += row_h
-        for key in bonus_keys:
-            label(key, y)
-            for p, sheet in enumerate(sheets):
-                bonuses = sheet.bonuses()
-                for c in range(columns):
-                    value = bonuses.get(column_key(c, key))
-                    if value:
-                        canvas.text(str(value), cell(p, c, y), size=text_size, align="right")
-            y += row_h
-        canvas.text(self._("Total"), (area.left, y, label_w - 4, row_h), size=text_size, bold=True)
-        for p, sheet in enumerate(sheets):
+        for name in rows:
             canvas.text(
-                str(sheet.total()),
-                cell(p, columns - 1, y),
-                size=text_size,
+                box_name(self.tr, game, name), (area.left, y, label_w - 4, row_h), size=size, colour=TEXT_DIM
+            )
+            for n, p in enumerate(shown):
+                sheet = sheets[p]
+                for c in range(columns):
+                    if name in bonus_keys:
+                        value = sheet.bonuses().get(column_key(c, name))
+                        if value:
+                            canvas.text(str(value), cell(n, c, y), size=size, align="right")
+                        continue
+                    value = sheet.get(column_key(c, name))
+                    if value is not None:
+                        canvas.text(str(value), cell(n, c, y), size=size, align="right")
+                    elif session.players[p].seat == current:
+                        canvas.text("·", cell(n, c, y), size=size, colour=TEXT_DIM, align="right")
+            y += row_h
+        y = max(y, area.bottom - row_h)
+        canvas.text(self._("Total"), (area.left, y, label_w - 4, row_h), size=size, bold=True)
+        for n, p in enumerate(shown):
+            canvas.text(
+                str(sheets[p].total()),
+                cell(n, columns - 1, y),
+                size=size,
                 align="right",
                 bold=True,
                 colour=ACCENT,

@@ -65,7 +65,7 @@ class EndScreen(Screen):
             canvas.text(
                 clock_text(used[i]),
                 (m + canvas.px(310), y, list_w - canvas.px(310), row_h),
-                size=20,
+                size=24,
                 colour=TEXT_DIM,
                 align="right",
             )

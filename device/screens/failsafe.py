@@ -34,7 +34,7 @@ class FailsafeScreen(Screen):
         canvas.paragraph(
             self.app.failure or "",
             (m, canvas.px(150), canvas.width - 2 * m, canvas.px(160)),
-            size=18,
+            size=22,
             colour=TEXT_DIM,
         )
         bottom = canvas.height - canvas.px(80)

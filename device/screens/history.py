@@ -9,6 +9,7 @@ from typing import Any
 import pygame
 
 import rules
+from device.journal import game_key
 from device.screens.base import Screen, screen
 from device.ui.canvas import Canvas
 from device.ui.theme import TEXT_DIM
@@ -33,10 +34,19 @@ class HistoryScreen(Screen):
         self.page = max(0, page)
 
     def title(self, game: str) -> str:
+        """A game's name as the home screen shows it; ``game:variant`` names the variant (classic and
+        triple Generał are different games for the history and the statistics)."""
+        name, _, variant = game.partition(":")
         try:
-            return rules.get_game(game).title(self.tr.language)
+            spec = rules.get_game(name)
         except KeyError:
             return game
+        titles = spec.variants.get(variant) if variant else None
+        return (
+            titles.get(self.tr.language, titles.get("en", variant))
+            if titles
+            else spec.title(self.tr.language)
+        )
 
     def draw(self, canvas: Canvas) -> None:
         canvas.begin()
@@ -123,7 +133,7 @@ class HistoryScreen(Screen):
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished or g.started))
             scores = g.scores or ()
             result = ", ".join(f"{name} {score}" for name, score in zip(g.players, scores, strict=False))
-            rows.append([when, self.title(g.game), result])
+            rows.append([when, self.title(game_key(g)), result])
         return rows
 
     def stat_rows(self) -> list[list[str]]:

@@ -22,7 +22,7 @@ from device.screens.base import Screen, screen
 from device.session import SESSIONS
 from device.settings import TIMER_STEPS
 from device.ui.canvas import Canvas
-from device.ui.theme import TEXT_DIM, WARNING
+from device.ui.theme import PANEL, TEXT_DIM, WARNING
 from device.ui.widgets import pin_pad
 
 # The coach modes (device/coach.py) and their names on screen.
@@ -46,6 +46,11 @@ def pin_delay(failures: int) -> float:
     return min(MAX_DELAY, FIRST_DELAY * 2 ** min(failures - FREE_ATTEMPTS, 20))
 
 
+# The rules presets and camera sources in words a player understands (the ids are the config's).
+PRESET_WORDS = {"seed": "House rules", "official": "Official rules"}
+SOURCE_WORDS = {"": "Auto", "synthetic": "Simulated", "picamera2": "Pi camera"}
+
+
 @screen("settings")
 class SettingsScreen(Screen):
     def __init__(self, app: Any) -> None:
@@ -53,6 +58,7 @@ class SettingsScreen(Screen):
         self.entered = ""
         self.unlocked = False
         self.wrong = False
+        self.confirm_leave = False
         self.game_index = 0
         self.failures = int(app.journal.setting(FAILURES_SETTING, 0) or 0)
         self.locked_until = app.clock() + pin_delay(self.failures)
@@ -171,7 +177,44 @@ class SettingsScreen(Screen):
             session.timer.pause()
 
     def leave_game(self) -> None:
-        self.app.end_session()
+        """Asks first: a tap too many must not end a game."""
+        self.confirm_leave = True
+
+    def confirm_leave_game(self, leave: bool) -> None:
+        self.confirm_leave = False
+        if leave:
+            self.app.end_session()
+
+    def draw_leave_question(self, canvas: Canvas) -> None:
+        box = canvas.rect.inflate(-canvas.px(120), -canvas.px(160))
+        canvas.shape(box, PANEL, radius=12)
+        inner = box.inflate(-canvas.px(32), -canvas.px(32))
+        canvas.text(
+            self._("Leave this game?"),
+            (inner.left, inner.top, inner.width, canvas.px(40)),
+            size=30,
+            bold=True,
+        )
+        canvas.paragraph(
+            self._("It stays in the history but cannot be resumed."),
+            (inner.left, inner.top + canvas.px(48), inner.width, canvas.px(60)),
+            size=22,
+        )
+        w = (inner.width - canvas.px(16)) // 2
+        y = inner.bottom - canvas.px(60)
+        canvas.button(
+            (inner.left, y, w, canvas.px(60)),
+            self._("Leave game"),
+            partial(self.confirm_leave_game, True),
+            colour=WARNING,
+            size=22,
+        )
+        canvas.button(
+            (inner.left + w + canvas.px(16), y, w, canvas.px(60)),
+            self._("Keep playing"),
+            partial(self.confirm_leave_game, False),
+            size=22,
+        )
 
     # --- drawing -------------------------------------------------------------------------------------
 
@@ -180,6 +223,8 @@ class SettingsScreen(Screen):
         area = self.header(canvas, self._("Settings"))
         if not self.unlocked:
             self.draw_pin(canvas, area)
+        elif self.confirm_leave:
+            self.draw_leave_question(canvas)
         else:
             self.draw_settings(canvas, area)
 
@@ -265,7 +310,7 @@ class SettingsScreen(Screen):
         for i, preset in enumerate(spec.options_type.preset_names()):
             canvas.button(
                 (x0 + i * (canvas.px(150) + gap), y, canvas.px(150), row_h),
-                preset,
+                self._(PRESET_WORDS.get(preset, preset)),
                 partial(self.set_preset, preset),
                 selected=settings.preset(self.game) == preset,
             )
@@ -274,7 +319,7 @@ class SettingsScreen(Screen):
         sources = ["", *self.app.config.camera.sources]
         cw = min(canvas.px(130), (canvas.width - x0 - m) // len(sources) - gap)
         for i, source in enumerate(sources):
-            name = source or self._("Auto")
+            name = self._(SOURCE_WORDS[source]) if source in SOURCE_WORDS else source.replace("usb:", "USB ")
             canvas.button(
                 (x0 + i * (cw + gap), y, cw, row_h),
                 name,

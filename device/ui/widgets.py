@@ -60,16 +60,37 @@ def line_chart(
     *,
     caption: str,
 ) -> None:
-    """Each player's total over his turns: one line per player, the axes scaled to the largest total."""
-    pygame.draw.rect(canvas.surface, TEXT_DIM, rect, width=1)
+    """Each player's total over his turns: one line per player, the axes scaled to the largest total and
+    labelled (points at the bottom and top of the left axis, turns 1 and the last along the bottom)."""
     canvas.record("chart", caption, rect)
     longest = max((len(s) for s in series), default=0)
     top = max((max(s) for s in series if s), default=0)
     low = min((min(s) for s in series if s), default=0)
     low = min(low, 0)
+    axis_w, axis_h = canvas.px(52), canvas.px(26)
+    plot = pygame.Rect(rect.left + axis_w, rect.top, rect.width - axis_w, rect.height - axis_h)
+    pygame.draw.line(canvas.surface, TEXT_DIM, plot.bottomleft, plot.topleft, width=2)
+    pygame.draw.line(canvas.surface, TEXT_DIM, plot.bottomleft, plot.bottomright, width=2)
     if longest < 1 or top == low:
         return
-    inner = rect.inflate(-canvas.px(16), -canvas.px(16))
+    label_h = canvas.px(22)
+    for value, y in ((low, plot.bottom - label_h), (top, plot.top)):
+        canvas.text(
+            str(value),
+            (rect.left, y, axis_w - canvas.px(6), label_h),
+            size=20,
+            colour=TEXT_DIM,
+            align="right",
+        )
+    canvas.text("1", (plot.left, plot.bottom + 2, canvas.px(40), axis_h - 2), size=20, colour=TEXT_DIM)
+    canvas.text(
+        str(longest),
+        (plot.right - canvas.px(40), plot.bottom + 2, canvas.px(40), axis_h - 2),
+        size=20,
+        colour=TEXT_DIM,
+        align="right",
+    )
+    inner = plot.inflate(-canvas.px(12), -canvas.px(12))
 
     def point(i: int, v: int) -> tuple[int, int]:
         x = inner.left + (inner.width * (i + 1)) // longest

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.kalooki.cards import cards_text
 from rules.kalooki.deal import Deal
 from rules.kalooki.session import Session
+from rules.outcome import seat_label
 
 __all__ = ["describe"]
 
@@ -21,13 +22,13 @@ def _deal_lines(deal: Deal) -> list[str]:
     ]
     for index, (meld, owner) in enumerate(zip(deal.table, deal.owners, strict=True)):
         closed = " (closed)" if getattr(meld, "closed", False) else ""
-        lines.append(f"  meld {index} by player {owner}: {meld}{closed}")
+        lines.append(f"  meld {index} by {seat_label(owner)}: {meld}{closed}")
     for seat in range(deal.players):
         known = deal.hands is not None or (deal.revealed and deal.revealed[seat] is not None)
         cards = (cards_text(deal.hand(seat)) or "-") if known else "(hidden)"
-        state = "opened" if deal.opened[seat] else "not opened"
+        state = "has laid the initial meld" if deal.opened[seat] else "has not laid the initial meld"
         count = f"{deal.counts[seat]} card{'' if deal.counts[seat] == 1 else 's'}"
-        lines.append(f"  player {seat}: {count}, {state}: {cards}")
+        lines.append(f"  {seat_label(seat)}: {count} in hand ({cards}), {state}")
     return lines
 
 
@@ -39,7 +40,7 @@ def describe(session: Session) -> str:
     for number, result in enumerate(session.results, start=1):
         how = "Kalooki" if result.kalooki else result.termination.value.replace("_", " ")
         lines.append(
-            f"Deal {number}: player {result.winner} wins ({how}); penalties {list(result.penalties)}"
+            f"Deal {number}: {seat_label(result.winner)} wins ({how}); penalties {list(result.penalties)}"
         )
         if options.pool_cents:
             paid = ", ".join(_cents(a) for a in result.payouts)
@@ -48,6 +49,6 @@ def describe(session: Session) -> str:
     if options.pool_cents:
         lines.append(f"Winnings: {', '.join(_cents(a) for a in session.winnings)}")
     if session.outcome is not None:
-        winners = ", ".join(f"player {seat}" for seat in session.outcome.winners)
+        winners = ", ".join(seat_label(seat) for seat in session.outcome.winners)
         lines.append(f"Places: {list(session.outcome.places)}; winner: {winners}")
     return "\n".join(lines)

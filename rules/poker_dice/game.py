@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, cast
 
-from rules.dice_game import DiceGame, format_table, ranking_lines, seat_label
+from rules.dice_game import DiceGame, box_words, format_table, ranking_lines, seat_label
 from rules.dice_game import auto_play as play_randomly
 from rules.errors import OptionError
 from rules.options import Options, Range
@@ -100,7 +100,10 @@ def describe(state: GameState) -> str:
         f"{seat_label(game.first_player)} started"
     )
     header = ["box", *(seat_label(seat) for seat in range(len(game.sheets)))]
-    rows = [[box, *("." if s.get(box) is None else str(s.get(box)) for s in game.sheets)] for box in BOXES]
+    rows = [
+        [box_words(box), *("." if s.get(box) is None else str(s.get(box)) for s in game.sheets)]
+        for box in BOXES
+    ]
     rows += [[label, *(str(s.bonuses()[key]) for s in game.sheets)] for key, label in _BONUS_LINES.items()]
     totals = "totals: " + "  ".join(f"{seat_label(seat)} {s.total()}" for seat, s in enumerate(game.sheets))
     return "\n".join([title, "", format_table(header, rows), "", totals, *ranking_lines(game)])

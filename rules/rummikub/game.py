@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from rules.actions import Action
+from rules.outcome import seat_label
 from rules.registry import GameSpec, GameState, register
 from rules.rummikub.actions import Announce, Draw, Open, Play, Redeal, Timeout
 from rules.rummikub.best_move import best_move
@@ -78,14 +79,14 @@ def describe(game: GameState) -> str:
     lines.extend(f"  {meld}   [{meld.value}]" for meld in game.table)
     racks = game.final_racks or game.racks
     for seat in range(game.players):
-        opened = "opened" if game.opened[seat] else "not opened"
+        opened = "has laid the initial meld" if game.opened[seat] else "has not laid the initial meld"
         held = tiles_text(racks[seat]) if racks is not None else f"{game.rack_counts[seat]} tiles"
-        lines.append(f"seat {seat} ({opened}): {held or '-'}")
+        lines.append(f"{seat_label(seat)} ({opened}): rack {held or '-'}")
     lines.append(f"pool: {game.pool_count} tiles")
     if game.outcome is not None:
         lines.append(f"end: {game.outcome.termination.value}")
         for seat, (score, place) in enumerate(zip(game.outcome.scores, game.outcome.places, strict=True)):
-            lines.append(f"  seat {seat}: {score:+d} (place {place})")
+            lines.append(f"  {seat_label(seat)}: {score:+d} (place {place})")
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, cast
 
-from rules.dice_game import DiceGame, format_table, ranking_lines, seat_label
+from rules.dice_game import DiceGame, box_words, format_table, ranking_lines, seat_label
 from rules.dice_game import auto_play as play_randomly
 from rules.options import Options
 from rules.registry import GameSpec, GameState
@@ -84,14 +84,17 @@ _BONUS_LINES = {"upper": "upper bonus", "yahtzee_bonus": "yahtzee bonus"}
 
 def _classic_table(sheets: tuple[ClassicSheet, ...]) -> tuple[list[str], list[list[str]]]:
     header = ["box", *(seat_label(seat) for seat in range(len(sheets)))]
-    rows = [[box, *(_cell(sheet.get(box)) for sheet in sheets)] for box in BOXES]
+    rows = [[box_words(box), *(_cell(sheet.get(box)) for sheet in sheets)] for box in BOXES]
     rows += [[label, *(str(sheet.bonuses()[key]) for sheet in sheets)] for key, label in _BONUS_LINES.items()]
     return header, rows
 
 
 def _triple_table(sheets: tuple[TripleSheet, ...]) -> tuple[list[str], list[list[str]]]:
     header = ["box", *(f"{seat_label(seat)} ×{f}" for seat in range(len(sheets)) for f in FACTORS)]
-    rows = [[box, *(_cell(sheet.get(f"{f}:{box}")) for sheet in sheets for f in FACTORS)] for box in BOXES]
+    rows = [
+        [box_words(box), *(_cell(sheet.get(f"{f}:{box}")) for sheet in sheets for f in FACTORS)]
+        for box in BOXES
+    ]
     rows += [
         [label, *(str(sheet.bonuses()[f"{f}:{key}"]) for sheet in sheets for f in FACTORS)]
         for key, label in _BONUS_LINES.items()
@@ -125,13 +128,13 @@ SPEC = GameSpec(
     describe=describe,
     variants={
         "classic": {
-            "pl": "Generał",
+            "pl": "Generał (klasyczny)",
             "hu": "Generał (klasszikus)",
             "de": "Generał (klassisch)",
             "en": "Generał (classic)",
         },
         "triple": {
-            "pl": "Kości potrójne",
+            "pl": "Generał potrójny",
             "hu": "Tripla Generał",
             "de": "Dreifach-Generał",
             "en": "Triple Generał",

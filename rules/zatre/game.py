@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from rules.outcome import seat_label
 from rules.registry import GameSpec, GameState, register
 from rules.zatre.board import Board
 from rules.zatre.moves import legal_placements
@@ -46,16 +47,18 @@ def describe(state: GameState) -> str:
             lines.append("left out (nobody could lay them): " + " ".join(str(c) for c in result.left_out))
         lines.append(result.board.render())
     if state.turn is not None:
-        lines.append(f"\nRound {state.round + 1} in play, player {state.turn} to lay")
+        lines.append(f"\nRound {state.round + 1} in play, {seat_label(state.turn)} to lay")
         lines.append(state.board.render())
     for seat, sheet in enumerate(state.sheets):
-        lines.append(f"\nPlayer {seat} sheet")
+        lines.append(f"\n{seat_label(seat)} sheet")
         lines.append(sheet.render())
     outcome = state.outcome
     if outcome is not None:
         lines.append("")
         for seat in sorted(range(len(outcome.scores)), key=lambda s: (outcome.places[s], s)):
-            lines.append(f"place {outcome.places[seat]}: player {seat} with {outcome.scores[seat]} points")
+            lines.append(
+                f"place {outcome.places[seat]}: {seat_label(seat)} with {outcome.scores[seat]} points"
+            )
     return "\n".join(lines)
 
 

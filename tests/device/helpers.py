@@ -44,3 +44,14 @@ def check_layout(app: App) -> None:
     for target in app.canvas.targets:
         assert target.rect.width >= MIN_TARGET and target.rect.height >= MIN_TARGET, (app.screen.name, target)
         assert app.canvas.rect.contains(target.rect), (app.screen.name, target)
+
+
+def sheet_texts(app: App) -> set[str]:
+    """Every text of the score sheets, page by page (the sheets are paged, not shrunk)."""
+    screen = app.screen
+    seen: set[str] = set()
+    for page in range(12):  # more than any sheet has; the page number wraps around
+        screen.sheet_page = page  # type: ignore[attr-defined]
+        app.step()
+        seen |= set(app.canvas.texts())
+    return seen

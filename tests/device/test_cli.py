@@ -117,3 +117,101 @@ def test_export_refuses_a_foreign_file_without_moving_it(tmp_path: Path, capsys)
     assert main(["export", "--journal", str(path)]) == 2
     assert "not a journal" in capsys.readouterr().err
     assert path.read_text(encoding="utf-8") == "hello"
+
+
+# --- the command line a newcomer meets ------------------------------------------------------------
+
+
+def test_a_config_file_that_does_not_exist_is_an_error(tmp_path: Path, capsys) -> None:
+    missing = tmp_path / "nope.toml"
+    assert main(["--simulate", "--headless", "--config", str(missing), "--frames", "1"]) == 2
+    assert f"the config file {missing} does not exist" in capsys.readouterr().err
+    assert main(["export", "--config", str(missing)]) == 2
+
+
+def test_a_state_directory_that_cannot_be_made_is_named(tmp_path: Path, capsys) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    assert main(["--simulate", "--headless", "--frames", "1", "--state-dir", str(blocker / "state")]) != 0
+    err = capsys.readouterr().err
+    assert "journal error" in err and str(blocker) in err and "Traceback" not in err
+
+
+def test_the_simulator_without_a_display_says_how_to_run_headless(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    assert main(["--simulate", "--frames", "1", "--state-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "no display" in err and "--headless" in err and "make run ARGS=" in err
+
+
+def test_export_takes_the_state_dir_before_or_after_the_command(journal_file: Path, capsys) -> None:
+    state = str(journal_file.parent)
+    assert main(["export", "--state-dir", state]) == 0
+    assert "Ala" in capsys.readouterr().out
+    assert main(["--state-dir", state, "export", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"][0]["players"] == ["Ala", "Ölbaum"]
+
+
+def test_export_finds_the_simulators_journal(journal_file: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    import device.commands.export as export
+
+    monkeypatch.setattr(export, "SIMULATOR_STATE", journal_file.parent)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[device]\nstate_dir = "{tmp_path / "nothing-here"}"\n', encoding="utf-8")
+    assert main(["export", "--config", str(config)]) == 0
+    captured = capsys.readouterr()
+    assert "Ala" in captured.out and "exporting the simulator's" in captured.err
+
+
+def test_doctor_json_prints_only_json() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    env["SDL_VIDEODRIVER"] = "dummy"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "device.cli",
+            "doctor",
+            "--json",
+            "--non-interactive",
+            "--button-seconds",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    data = json.loads(result.stdout)  # nothing but the report on stdout: no pygame banner
+    assert {"ok", "checks"} <= set(data)
+
+
+def test_autoplay_takes_the_triple_variant_and_names_the_choices(tmp_path: Path, capsys) -> None:
+    args = ["--simulate", "--headless", "--no-camera", "--frames", "60", "--state-dir", str(tmp_path)]
+    assert main([*args, "--autoplay", "yahtzee:triple"]) == 0
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    stored = journal.unfinished() or journal.games()[-1]
+    assert stored.options["variant"] == "triple"
+    journal.close()
+    with pytest.raises(SystemExit):
+        main([*args, "--autoplay", "chess"])
+    assert "yahtzee:triple" in capsys.readouterr().err
+
+
+def test_eval_dice_on_a_folder_that_is_not_a_dice_set(tmp_path: Path, capsys) -> None:
+    (tmp_path / "ground_truth.csv").write_text(
+        "split,image,width,height,n_objects,objects\ntrain,a.jpg,10,10,2,black_6 joker\n", encoding="utf-8"
+    )
+    assert main(["vision", "eval-dice", str(tmp_path)]) == 2
+    assert "is not a dice set" in capsys.readouterr().out
+    assert main(["vision", "eval-dice", str(tmp_path / "none")]) == 2
+    assert "no ground_truth.csv" in capsys.readouterr().out

@@ -93,3 +93,18 @@ def test_a_reading_without_five_dice_waits_and_says_so(make_app, values) -> None
     roll(app, values)
     assert app.screen.name == "dice_table" and app.session.seq == 0
     assert f"{len(values)} dice seen, 5 needed" in app.canvas.texts()
+
+
+def test_the_correction_marks_every_die_the_camera_was_unsure_of(make_app) -> None:
+    from device.events import DiceSeen
+
+    app = make_app()
+    tap(app, "Kości (poker dice)")
+    tap(app, "Start")
+    dice = (SeenDie(2), SeenDie(3, uncertain=True), SeenDie(None, uncertain=True), SeenDie(5), SeenDie(6))
+    app.post(DiceSeen(dice))
+    app.step()
+    app.step()
+    assert app.screen.name == "correction" and app.screen.unsure == [False, True, True, False, False]
+    tap(app, "3")
+    assert app.screen.unsure == [False, False, True, False, False]

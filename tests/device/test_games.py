@@ -9,7 +9,7 @@ import rules
 from device.events import Key
 from device.sessions.dice import DiceSession
 from device.ui.names import box_name
-from tests.device.helpers import check_layout, press, roll, tap
+from tests.device.helpers import check_layout, press, roll, sheet_texts, tap
 
 
 def play_turn(app, rng: random.Random, *, reroll: bool) -> None:
@@ -91,7 +91,7 @@ def test_a_whole_kosci_game_in_polish(make_app) -> None:
     tap(app, "Start")
     session = app.session
     assert session.spec.name == "poker_dice"
-    assert {"Jedynki", "Ratunek", "Kareta", "Dwie pary"} <= set(app.canvas.texts())
+    assert {"Jedynki", "Ratunek", "Kareta", "Dwie pary"} <= sheet_texts(app)
     play_game(app, rng)
     assert app.screen.name == "end"
     app.step()

@@ -12,7 +12,7 @@ import device
 from device.i18n import LANGUAGES, LOCALE_DIR, Translator, load_catalogue, parse_po
 from device.ui.names import box_name
 from rules import poker_dice, yahtzee
-from tests.device.helpers import tap
+from tests.device.helpers import sheet_texts, tap
 
 SOURCE = Path(device.__file__).parent
 CALL = re.compile(r'(?:self\._|(?<!p)gettext|tr\.format)\(\s*"((?:[^"\\]|\\.)+)"')
@@ -124,7 +124,7 @@ def test_language_switch_at_run_time(make_app) -> None:
     tap(app, "Generał (classic)")
     tap(app, "Start")
     tap(app, "Sheets")
-    assert "Chance" in app.canvas.texts()
+    assert "Chance" in sheet_texts(app)
     tap(app, "Menu")
     for d in "0000":
         tap(app, d)
@@ -132,6 +132,5 @@ def test_language_switch_at_run_time(make_app) -> None:
     tap(app, "HU")
     tap(app, "Vissza")
     assert app.screen.name == "dice_table"
-    texts = app.canvas.texts()
-    assert {"Esély", "Egyesek", "Összesen"} <= set(texts)
+    assert {"Esély", "Egyesek", "Összesen"} <= sheet_texts(app)
     assert app.journal.setting("language") == "hu"

@@ -24,7 +24,7 @@ def test_auto_play_prints_the_final_sheets_and_ranking(
 ) -> None:
     assert cli.main(["play", *argv, "--auto"]) == 0
     out = capsys.readouterr().out
-    assert "ranking:" in out and "chance" in out
+    assert "ranking:" in out and "Chance" in out
     for text in expected:
         assert text in out
     assert cli.main(["play", *argv, "--auto"]) == 0

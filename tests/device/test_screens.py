@@ -3,12 +3,13 @@ touch target is at least 48 px — at 800×480, and the main screens at 1024×60
 
 from __future__ import annotations
 
+import pygame
 import pytest
 
 from device.app import App
 from device.events import DiceSeen, SeenDie
 from device.screens.base import SCREENS
-from tests.device.helpers import check_layout, roll, tap
+from tests.device.helpers import check_layout, labels, roll, sheet_texts, tap
 
 SIZES = [(800, 480), (1024, 600), (1920, 1080)]
 
@@ -65,7 +66,7 @@ def test_dice_table_before_and_after_a_roll(make_app, size) -> None:
     start(app, players=4)
     texts = shot(app)
     assert {"Player 1", "Roll 0 of 3", "Turn 1", "Choices", "Sheets", "Total", "No camera"} <= set(texts)
-    assert {"Ones", "Yahtzee", "Chance", "Upper bonus"} <= set(texts)
+    assert {"Ones", "Yahtzee", "Chance", "Upper bonus"} <= sheet_texts(app)
     roll(app, (3, 3, 3, 6, 6))
     texts = shot(app)
     assert {"Roll 1 of 3", "Full house", "25", "Three of a kind", "21"} <= set(texts)
@@ -84,7 +85,7 @@ def test_triple_table_pages_by_column(make_app) -> None:
     tap(app, "×3")
     assert "120" in shot(app)
     tap(app, "Sheets")
-    texts = shot(app)
+    texts = sheet_texts(app)
     assert "Yahtzee bonus" in texts and "Player 4" in texts
 
 
@@ -197,7 +198,7 @@ def test_settings_need_the_pin(make_app) -> None:
     assert {"Language", "Move timer", "Rule preset", "Camera", "Seats", "Off"} <= set(texts)
     tap(app, "+", nth=0)  # the move timer of the first game: off -> 30 s
     assert "30 s" in shot(app)
-    tap(app, "official")
+    tap(app, "Official rules")
     game = app.screens["settings"].game
     assert app.settings.preset(game) == "official"
     assert app.settings.timer_seconds(game) == 30
@@ -250,3 +251,69 @@ def test_home_says_when_the_journal_file_was_refused(tmp_path, make_app) -> None
 def test_every_screen_is_covered() -> None:
     covered = {"home", "players", "dice_table", "correction", "end", "history", "settings", "failsafe"}
     assert set(SCREENS) == covered
+
+
+def _sheet_texts(app):
+    """The texts drawn in the sheet (right of the camera panel, below the tabs)."""
+    return [d for d in app.canvas.log if d.kind == "text" and d.rect[0] >= 320 and d.rect[1] >= 124]
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("Generał (classic)", 2), ("Triple Generał", 2), ("Kości (poker dice)", 4)]
+)
+def test_score_sheets_are_readable_from_a_metre_and_paged_not_shrunk(make_app, game, players) -> None:
+    app = make_app()
+    tap(app, game)
+    for _ in range(players - 2):
+        tap(app, "+")
+    tap(app, "Start")
+    roll(app, (3, 3, 3, 5, 6))
+    tap(app, "Sheets")
+    readable = pygame.font.Font(None, 22).get_height()  # the height of 22 px text at 800×480
+    seen_names: set[str] = set()
+    pages = [t for t in labels(app) if t.startswith("Page 1 of ")]
+    count = int(pages[0].rsplit(" ", 1)[1]) if pages else 1
+    for _ in range(count):
+        texts = _sheet_texts(app)
+        assert texts and all(d.rect[3] >= readable for d in texts), [d for d in texts if d.rect[3] < readable]
+        seen_names |= {d.text for d in texts}
+        if "×" in game or "Triple" in game:
+            assert {"×1", "×2", "×3"} <= {d.text for d in texts}
+        if count > 1:
+            tap(app, next(t for t in labels(app) if t.startswith("Page ")))
+    assert {p.name for p in app.session.players} <= seen_names
+    assert {"Ones", "Total"} <= seen_names and any(t.startswith("Chance") for t in seen_names)
+
+
+def _settings(app) -> None:
+    tap(app, "Menu")
+    for digit in "0000":
+        tap(app, digit)
+    tap(app, "OK")
+
+
+def test_leave_game_asks_first(make_app) -> None:
+    app = make_app()
+    tap(app, "Generał (classic)")
+    tap(app, "Start")
+    _settings(app)
+    assert {"House rules", "Official rules"} <= set(labels(app))
+    assert "seed" not in labels(app) and "synthetic" not in labels(app)
+    tap(app, "Leave game")
+    assert app.session is not None and "Leave this game?" in app.canvas.texts()
+    tap(app, "Keep playing")
+    assert app.session is not None and not app.session.finished
+    tap(app, "Leave game")
+    tap(app, "Leave game")
+    assert app.session is None and app.screen.name == "home"
+
+
+def test_history_and_statistics_keep_classic_and_triple_apart(make_app) -> None:
+    app = make_app()
+    for variant in ("classic", "triple"):
+        gid = app.journal.start_game("yahtzee", {"variant": variant, "players": 1}, ["Ala"])
+        app.journal.finish(gid, (100,), (1,))
+    stats = app.journal.statistics()
+    assert sorted(s.game for s in stats) == ["yahtzee:classic", "yahtzee:triple"]
+    tap(app, "History")
+    assert {"Generał (classic)", "Triple Generał"} <= set(app.canvas.texts())

@@ -197,7 +197,7 @@ def test_format_table_aligns_columns() -> None:
 def test_describe_a_game_in_progress(spec: rules.GameSpec) -> None:
     state = spec.new_game(spec.options_type(players=2, seed=1)).apply(roll("12345")).apply(Choose("chance"))
     text = spec.describe(state)
-    assert "chance" in text and "15" in text
+    assert "Chance" in text and "15" in text
     assert "game on: P" in text and "to play, turn" in text and "ranking" not in text
 
 

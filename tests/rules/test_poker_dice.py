@@ -7,6 +7,7 @@ import pytest
 import rules
 from rules import OptionError, poker_dice
 from rules.dice import Choose, Roll, RollDice
+from rules.dice_game import box_words
 from rules.errors import IllegalAction
 from rules.poker_dice import PokerDiceSheet
 
@@ -269,7 +270,13 @@ def test_registered_with_titles() -> None:
 def test_describe_prints_every_box_the_bonus_lines_and_the_ranking() -> None:
     state = poker_dice.auto_play(poker_dice.PokerDiceOptions(players=3, seed=2))
     text = poker_dice.describe(state)
-    for word in (*poker_dice.BOXES, "small figures bonus", "large figures bonus", "joker bonus", "ranking:"):
+    for word in (
+        *(box_words(b) for b in poker_dice.BOXES),
+        "small figures bonus",
+        "large figures bonus",
+        "joker bonus",
+        "ranking:",
+    ):
         assert word in text
     assert f"P{state.first_player + 1} started" in text
     assert f"P3 {state.sheets[2].total()}" in text

@@ -9,6 +9,7 @@ import pytest
 import rules
 from rules import OptionError, yahtzee
 from rules.dice import Roll
+from rules.dice_game import box_words
 from rules.errors import IllegalAction
 from rules.yahtzee import ClassicSheet
 
@@ -283,7 +284,14 @@ def test_describe_prints_every_box_the_bonuses_and_the_ranking() -> None:
     state = yahtzee.auto_play(yahtzee.YahtzeeOptions(players=2, seed=3))
     text = yahtzee.describe(state)
     assert state.outcome is not None
-    for word in (*yahtzee.BOXES, "upper bonus", "yahtzee bonus", "ranking:", "P1", "P2"):
+    for word in (
+        *(box_words(b) for b in yahtzee.BOXES),
+        "upper bonus",
+        "yahtzee bonus",
+        "ranking:",
+        "P1",
+        "P2",
+    ):
         assert word in text
     assert f"P1 {state.sheets[0].total()}" in text
     winner = state.outcome.winners[0]

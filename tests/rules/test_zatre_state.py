@@ -193,14 +193,14 @@ def test_the_registry_plays_and_describes_a_whole_game() -> None:
     state = spec.auto_play(options)
     assert state.outcome is not None
     text = spec.describe(state)
-    assert "Round 3" in text and "Player 2 sheet" in text and "place 1" in text
+    assert "Round 3" in text and "P3 sheet" in text and "place 1" in text
     assert spec.auto_play(options) == state
 
 
 def test_referee_play_zatre_auto(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "zatre", "--players", "2", "--seed", "1", "--auto"]) == 0
     out = capsys.readouterr().out
-    assert "Round 2" in out and out.count(" sheet") == 2 and "place 1: player" in out
+    assert "Round 2" in out and out.count(" sheet") == 2 and "place 1: P" in out
 
 
 def test_describe_shows_a_game_in_play_and_the_cards_left_out() -> None:
@@ -209,7 +209,7 @@ def test_describe_shows_a_game_in_play_and_the_cards_left_out() -> None:
     assert state.outcome is None
     text = spec.describe(state)
     assert "left out (nobody could lay them): 1|2 4|4 5|5" in text
-    assert "Round 2 in play, player 1 to lay" in text and "(empty table)" in text
+    assert "Round 2 in play, P2 to lay" in text and "(empty table)" in text
     assert [str(e) for e in state.events] == [
         "player 1 cannot lay any card and passes",
         "the round ends; left out: 1|2 4|4 5|5",

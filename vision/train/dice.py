@@ -37,6 +37,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.dataset import LabelledImage, load_folder
+from vision.nets import normalise
+from vision.train.common import Detector, cbr, export, focal, photometric
 
 NET_LONG = 384
 STRIDE = 4
@@ -146,25 +148,6 @@ def _dice_of(item: LabelledImage, convention: str) -> list[Die]:
 # ---------------------------------------------------------------- augmentation
 
 
-def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    out = img.astype(np.float32)
-    if rng.random() < 0.3:
-        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-        hsv[..., 0] = (hsv[..., 0].astype(np.int32) + int(rng.integers(0, 180))) % 180
-        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32)
-    out *= rng.uniform(0.8, 1.2, size=3).astype(np.float32)
-    out = (out - 128.0) * rng.uniform(0.7, 1.3) + 128.0 + rng.uniform(-35, 35)
-    if rng.random() < 0.1:
-        out[:] = out.mean(axis=2, keepdims=True)
-    if rng.random() < 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.4))
-    if rng.random() < 0.5:
-        out += rng.normal(0, rng.uniform(1, 8), out.shape).astype(np.float32)
-    gamma = rng.uniform(0.7, 1.4)
-    out = 255.0 * (np.clip(out, 0, 255) / 255.0) ** gamma
-    return np.clip(out, 0, 255).astype(np.uint8)
-
-
 def _affine(cx: float, cy: float, scale: float, angle: float, flip: bool, out_size: int) -> np.ndarray:
     """2×3 matrix taking (cx, cy) of the source to the centre of an ``out_size`` square output."""
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
@@ -174,58 +157,21 @@ def _affine(cx: float, cy: float, scale: float, angle: float, flip: bool, out_si
     return m
 
 
-def normalise(batch: np.ndarray) -> np.ndarray:
-    """uint8 BGR NHWC -> float NCHW, the same as the run-time reader."""
-    return ((batch.astype(np.float32) / 255.0 - 0.5) / 0.25).transpose(0, 3, 1, 2)
-
-
 # ---------------------------------------------------------------- networks
-
-
-def _cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
-
-
-class Detector(nn.Module):
-    """Stride-4 CenterNet head on a four-level conv pyramid: outputs heat logit, log size, dx, dy."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.s2 = _cbr(3, 16, 2)
-        self.s4 = nn.Sequential(_cbr(16, 24, 2), _cbr(24, 24))
-        self.s8 = nn.Sequential(_cbr(24, 48, 2), _cbr(48, 48))
-        self.s16 = nn.Sequential(_cbr(48, 64, 2), _cbr(64, 64), _cbr(64, 64))
-        self.l16 = nn.Conv2d(64, 32, 1)
-        self.l8 = nn.Conv2d(48, 32, 1)
-        self.l4 = nn.Conv2d(24, 32, 1)
-        self.m8 = _cbr(32, 32)
-        self.m4 = _cbr(32, 32)
-        self.head = nn.Conv2d(32, 4, 1)
-        nn.init.constant_(self.head.bias, 0.0)
-        with torch.no_grad():
-            self.head.bias[0] = -2.2
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        f4 = self.s4(self.s2(x))
-        f8 = self.s8(f4)
-        f16 = self.s16(f8)
-        p8 = self.m8(self.l8(f8) + F.interpolate(self.l16(f16), scale_factor=2.0, mode="nearest"))
-        p4 = self.m4(self.l4(f4) + F.interpolate(p8, scale_factor=2.0, mode="nearest"))
-        return self.head(p4)
 
 
 class Classifier(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.body = nn.Sequential(
-            _cbr(3, 16),
-            _cbr(16, 32, 2),
-            _cbr(32, 32),
+            cbr(3, 16),
+            cbr(16, 32, 2),
+            cbr(32, 32),
             nn.MaxPool2d(2),
-            _cbr(32, 64),
-            _cbr(64, 64),
+            cbr(32, 64),
+            cbr(64, 64),
             nn.MaxPool2d(2),
-            _cbr(64, 96),
+            cbr(64, 96),
             nn.AdaptiveAvgPool2d(1),
             nn.Flatten(),
             nn.Dropout(0.2),
@@ -256,7 +202,7 @@ def _detector_sample(photo: Photo, rng: np.random.Generator, out: int) -> tuple[
         x, y = m @ np.array([d.x, d.y, 1.0])
         if 0 <= x < out and 0 <= y < out:
             dice.append(Die(float(x), float(y), d.size * scale, d.value))
-    return _photometric(img, rng), dice
+    return photometric(img, rng), dice
 
 
 def _detector_targets(dice: list[Die], out: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -274,14 +220,6 @@ def _detector_targets(dice: list[Die], out: int) -> tuple[np.ndarray, np.ndarray
         reg[:, iy, ix] = (math.log(d.size), x - ix, y - iy)
         mask[iy, ix] = 1.0
     return heat, reg, mask
-
-
-def _focal(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
-    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
-    pos = heat.eq(1.0).float()
-    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
-    neg_loss = -torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - pos)
-    return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1.0)
 
 
 # Share of training samples from each set: the real photos dominate.
@@ -317,7 +255,7 @@ def train_detector(sets: dict[str, list[Photo]], steps: int, seed: int) -> Detec
         heat_t, reg_t, mask_t = (torch.from_numpy(np.stack(a)) for a in (heats, regs, masks))
         n = mask_t.sum().clamp(min=1.0)
         reg_loss = (torch.abs(pred[:, 1:] - reg_t) * mask_t[:, None]).sum() / n
-        loss = _focal(pred[:, 0], heat_t) + reg_loss
+        loss = focal(pred[:, 0], heat_t) + reg_loss
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -378,7 +316,7 @@ def _classifier_sample(
         # The detector's size is within about ±20 % (5th-95th percentile): cover that.
         size, label = d.size * math.exp(rng.uniform(-0.22, 0.22)), d.value - 1
     side = MARGIN * size * math.exp(rng.uniform(-0.1, 0.1))
-    return _photometric(_crop(photo.image, x, y, side, angle, flip), rng), label
+    return photometric(_crop(photo.image, x, y, side, angle, flip), rng), label
 
 
 def train_classifier(
@@ -412,22 +350,6 @@ def train_classifier(
 
 
 # ---------------------------------------------------------------- export and calibration
-
-
-def export(net: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -> None:
-    axes = {"image": {0: "n", 2: "h", 3: "w"}, "out": {0: "n", 2: "gh", 3: "gw"}} if dynamic else None
-    if not dynamic:
-        axes = {"image": {0: "n"}, "out": {0: "n"}}
-    torch.onnx.export(
-        net,
-        (example,),
-        str(path),
-        input_names=["image"],
-        output_names=["out"],
-        dynamic_axes=axes,
-        opset_version=17,
-        dynamo=False,
-    )
 
 
 def hard_negatives(sets: dict[str, list[Photo]], out: Path) -> list[tuple[Photo, float, float, float]]:

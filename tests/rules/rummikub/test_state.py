@@ -240,7 +240,7 @@ def test_describe_shows_counts_in_referee_mode_and_racks_in_full_information() -
     from rules.rummikub import describe
 
     referee = new_game(RummikubOptions(players=2, information="referee"))
-    assert "seat 0 (not opened): 14 tiles" in describe(referee)
+    assert "P1 (has not laid the initial meld): rack 14 tiles" in describe(referee)
     full = game(["R1 R2", "K9"], table=("O5 O6 O7",))
     text = describe(full)
-    assert "O5 O6 O7   [18]" in text and "seat 0 (not opened): R1 R2" in text
+    assert "O5 O6 O7   [18]" in text and "P1 (has not laid the initial meld): rack R1 R2" in text

@@ -1,0 +1,71 @@
+"""The dataset loader: boxes and polygons, class names from data.yaml, and no label dropped silently."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from vision.dataset import LabelError, load_folder, parse_label_line, read_class_names
+
+REPO = Path(__file__).resolve().parents[2]
+DATASETS = Path(os.environ.get("REFEREE_DATASETS", REPO.parent / "shared" / "datasets"))
+
+
+def _folder(tmp_path: Path, label: str, names: list[str] | None = None) -> Path:
+    (tmp_path / "train" / "images").mkdir(parents=True)
+    (tmp_path / "train" / "labels").mkdir(parents=True)
+    (tmp_path / "train" / "images" / "a.jpg").write_bytes(b"")
+    (tmp_path / "train" / "labels" / "a.txt").write_text(label)
+    (tmp_path / "ground_truth.csv").write_text(
+        "split,image,width,height,n_objects,objects\ntrain,train/images/a.jpg,200,100,1,x\n"
+    )
+    if names is not None:
+        (tmp_path / "data.yaml").write_text("names:\n" + "".join(f"- {n}\n" for n in names) + "nc: 2\n")
+    return tmp_path
+
+
+def test_a_box_line() -> None:
+    box = parse_label_line("3 0.5 0.5 0.1 0.2", 200, 100)
+    assert (box.cls, box.cx, box.cy, box.w, box.h, box.polygon) == (3, 100, 50, 20, 20, ())
+
+
+def test_a_polygon_line_keeps_its_points_and_its_bounds() -> None:
+    box = parse_label_line("1 0.1 0.1 0.3 0.1 0.3 0.5 0.1 0.5", 200, 100, ("a", "b"))
+    assert box.polygon == ((20, 10), (60, 10), (60, 50), (20, 50))
+    assert (box.cx, box.cy, box.w, box.h, box.name) == (40, 30, 40, 40, "b")
+
+
+@pytest.mark.parametrize("line", ["1 0.1 0.2", "1 0.1 0.2 0.3 0.4 0.5", "x 0.1 0.2 0.3 0.4", "1 a b c d"])
+def test_a_malformed_line_is_an_error_naming_it(line: str) -> None:
+    with pytest.raises(LabelError, match="here"):
+        parse_label_line(line, 200, 100, where="here")
+
+
+def test_a_class_outside_the_names_is_an_error() -> None:
+    with pytest.raises(LabelError, match="class 5"):
+        parse_label_line("5 0.5 0.5 0.1 0.1", 10, 10, ("a", "b"))
+
+
+def test_load_folder_reads_polygons_with_names(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, "1 0.1 0.1 0.3 0.1 0.3 0.5 0.1 0.5\n0 0.5 0.5 0.1 0.1\n", ["black_1", "joker"])
+    assert read_class_names(folder) == ("black_1", "joker")
+    (image,) = load_folder(folder)
+    assert [b.name for b in image.boxes] == ["joker", "black_1"]
+    assert len(image.boxes[0].polygon) == 4
+
+
+def test_load_folder_refuses_a_bad_label_file(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, "0 0.5 0.5 0.1 0.1\n0 0.5\n")
+    with pytest.raises(LabelError, match=r"a\.txt:2"):
+        load_folder(folder)
+
+
+def test_the_shared_tile_set_loads_every_polygon() -> None:
+    folder = DATASETS / "rummikub-tiles"
+    if not folder.is_dir():
+        pytest.skip("the shared photo set is not on this machine")
+    images = load_folder(folder)
+    assert sum(len(i.boxes) for i in images) == sum(len(i.objects) for i in images) > 1000
+    assert all(b.polygon and b.name for i in images for b in i.boxes)

@@ -1,0 +1,167 @@
+"""The tile reader on rendered tables: melds read back exactly, 6 and 9 at any turn, empty and
+face-down tables, bad input."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from rules.rummikub import check_turn
+from rules.rummikub.melds import Meld
+from rules.rummikub.tiles import Tile, parse_tiles
+from vision import FrameError, read_tiles
+from vision.synth import TableTruth, render_table
+from vision.tiles import TableObservation
+
+
+def _melds(observation: TableObservation) -> list[Meld]:
+    return sorted((Meld(tuple(m)) for m in observation.meld_tiles()), key=str)
+
+
+def _expected(*melds: str) -> list[Meld]:
+    return sorted((Meld.parse(m) for m in melds), key=str)
+
+
+CASES: dict[str, tuple[list[str], dict[str, Any]]] = {
+    "runs up and down": (["R3 R4 R5 R6", "B13 B12 B11"], {}),
+    "groups": (["K7 B7 O7", "R1 B1 K1 O1"], {}),
+    "jokers in the middle and at an end": (["O4 J O6", "K10 K11 J", "J B2 B3"], {}),
+    "touching melds": (["R3 R4 R5", "K9 B9 O9", "B10 B11 B12"], {"gap": 0.0, "rows": [[0, 1, 2]]}),
+    "two rows close together": (["R7 R8 R9 R10", "K2 B2 O2"], {"rows": [[0], [1]], "row_gap": 0.08}),
+    "two melds with a gap": (["O9 O10 O11", "B5 K5 R5"], {"rows": [[0, 1]], "gap": 0.8}),
+}
+
+
+ANGLES = [0.0, 23.0, 180.0, -100.0]
+# With the shipped models the rendered tiles are read exactly only in these cases: the classifier,
+# trained mostly on photos, misreads rendered faces (9 as 6 upside down, 7 as 1); see the README.
+READ_EXACTLY = {("runs up and down", 0.0), ("runs up and down", 23.0), ("runs up and down", 180.0)}
+READ_EXACTLY |= {("two rows close together", 23.0), ("two melds with a gap", 23.0)}
+READ_EXACTLY |= {("jokers in the middle and at an end", 0.0)}
+# And grouped exactly by position in all cases but these (a rendered tile missed or its turn misjudged).
+NOT_GROUPED = {("two rows close together", 0.0), ("jokers in the middle and at an end", 23.0)}
+NOT_GROUPED |= {("jokers in the middle and at an end", 180.0)}
+NOT_GROUPED |= {(n, -100.0) for n in CASES if n != "touching melds"}
+
+
+def _render(name: str, angle: float) -> tuple[np.ndarray, TableTruth]:
+    melds, options = CASES[name]
+    tiles = [parse_tiles(m) for m in melds]
+    return render_table(tiles, seed=len(name) + int(angle), angle=angle, size=(1280, 720), **options)
+
+
+def _grouping(name: str, angle: float) -> object:
+    marks = (
+        [pytest.mark.xfail(reason="rendered tile missed", strict=True)]
+        if (name, angle) in NOT_GROUPED
+        else []
+    )
+    return pytest.param(name, angle, marks=marks, id=f"{name}-{angle}")
+
+
+@pytest.mark.parametrize(
+    ("name", "angle"), [_grouping(n, a) for n in CASES if n != "touching melds" for a in ANGLES]
+)
+def test_synthetic_melds_are_grouped_exactly(name: str, angle: float) -> None:
+    """The grouping by position: each rendered tile found, the melds and loose tiles exactly the truth's
+    (touching melds are split by their readings: that case is in the reading test)."""
+    frame, truth = _render(name, angle)
+    observation = read_tiles(frame)
+    index = {}
+    for k, tile in enumerate(truth.tiles):
+        i = min(
+            range(len(observation.tiles)), key=lambda i: math.dist(observation.tiles[i].center, tile.center)
+        )
+        assert math.dist(observation.tiles[i].center, tile.center) < 0.25 * tile.size, (
+            f"{tile.tile} not found"
+        )
+        index[k] = i
+    assert len(set(index.values())) == len(truth.tiles) == len(observation.tiles), str(observation)
+    expected = {frozenset(index[k] for k in meld) for meld in truth.melds}
+    assert {frozenset(m) for m in observation.melds} == expected, str(observation)
+
+
+def _reading(name: str, angle: float) -> object:
+    known = (name, angle) in READ_EXACTLY
+    marks = [] if known else [pytest.mark.xfail(reason="rendered faces misread", strict=True)]
+    return pytest.param(name, angle, marks=marks, id=f"{name}-{angle}")
+
+
+@pytest.mark.parametrize(("name", "angle"), [_reading(n, a) for n in CASES for a in ANGLES])
+def test_synthetic_melds_read_back_exactly(name: str, angle: float) -> None:
+    melds, _ = CASES[name]
+    frame, _ = _render(name, angle)
+    observation = read_tiles(frame)
+    assert _melds(observation) == _expected(*melds), str(observation)
+    assert observation.loose == ()
+    assert observation.certain, str(observation)
+
+
+def test_loose_tiles_and_the_table_for_the_engine() -> None:
+    frame, _ = render_table(
+        [parse_tiles("R3 R4 R5"), parse_tiles("K8 B8 O8")],
+        parse_tiles("O12"),
+        seed=4,
+        angle=5.0,
+        size=(1280, 720),
+    )
+    observation = read_tiles(frame)
+    assert [str(observation.tiles[i].tile) for i in observation.loose] == ["O12"]
+    after = [m for m in observation.table() if len(m) >= 3]
+    assert check_turn(["R3 R4 R5"], after) == parse_tiles("B8 K8 O8")
+
+
+@pytest.mark.xfail(
+    reason="rendered 6 and 9 are not told apart: their foot mark is not the real one", strict=True
+)
+@pytest.mark.parametrize("angle", [0.0, 90.0, 180.0])
+def test_six_and_nine_are_told_apart_at_any_turn(angle: float) -> None:
+    loose = parse_tiles("K6 K9 B6 B9 R6 O9")
+    frame, _ = render_table([], loose, seed=int(angle) + 200, size=(1280, 720), tile_size=80.0)
+    # The loose tiles lie at random turns; turn the whole frame too.
+    if angle:
+        import cv2
+
+        m = cv2.getRotationMatrix2D((640, 360), angle, 1.0)
+        frame = cv2.warpAffine(frame, m, (1280, 720), borderMode=cv2.BORDER_REFLECT)
+    observation = read_tiles(frame)
+    assert sorted(map(str, observation.values)) == sorted(map(str, loose)), str(observation)
+
+
+def test_an_empty_table_and_face_down_tiles_give_no_tiles() -> None:
+    frame, _ = render_table([], seed=1, size=(1280, 720), background="wood")
+    assert read_tiles(frame).empty
+    frame, _ = render_table([], seed=2, size=(1280, 720), face_down=5, tile_size=70.0)
+    observation = read_tiles(frame)
+    assert observation.tiles == (), str(observation)
+
+
+def test_a_doubtful_tile_decided_by_its_meld_says_so() -> None:
+    frame, _ = render_table([parse_tiles("R5 R6 R7 R8")], seed=9, angle=0.0, size=(1280, 720))
+    observation = read_tiles(frame)
+    for i in observation.corrected:
+        assert observation.tiles[i].read_as is not None
+    assert _melds(observation) == _expected("R5 R6 R7 R8")
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        None,
+        np.zeros((100, 100), np.uint8),
+        np.zeros((100, 100, 3), np.float32),
+        np.zeros((4, 4, 3), np.uint8),
+        "x",
+    ],
+)
+def test_bad_input_raises_frame_error(frame: object) -> None:
+    with pytest.raises(FrameError):
+        read_tiles(frame)  # type: ignore[arg-type]
+
+
+def test_a_tile_is_a_rules_tile() -> None:
+    frame, _ = render_table([parse_tiles("B1 B2 B3")], seed=3, angle=0.0, size=(1280, 720))
+    assert all(isinstance(t.tile, Tile) for t in read_tiles(frame).tiles)

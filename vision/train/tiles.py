@@ -1,0 +1,555 @@
+"""Train the tile reader's two small networks and export them to ONNX.
+
+    pip install -e '.[train]'
+    nice python -m vision.train.tiles --data ../shared/datasets --out vision/models
+
+1. **Detector**: the shared stride-4 CenterNet (``vision.train.common.Detector``) with seven channels:
+   heat, log long side, dx, dy, log short side, cos 2θ, sin 2θ (θ the tile's turn, known modulo a half
+   turn). The image is scaled so its long side is ``NET_LONG`` px.
+2. **Classifier**: a small CNN on a straightened ``CROP_W``×``CROP_H`` portrait crop (``MARGIN`` × the
+   tile) with 54 classes: 52 numbered tiles, the joker, and "not a tile". Crops are shown upright and
+   upside down alike, so the network must read the maker's mark at the tile's foot to tell 6 from 9;
+   the reader averages the two half turns where one is not clear.
+3. **Calibration**: the exported pair runs through the real reader (``vision.tiles``) on the ``calib``
+   split: the softmax temperature is fitted by likelihood, and the confidence threshold is the highest
+   that still reads ``--coverage-target`` of the calib tiles with confidence.
+
+Data: the ``fit`` split of ``rummikub-tiles`` (polygon labels: each tile's four corners) plus tables
+rendered by ``vision.synth`` (with face-down tiles as negatives). ``calib`` sets temperature and
+threshold; ``val`` is never touched. Seeds are fixed; torch runs on ``--threads`` threads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from vision.dataset import LabelledImage, load_folder
+from vision.nets import cut, normalise
+from vision.train.common import Detector, cbr, export, focal, photometric
+
+NET_LONG = 512
+STRIDE = 4
+CROP_W, CROP_H = 32, 48
+MARGIN = 1.12
+RECHECK_BELOW = 0.9
+CHANNELS = 7
+DETECTOR_WIDTHS = (12, 16, 32, 48, 24)  # small: the detector trains in minutes on a shared CPU
+DATASET = "rummikub-tiles"
+CREDIT = """Tile reader models (tiles_detector.onnx, tiles_classifier.onnx, tiles_reader.json)
+
+Trained by vision/train/tiles.py on the "fit" split of a public photo set:
+- rummikub-tiles: Roboflow Universe "Rummikub v1" (workspace rummikue,
+  universe.roboflow.com/rummikue/rummikub-nvypk-8cwem), via github.com/conner-replogle/rummikub-detector,
+  licence CC BY 4.0 (creativecommons.org/licenses/by/4.0/)
+plus tables rendered by vision/synth.py. The models are derived from those photographs; keep this
+notice with them.
+"""
+
+
+def _labels() -> tuple[str, ...]:
+    from vision.tiles import LABELS
+
+    return LABELS
+
+
+@dataclass(frozen=True)
+class TileLabel:
+    """A labelled tile: its four corners (image px) and its class index in ``vision.tiles.LABELS``."""
+
+    corners: np.ndarray  # (4, 2)
+    label: int
+
+
+@dataclass
+class Photo:
+    image: np.ndarray
+    tiles: list[TileLabel]
+
+
+def geometry(corners: np.ndarray) -> tuple[float, float, float, float, float]:
+    """Centre x, y, long side, short side and turn (degrees, modulo 180, 0 = long side vertical) of a
+    quadrilateral."""
+    rect = cv2.minAreaRect(corners.astype(np.float32))
+    (cx, cy), box = rect[0], cv2.boxPoints(rect)
+    edges = [box[(i + 1) % 4] - box[i] for i in range(2)]
+    lengths = [float(np.hypot(*e)) for e in edges]
+    k = int(np.argmax(lengths))
+    ex, ey = edges[k]
+    # The long edge points along the tile's "down" (-sin t, cos t): t = atan2(-ex, ey).
+    turn = math.degrees(math.atan2(-ex, ey))
+    turn = (turn + 90.0) % 180.0 - 90.0
+    return float(cx), float(cy), max(lengths), min(lengths), turn
+
+
+def load_photos(data: Path, split: str) -> list[Photo]:
+    from vision.tiles import label_of_name
+
+    photos = []
+    for item in load_folder(data / DATASET, split):  # type: ignore[arg-type]
+        photos.append(Photo(cv2.imread(str(item.path)), list(_tiles_of(item, label_of_name))))
+    return photos
+
+
+def _tiles_of(item: LabelledImage, label_of_name: object) -> list[TileLabel]:
+    tiles = []
+    for box in item.boxes:
+        if box.polygon:
+            rect = cv2.minAreaRect(np.array(box.polygon, np.float32))
+            corners = cv2.boxPoints(rect)
+        else:
+            corners = np.array(
+                [
+                    (box.cx - box.w / 2, box.cy - box.h / 2),
+                    (box.cx + box.w / 2, box.cy - box.h / 2),
+                    (box.cx + box.w / 2, box.cy + box.h / 2),
+                    (box.cx - box.w / 2, box.cy + box.h / 2),
+                ],
+                np.float32,
+            )
+        tiles.append(TileLabel(corners, label_of_name(box.name)))  # type: ignore[operator]
+    return tiles
+
+
+def synthetic_photos(count: int, seed: int) -> list[Photo]:
+    """Rendered tables: melds, loose tiles, face-down tiles (not labelled: the reader must ignore them)."""
+    from rules.rummikub.tiles import full_set
+    from vision.synth import render_table
+    from vision.tiles import LABELS
+
+    rng = np.random.default_rng(seed + 11)
+    pool = full_set()
+    photos = []
+    while len(photos) < count:
+        size = (int(rng.integers(800, 1281)), int(rng.integers(600, 801)))
+        order = rng.permutation(len(pool))
+        melds, k = [], 0
+        for _ in range(int(rng.integers(1, 8))):
+            n = int(rng.integers(3, 6))
+            melds.append([pool[i] for i in order[k : k + n]])
+            k += n
+        loose = [pool[i] for i in order[k : k + int(rng.integers(0, 4))]]
+        try:
+            frame, truth = render_table(
+                melds,
+                loose,
+                rng,
+                size=size,
+                tile_size=float(rng.uniform(0.07, 0.14) * min(size)),
+                face_down=int(rng.integers(0, 3)),
+            )
+        except ValueError:
+            continue
+        tiles = [TileLabel(np.array(t.corners, np.float32), LABELS.index(str(t.tile))) for t in truth.tiles]
+        photos.append(Photo(frame, tiles))
+    return photos
+
+
+# ---------------------------------------------------------------- detector
+
+
+def _pick(real: list[Photo], synthetic: list[Photo], rng: np.random.Generator, share: float) -> Photo:
+    photos = synthetic if synthetic and rng.random() < share else real
+    return photos[rng.integers(len(photos))]
+
+
+def _warp(photo: Photo, m: np.ndarray) -> list[np.ndarray]:
+    return [(m[:, :2] @ t.corners.T).T + m[:, 2] for t in photo.tiles]
+
+
+def _detector_sample(photo: Photo, rng: np.random.Generator, out: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    h, w = photo.image.shape[:2]
+    scale = NET_LONG / max(h, w) * math.exp(rng.uniform(math.log(0.5), math.log(1.6)))
+    if photo.tiles and rng.random() < 0.8:
+        c = photo.tiles[rng.integers(len(photo.tiles))].corners.mean(axis=0)
+        cx, cy = c[0] + rng.uniform(-0.4, 0.4) * out / scale, c[1] + rng.uniform(-0.4, 0.4) * out / scale
+    else:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    angle = rng.uniform(0, 360) if rng.random() < 0.7 else 0.0
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[:, 2] += (out / 2 - cx, out / 2 - cy)
+    border = tuple(int(v) for v in rng.integers(0, 256, 3))
+    img = cv2.warpAffine(photo.image, m, (out, out), flags=cv2.INTER_AREA, borderValue=border)
+    return photometric(img, rng, hue=False), _warp(photo, m)
+
+
+def _detector_targets(tiles: list[np.ndarray], out: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    g = out // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((CHANNELS - 1, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for corners in tiles:
+        cx, cy, long_side, short_side, turn = geometry(corners)
+        x, y = cx / STRIDE, cy / STRIDE
+        if not (0 <= x < g and 0 <= y < g):
+            continue
+        sigma = max(0.6, short_side / STRIDE * 0.18)
+        heat = np.maximum(heat, np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * sigma**2)))
+        ix, iy = int(x), int(y)
+        heat[iy, ix] = 1.0
+        t2 = math.radians(2 * turn)
+        reg[:, iy, ix] = (
+            math.log(long_side),
+            x - ix,
+            y - iy,
+            math.log(short_side),
+            math.cos(t2),
+            math.sin(t2),
+        )
+        mask[iy, ix] = 1.0
+    return heat, reg, mask
+
+
+def train_detector(real: list[Photo], synthetic: list[Photo], steps: int, seed: int) -> Detector:
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    net = Detector(CHANNELS, DETECTOR_WIDTHS)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    out, batch = 192, 10
+    start = time.monotonic()
+    for step in range(steps):
+        imgs, heats, regs, masks = [], [], [], []
+        for _ in range(batch):
+            img, tiles = _detector_sample(_pick(real, synthetic, rng, 0.2), rng, out)
+            heat, reg, mask = _detector_targets(tiles, out)
+            imgs.append(img)
+            heats.append(heat)
+            regs.append(reg)
+            masks.append(mask)
+        pred = net(torch.from_numpy(normalise(np.stack(imgs))))
+        heat_t, reg_t, mask_t = (torch.from_numpy(np.stack(a)) for a in (heats, regs, masks))
+        n = mask_t.sum().clamp(min=1.0)
+        reg_loss = (torch.abs(pred[:, 1:] - reg_t) * mask_t[:, None]).sum() / n
+        loss = focal(pred[:, 0], heat_t) + reg_loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            print(
+                f"detector step {step} loss {loss.item():.3f} ({time.monotonic() - start:.0f} s)", flush=True
+            )
+    return net.eval()
+
+
+# ---------------------------------------------------------------- classifier
+
+
+class Classifier(nn.Module):
+    """Portrait crops (3 × CROP_H × CROP_W) -> 54 logits; the last pooling keeps a 3 × 2 layout so the
+    network knows where on the tile the number and the foot mark are."""
+
+    def __init__(self, classes: int) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, 16, 2),
+            cbr(16, 32),
+            nn.MaxPool2d(2),
+            cbr(32, 48),
+            cbr(48, 48),
+            nn.MaxPool2d(2),
+            cbr(48, 64),
+            nn.AvgPool2d(2),
+            nn.Flatten(),
+            nn.Dropout(0.25),
+            nn.Linear(64 * 6, classes),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+def tile_crop(
+    image: np.ndarray, cx: float, cy: float, long_side: float, short_side: float, turn: float
+) -> np.ndarray:
+    return cut(image, (cx, cy), (MARGIN * short_side, MARGIN * long_side), turn, (CROP_W, CROP_H))
+
+
+def _tint(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Warm (tungsten) or cool light: the known hard cases are red/orange and black/blue under it."""
+    warm = rng.uniform(-0.4, 1.0)
+    gains = np.array((1 - 0.3 * warm, 1 - 0.06 * warm, 1 + 0.1 * warm), np.float32)
+    return np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
+def _negative(photo: Photo, rng: np.random.Generator) -> tuple[float, float, float, float, float] | None:
+    h, w = photo.image.shape[:2]
+    if photo.tiles:
+        cx, cy, long_side, short_side, turn = geometry(photo.tiles[rng.integers(len(photo.tiles))].corners)
+    else:
+        long_side = max(h, w) / 12
+        short_side, turn, cx, cy = 0.72 * long_side, rng.uniform(-90, 90), w / 2, h / 2
+    centres = [t.corners.mean(axis=0) for t in photo.tiles]
+    for _ in range(20):
+        if photo.tiles and rng.random() < 0.5:
+            # Straddling two neighbours or half off a tile: what a detector's stray peak would see.
+            t = math.radians(turn)
+            d = rng.choice([-1, 1]) * rng.uniform(0.45, 0.6)
+            x, y = cx + d * short_side * math.cos(t), cy + d * short_side * math.sin(t)
+            if rng.random() < 0.5:
+                x, y = cx + d * long_side * -math.sin(t), cy + d * long_side * math.cos(t)
+        else:
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+        if all(math.hypot(x - c[0], y - c[1]) > 0.4 * short_side for c in centres):
+            return x, y, long_side, short_side, turn + rng.uniform(-20, 20)
+    return None
+
+
+def _classifier_sample(
+    real: list[Photo],
+    synthetic: list[Photo],
+    hard: list[tuple[Photo, float, float, float, float, float]],
+    none: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, int]:
+    r = rng.random()
+    if r < 0.06:
+        # A tile cut a quarter turn off, as the reader's second look may cut it: not a tile.
+        photo = _pick(real, synthetic, rng, 0.3)
+        if not photo.tiles:
+            return _classifier_sample(real, synthetic, hard, none, rng)
+        x, y, long_side, short_side, turn = geometry(photo.tiles[rng.integers(len(photo.tiles))].corners)
+        turn += 90.0 + rng.normal(0, 4.0)
+        label = none
+    elif r < 0.12 and hard:
+        photo, x, y, long_side, short_side, turn = hard[rng.integers(len(hard))]
+        label = none
+    elif r < 0.22:
+        photo = _pick(real, synthetic, rng, 0.3)
+        found = _negative(photo, rng)
+        if found is None:
+            return _classifier_sample(real, synthetic, hard, none, rng)
+        x, y, long_side, short_side, turn = found
+        label = none
+    else:
+        photo = _pick(real, synthetic, rng, 0.35)
+        if not photo.tiles:
+            return _classifier_sample(real, synthetic, hard, none, rng)
+        tile = photo.tiles[rng.integers(len(photo.tiles))]
+        cx, cy, long_side, short_side, turn = geometry(tile.corners)
+        # The detector's centre, sides and (edge-refined) turn are off by about this much: cover it.
+        x = cx + rng.uniform(-0.1, 0.1) * short_side
+        y = cy + rng.uniform(-0.1, 0.1) * short_side
+        long_side *= math.exp(rng.uniform(-0.18, 0.18))
+        short_side *= math.exp(rng.uniform(-0.18, 0.18))
+        turn += rng.normal(0, 4.0)
+        label = tile.label
+    turn += 180.0 * int(rng.integers(2))
+    crop = tile_crop(photo.image, x, y, long_side, short_side, turn)
+    if rng.random() < 0.5:
+        crop = _tint(crop, rng)
+    return photometric(crop, rng, hue=False), label
+
+
+def train_classifier(
+    real: list[Photo],
+    synthetic: list[Photo],
+    hard: list[tuple[Photo, float, float, float, float, float]],
+    steps: int,
+    seed: int,
+) -> Classifier:
+    labels = _labels()
+    rng = np.random.default_rng(seed + 1)
+    torch.manual_seed(seed + 1)
+    net = Classifier(len(labels))
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    batch = 64
+    start = time.monotonic()
+    for step in range(steps):
+        pairs = [_classifier_sample(real, synthetic, hard, len(labels) - 1, rng) for _ in range(batch)]
+        x = torch.from_numpy(normalise(np.stack([p[0] for p in pairs])))
+        y = torch.tensor([p[1] for p in pairs])
+        logits = net(x)
+        loss = F.cross_entropy(logits, y, label_smoothing=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            acc = (logits.argmax(1) == y).float().mean().item()
+            print(
+                f"classifier step {step} loss {loss.item():.3f} acc {acc:.3f} "
+                f"({time.monotonic() - start:.0f} s)",
+                flush=True,
+            )
+    return net.eval()
+
+
+# ---------------------------------------------------------------- hard negatives and calibration
+
+
+def hard_negatives(photos: list[Photo], out: Path) -> list[tuple[Photo, float, float, float, float, float]]:
+    """Detector peaks on the fit photos that are no tile: the clutter the classifier must reject."""
+    from vision.tiles import TileModels
+
+    models = TileModels.load(out)
+    found = []
+    for photo in photos:
+        centres = [geometry(t.corners) for t in photo.tiles]
+        for d in models.detect(photo.image, heat_threshold=0.15):
+            if all(math.hypot(d.x - c[0], d.y - c[1]) > 0.4 * c[3] for c in centres):
+                found.append((photo, d.x, d.y, d.long_side, d.short_side, d.angle))
+    return found
+
+
+def calibrate(data: Path, out: Path, coverage_target: float) -> dict[str, float]:
+    """Fit the temperature and the confidence threshold on the calib split through the real reader."""
+    from vision.tiles import TileModels
+
+    models = TileModels.load(out)
+    none = len(models.classifier.labels) - 1
+    logits, labels, scores, total_true = [], [], [], 0
+    for photo in load_photos(data, "calib"):
+        dets = models.detect(photo.image)
+        raw = models.classify(photo.image, dets)
+        centres = [geometry(t.corners) for t in photo.tiles]
+        matched: set[int] = set()
+        for d, row in zip(dets, raw, strict=True):
+            label, best = none, None
+            for j, c in enumerate(centres):
+                dist = math.hypot(d.x - c[0], d.y - c[1])
+                if j not in matched and dist < 0.5 * c[3] and (best is None or dist < best[0]):
+                    best = (dist, j)
+            if best is not None:
+                matched.add(best[1])
+                label = photo.tiles[best[1]].label
+            logits.append(row)
+            labels.append(label)
+            scores.append(d.score)
+        total_true += len(photo.tiles)
+    if not logits:
+        raise SystemExit("calibration: the detector found nothing on the calib photos; train it longer")
+    z = torch.tensor(np.array(logits), dtype=torch.float32)
+    y = torch.tensor(labels)
+    log_t = torch.zeros(1, requires_grad=True)
+    opt = torch.optim.LBFGS([log_t], lr=0.1, max_iter=200)
+
+    def closure() -> torch.Tensor:
+        opt.zero_grad()
+        loss = F.cross_entropy(z / log_t.exp(), y)
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    temperature = float(log_t.exp().item())
+    probs = torch.softmax(z / temperature, dim=1).numpy()
+    value = probs[:, :none].argmax(1)
+    is_tile = probs.argmax(1) != none
+    conf = probs[np.arange(len(value)), value] * np.array(scores)
+    correct = (value == y.numpy()) & is_tile
+    candidates = np.linspace(0.2, 0.9995, 1600)
+    coverages = np.array([correct[is_tile & (conf >= t)].sum() / max(1, total_true) for t in candidates])
+    threshold = float(candidates[coverages >= coverage_target].max(initial=0.2))
+    keep = is_tile & (conf >= threshold)
+    print(
+        f"calibration: temperature {temperature:.3f}, threshold {threshold:.3f}, "
+        f"confident precision {correct[keep].mean():.4f}, "
+        f"coverage {correct[keep].sum() / max(1, total_true):.4f}"
+    )
+    return {"temperature": temperature, "confidence_threshold": threshold}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data", type=Path, default=Path("../shared/datasets"))
+    parser.add_argument("--out", type=Path, default=Path("vision/models"))
+    parser.add_argument("--detector-steps", type=int, default=1200)
+    parser.add_argument("--classifier-steps", type=int, default=1500)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
+    parser.add_argument(
+        "--coverage-target", type=float, default=0.93, help="share of calib tiles read confidently"
+    )
+    parser.add_argument("--synthetic", type=int, default=160, help="rendered tables mixed into training")
+    parser.add_argument(
+        "--stage",
+        choices=("all", "detector", "classifier", "calibrate"),
+        default="all",
+        help="all (default), or one stage reusing the others' files in --out",
+    )
+    parser.add_argument(
+        "--no-hard-negatives", action="store_true", help="train the classifier without the detector's misses"
+    )
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    np.random.seed(args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    config_path = args.out / "tiles_reader.json"
+    config = {
+        "detector": "tiles_detector.onnx",
+        "classifier": "tiles_classifier.onnx",
+        "net_long": NET_LONG,
+        "stride": STRIDE,
+        "crop": [CROP_W, CROP_H],
+        "margin": MARGIN,
+        "heat_threshold": 0.25,
+        "recheck_below": RECHECK_BELOW,
+        "temperature": 1.0,
+        "confidence_threshold": 0.5,
+    }
+    if config_path.is_file():
+        config.update({k: v for k, v in json.loads(config_path.read_text()).items() if k in config})
+    if args.stage != "calibrate":
+        real = load_photos(args.data, "fit")
+        synthetic = synthetic_photos(args.synthetic, args.seed)
+        print(f"{len(real)} photos, {len(synthetic)} tables ({time.monotonic() - start:.0f} s)", flush=True)
+    if args.stage in ("all", "detector"):
+        detector = train_detector(real, synthetic, args.detector_steps, args.seed)
+        export(detector, torch.zeros(1, 3, 192, 256), args.out / "tiles_detector.onnx", dynamic=True)
+    if args.stage in ("all", "classifier"):
+        labels = _labels()
+        hard: list[tuple[Photo, float, float, float, float, float]] = []
+        if not args.no_hard_negatives:
+            if not (args.out / "tiles_classifier.onnx").is_file():
+                placeholder = Classifier(len(labels)).eval()
+                export(
+                    placeholder, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", False
+                )
+            config_path.write_text(json.dumps(config, indent=2) + "\n")
+            hard = hard_negatives(real + synthetic, args.out)
+            print(
+                f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True
+            )
+        classifier = train_classifier(real, synthetic, hard, args.classifier_steps, args.seed)
+        export(
+            classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False
+        )
+    config_path.write_text(json.dumps(config, indent=2) + "\n")
+    if args.stage in ("all", "calibrate"):
+        config.update(calibrate(args.data, args.out, args.coverage_target))
+        config_path.write_text(json.dumps(config, indent=2) + "\n")
+        (args.out / "MODELS.txt").write_text(_credits(args.out))
+    shutil.rmtree(args.out / "__pycache__", ignore_errors=True)
+    print(f"done in {time.monotonic() - start:.0f} s")
+
+
+def _credits(out: Path) -> str:
+    """MODELS.txt with the tile notice beside the other readers' notices (replaced, never duplicated)."""
+    path = out / "MODELS.txt"
+    text = path.read_text() if path.is_file() else ""
+    head = CREDIT.splitlines()[0]
+    if head in text:
+        text = text[: text.index(head)].rstrip("\n")
+    return (text + "\n\n" if text else "") + CREDIT
+
+
+if __name__ == "__main__":
+    main()
