@@ -11,9 +11,12 @@ Scenes are plumbing aids: accuracy is measured on real photographs (``referee vi
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -206,6 +209,59 @@ def _marker_centres(size: tuple[int, int]) -> list[tuple[float, float]]:
 # ---------------------------------------------------------------- Rummikub tiles and tables
 
 TILE_ASPECT = 0.72  # a tile's short side / long side (the real ones are about 26 × 36 mm)
+# The tile numbers' glyphs (written by ``python -m vision.train.glyphs``): drawn from an atlas rather than
+# by ``cv2.putText``, whose letters differ between OpenCV 4.x and 5.x, so a rendered table looks the same
+# on both (the Pi runs 4.11).
+GLYPHS = Path(__file__).parent / "data" / "tile_digits"
+REF_LONG = 240  # px: the reference tile's long side the atlas was drawn on
+
+
+@functools.cache
+def _glyph_atlas() -> tuple[np.ndarray, dict[str, dict[str, list[int]]]]:
+    atlas = cv2.imread(str(GLYPHS.with_suffix(".png")), cv2.IMREAD_GRAYSCALE)
+    if atlas is None:
+        raise FileNotFoundError(f"{GLYPHS.with_suffix('.png')}: the glyph atlas is missing")
+    meta = json.loads(GLYPHS.with_suffix(".json").read_text())
+    return atlas, meta["glyphs"]
+
+
+def _paint_number(patch: np.ndarray, text: str, ink: tuple[int, int, int]) -> None:
+    """Paint ``text`` (a tile number) in ``ink`` on an upright BGRA tile patch, from the glyph atlas."""
+    atlas, boxes = _glyph_atlas()
+    ax, ay, aw, ah = boxes[text]["atlas"]
+    tx, ty, tw, th = boxes[text]["tile"]
+    f = patch.shape[0] / REF_LONG
+    x0, y0 = round(tx * f), round(ty * f)
+    x1, y1 = min(patch.shape[1], max(x0 + 1, round((tx + tw) * f))), max(y0 + 1, round((ty + th) * f))
+    mask = cv2.resize(atlas[ay : ay + ah, ax : ax + aw], (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    region = patch[y0:y1, x0:x1, :3].astype(np.float32)
+    patch[y0:y1, x0:x1, :3] = np.clip(region * (1 - a) + np.array(ink, np.float32) * a + 0.5, 0, 255).astype(
+        np.uint8
+    )
+
+
+def _warp_affine(patch: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``cv2.warpAffine(patch, m, size, INTER_LINEAR)`` with a transparent border, in numpy floats:
+    OpenCV 4.11 and 5.x round their fixed-point interpolation differently, this gives the same pixels on
+    both."""
+    w, h = size
+    inv = cv2.invertAffineTransform(m)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    sx = inv[0, 0] * xs + inv[0, 1] * ys + inv[0, 2]
+    sy = inv[1, 0] * xs + inv[1, 1] * ys + inv[1, 2]
+    x0, y0 = np.floor(sx).astype(np.int64), np.floor(sy).astype(np.int64)
+    fx, fy = (sx - x0)[..., None], (sy - y0)[..., None]
+    ph, pw = patch.shape[:2]
+    padded = np.zeros((ph + 2, pw + 2, patch.shape[2]), np.float64)
+    padded[1:-1, 1:-1] = patch
+    xi, yi = np.clip(x0 + 1, 0, pw + 1), np.clip(y0 + 1, 0, ph + 1)
+    xj, yj = np.clip(x0 + 2, 0, pw + 1), np.clip(y0 + 2, 0, ph + 1)
+    out = (padded[yi, xi] * (1 - fx) + padded[yi, xj] * fx) * (1 - fy)
+    out += (padded[yj, xi] * (1 - fx) + padded[yj, xj] * fx) * fy
+    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+
+
 # Number colours in BGR, as printed: red, blue, black, orange (a yellow-orange).
 TILE_INK = {"R": (40, 40, 205), "B": (190, 95, 20), "K": (35, 30, 30), "O": (40, 145, 245)}
 BACKGROUNDS = ("wood", "white", "marble", "fabric")
@@ -284,15 +340,7 @@ def render_tile(
             0, 20, 160, (*ink, 255), thick, cv2.LINE_AA,
         )  # fmt: skip
     else:
-        text = str(tile.number)
-        font = cv2.FONT_HERSHEY_DUPLEX
-        thick = max(1, round(h / 22))
-        (tw, th), _ = cv2.getTextSize(text, font, 1.0, thick)
-        scale = min(0.86 * w / tw, 0.40 * h / th)
-        thick = max(1, round(thick * scale))
-        (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
-        origin = (round(centre[0] - tw / 2), round(centre[1] + th / 2))
-        cv2.putText(patch, text, origin, font, scale, (*TILE_INK[tile.colour], 255), thick, cv2.LINE_AA)
+        _paint_number(patch, str(tile.number), TILE_INK[tile.colour])
     # The maker's mark: a pale tan word-like stroke and a ring above it, low on the face.
     mark = (170, 200, 225)
     foot = h * 0.80
@@ -316,7 +364,7 @@ def _paste_tile(frame: np.ndarray, patch: np.ndarray, center: tuple[float, float
     if x0 >= x1 or y0 >= y1:
         return
     m[:, 2] -= (x0, y0)
-    warped = cv2.warpAffine(patch, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+    warped = _warp_affine(patch, m, (x1 - x0, y1 - y0))
     alpha = warped[..., 3].astype(np.float32) / 255.0
     region = frame[y0:y1, x0:x1].astype(np.float32)
     shadow = cv2.GaussianBlur(np.roll(alpha, (ph // 25 + 1, ph // 25 + 1), axis=(0, 1)), (0, 0), ph / 30)

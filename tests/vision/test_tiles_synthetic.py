@@ -36,21 +36,27 @@ CASES: dict[str, tuple[list[str], dict[str, Any]]] = {
 
 
 ANGLES = [0.0, 23.0, 180.0, -100.0]
-# With the shipped models the rendered tiles are read exactly only in these cases: the classifier,
-# trained mostly on photos, misreads rendered faces (9 as 6 upside down, 7 as 1); see the README.
-READ_EXACTLY = {("runs up and down", 0.0), ("runs up and down", 23.0), ("runs up and down", 180.0)}
-READ_EXACTLY |= {("two rows close together", 23.0), ("two melds with a gap", 23.0)}
-READ_EXACTLY |= {("jokers in the middle and at an end", 0.0)}
+# The renderer paints numbers from a glyph atlas and warps in numpy (vision/synth.py), so these frames
+# are the same on OpenCV 4.11 (the Pi) and 5.x, and so are these lists. With the shipped models the
+# rendered tiles are read exactly only in these cases: the classifier, trained mostly on photos, misreads
+# rendered faces turned upside down (see the README); a case that starts passing fails as XPASS here.
+READ_EXACTLY = {("groups", 0.0), ("groups", 23.0), ("jokers in the middle and at an end", 0.0)}
+READ_EXACTLY |= {("two rows close together", 0.0), ("two rows close together", 23.0)}
+READ_EXACTLY |= {("two melds with a gap", 23.0), ("touching melds", 180.0)}
+READ_EXACTLY |= {("two rows close together", 180.0), ("two rows close together", -100.0)}
 # And grouped exactly by position in all cases but these (a rendered tile missed or its turn misjudged).
-NOT_GROUPED = {("two rows close together", 0.0), ("jokers in the middle and at an end", 23.0)}
-NOT_GROUPED |= {("jokers in the middle and at an end", 180.0)}
-NOT_GROUPED |= {(n, -100.0) for n in CASES if n != "touching melds"}
+NOT_GROUPED = {("runs up and down", 23.0), ("runs up and down", -100.0)}
+NOT_GROUPED |= {("jokers in the middle and at an end", a) for a in (23.0, 180.0, -100.0)}
+
+
+def _seed(name: str, angle: float) -> int:
+    return 1000 * len(name) + int(angle) % 360
 
 
 def _render(name: str, angle: float) -> tuple[np.ndarray, TableTruth]:
     melds, options = CASES[name]
     tiles = [parse_tiles(m) for m in melds]
-    return render_table(tiles, seed=len(name) + int(angle), angle=angle, size=(1280, 720), **options)
+    return render_table(tiles, seed=_seed(name, angle), angle=angle, size=(1280, 720), **options)
 
 
 def _grouping(name: str, angle: float) -> object:
@@ -84,6 +90,36 @@ def test_synthetic_melds_are_grouped_exactly(name: str, angle: float) -> None:
     assert {frozenset(m) for m in observation.melds} == expected, str(observation)
 
 
+def test_the_rendered_suite_is_read_well_as_a_whole() -> None:
+    """Over every rendered case and turn (180 tiles): the share of tiles found and the precision of the
+    readings the reader is sure of, measured at 175/180 and 165/174 with the shipped models; this test
+    fails if the reader or the renderer gets worse, whichever single case it is."""
+    found = right = sure = sure_right = total = 0
+    for name in CASES:
+        for angle in ANGLES:
+            frame, truth = _render(name, angle)
+            observation = read_tiles(frame)
+            for tile in truth.tiles:
+                total += 1
+                near = [
+                    i
+                    for i, seen in enumerate(observation.tiles)
+                    if math.dist(seen.center, tile.center) < 0.25 * tile.size
+                ]
+                if not near:
+                    continue
+                found += 1
+                read_right = observation.tiles[near[0]].tile == tile.tile
+                right += read_right
+                if near[0] not in observation.uncertain:
+                    sure += 1
+                    sure_right += read_right
+    assert total == 180
+    assert found >= 171, f"found {found}/{total}"
+    assert right >= 0.92 * found, f"read right {right}/{found}"
+    assert sure_right >= 0.94 * sure, f"sure and right {sure_right}/{sure}"
+
+
 def _reading(name: str, angle: float) -> object:
     known = (name, angle) in READ_EXACTLY
     marks = [] if known else [pytest.mark.xfail(reason="rendered faces misread", strict=True)]
@@ -114,19 +150,29 @@ def test_loose_tiles_and_the_table_for_the_engine() -> None:
     assert check_turn(["R3 R4 R5"], after) == parse_tiles("B8 K8 O8")
 
 
-@pytest.mark.xfail(
-    reason="rendered 6 and 9 are not told apart: their foot mark is not the real one", strict=True
+# At these turns of the whole table the shipped models still fail on rendered 6 and 9: at 0 a 6 is
+# read as a 9 (the rendered foot mark is not the real one), at 180 a tile is missed.
+SIX_NINE_MIXED = {0.0, 180.0}
+
+
+@pytest.mark.parametrize(
+    "angle",
+    [
+        pytest.param(
+            a,
+            marks=[pytest.mark.xfail(reason="rendered 6/9 misread or missed", strict=True)]
+            if a in SIX_NINE_MIXED
+            else [],
+        )
+        for a in (0.0, 90.0, 180.0)
+    ],
 )
-@pytest.mark.parametrize("angle", [0.0, 90.0, 180.0])
 def test_six_and_nine_are_told_apart_at_any_turn(angle: float) -> None:
     loose = parse_tiles("K6 K9 B6 B9 R6 O9")
     frame, _ = render_table([], loose, seed=int(angle) + 200, size=(1280, 720), tile_size=80.0)
-    # The loose tiles lie at random turns; turn the whole frame too.
-    if angle:
-        import cv2
-
-        m = cv2.getRotationMatrix2D((640, 360), angle, 1.0)
-        frame = cv2.warpAffine(frame, m, (1280, 720), borderMode=cv2.BORDER_REFLECT)
+    # The loose tiles lie at random turns; turn the whole frame too (by quarter turns, exactly, so
+    # the frame is the same on every OpenCV version).
+    frame = np.ascontiguousarray(np.rot90(frame, int(angle) // 90))
     observation = read_tiles(frame)
     assert sorted(map(str, observation.values)) == sorted(map(str, loose)), str(observation)
 
