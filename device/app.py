@@ -156,6 +156,13 @@ class App:
         session = SESSIONS[spec_name].start(self.journal, options, names, self.new_timer(spec_name))
         self.session = session
         self.show(session.table_screen)
+        view = self.camera.view() if self.camera is not None else None
+        if view is not None:
+            # The dice as they lie at the start are the new game's first reading (not a roll), so the
+            # first throw after Start counts, however soon it comes (device/sessions/dice_rolls.py).
+            from device.vision_worker import reading_of_view
+
+            self.post(reading_of_view(view))
         return session
 
     def resume_unfinished(self) -> None:

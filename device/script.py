@@ -8,10 +8,12 @@ person's keys and taps):
 - ``tap TEXT`` — a tap on the button showing TEXT in the current language (waiting up to
   ``TAP_PATIENCE`` seconds for it to appear);
 - ``wait SECONDS`` — let the appliance run;
+- ``shot FILE.png`` — save the screen as last drawn (at the window's size, 800×480 by default) to FILE,
+  relative to the working directory; its folder is made if needed;
 - ``#`` starts a comment; blank lines are skipped.
 
->>> [str(step) for step in parse_script("tap Start\\nkey r  # roll\\nwait 1.5\\n")]
-['tap Start', 'key r', 'wait 1.5']
+>>> [str(step) for step in parse_script("tap Start\\nkey r  # roll\\nwait 1.5\\nshot a.png\\n")]
+['tap Start', 'key r', 'wait 1.5', 'shot a.png']
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ class ScriptError(ValueError):
 
 @dataclass(frozen=True)
 class Step:
-    kind: Literal["key", "tap", "wait"]
+    kind: Literal["key", "tap", "wait", "shot"]
     text: str  # the key name, the button text, or the seconds as written
     line: int
     key: int = 0
@@ -60,10 +62,14 @@ def parse_script(text: str, source: str = "script") -> list[Step]:
         kind, _, arg = line.partition(" ")
         arg = arg.strip()
         where = f"{source} line {number}"
-        if kind not in ("key", "tap", "wait"):
-            raise ScriptError(f"{where}: {kind!r} is not an event (key NAME, tap TEXT, wait SECONDS)")
+        if kind not in ("key", "tap", "wait", "shot"):
+            raise ScriptError(
+                f"{where}: {kind!r} is not an event (key NAME, tap TEXT, wait SECONDS, shot FILE.png)"
+            )
         if not arg:
             raise ScriptError(f"{where}: {kind} needs {'a key name' if kind == 'key' else 'an argument'}")
+        if kind == "shot" and Path(arg).suffix.lower() not in (".png", ".bmp", ".jpg", ".jpeg"):
+            raise ScriptError(f"{where}: shot needs a .png (or .bmp, .jpg) file name, got {arg!r}")
         if kind == "key":
             try:
                 code = _key_code(arg)
@@ -80,6 +86,8 @@ def parse_script(text: str, source: str = "script") -> list[Step]:
             if not seconds >= 0:
                 raise ScriptError(f"{where}: wait needs seconds >= 0, got {arg!r}")
             steps.append(Step("wait", arg, number, seconds=seconds))
+        elif kind == "shot":
+            steps.append(Step("shot", arg, number))
         else:
             steps.append(Step("tap", arg, number))
     return steps
@@ -132,6 +140,15 @@ class ScriptPlayer:
                 self._until = now + step.seconds
             if now >= self._until:
                 self._next()
+            return
+        if step.kind == "shot":
+            path = Path(step.text)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                pygame.image.save(self.app.canvas.surface, str(path))
+            except (OSError, pygame.error) as exc:
+                raise ScriptError(f"line {step.line}: cannot save the screen to {path}: {exc}") from None
+            self._next()
             return
         if step.kind == "key":
             unicode = step.text if len(step.text) == 1 else ""

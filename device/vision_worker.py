@@ -21,7 +21,14 @@ import numpy as np
 
 from device.events import DiceSeen, SeenDie
 
-__all__ = ["PREVIEW_WIDTH", "CameraView", "ViewDie", "VisionWorker", "seen_from_observation"]
+__all__ = [
+    "PREVIEW_WIDTH",
+    "CameraView",
+    "ViewDie",
+    "VisionWorker",
+    "reading_of_view",
+    "seen_from_observation",
+]
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +71,22 @@ def seen_from_observation(observation: Any, *, gap: bool = False) -> DiceSeen:
         for i, die in enumerate(observation.dice)
     )
     return DiceSeen(dice, gap=gap)
+
+
+def reading_of_view(view: CameraView) -> DiceSeen:
+    """The table as the camera sees it now, as a reading: the settled dice with their places, or no dice
+    when the tray is empty or the dice are moving. A new game takes it as the dice as they lie at its
+    start (:meth:`device.app.App.start_game`), so that a throw right after Start is a roll."""
+    if view.state != "settled":
+        return DiceSeen(())
+    return DiceSeen(
+        tuple(
+            SeenDie(
+                d.value, held=d.held, uncertain=d.uncertain or d.value is None, center=d.center, size=d.size
+            )
+            for d in view.dice
+        )
+    )
 
 
 def _view_dice(observation: Any) -> tuple[ViewDie, ...]:

@@ -28,8 +28,11 @@ The *thrown* dice are the shifted and changed dice of the rolling area. Then:
 - frames were lost since the scene (the camera dropped out): anything that changed **asks**.
 
 A reading of fewer or more than five dice (a hand lifting some) is **incomplete** and leaves the scene as
-it was. The first reading after a start or a resume is the **current** roll, never a new one: between
-turns it is the dice left by the previous player; in the middle of a turn it must show the journal's
+it was. The first reading after a start or a resume is the **current** roll, never a new one. A new
+game takes it from the camera at the moment of Start (:func:`device.vision_worker.reading_of_view`):
+the dice as they lie then, or no dice when the tray is empty or the dice are moving — so a throw right
+after Start settles against that and is a roll. Between turns the first reading is the dice left by the
+previous player; in the middle of a turn it must show the journal's
 roll, and the device asks when it does not. A reading without positions (the players' own entry on the
 correction screen) is their statement that the dice were rolled.
 

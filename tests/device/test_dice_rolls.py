@@ -229,7 +229,7 @@ class Camera:
 class Rig:
     """The app with a worker reading the table through the real tracker and reader."""
 
-    def __init__(self, make_app) -> None:
+    def __init__(self, make_app, *, start: bool = True) -> None:
         self.app = make_app()
         self.table = Table()
         self.camera = Camera()
@@ -242,6 +242,10 @@ class Rig:
             clock=lambda: self.now,
         )
         self.app.camera = self.worker
+        if start:
+            self.start()
+
+    def start(self) -> None:
         tap(self.app, "Generał (classic)")
         tap(self.app, "Start")
 
@@ -326,6 +330,39 @@ def test_frames_lost_then_the_players_are_asked(rig: Rig) -> None:
     assert "Were the dice rolled?" in rig.app.canvas.texts()
     tap(rig.app, "Yes, a new roll")
     assert rig.session.rolls_used == 2 and sorted(rig.session.dice.values) == [2, 2, 5, 5, 5]
+
+
+def test_a_throw_right_after_start_is_a_roll(make_app) -> None:
+    """The dice lay on the table before the game began (the camera saw them settled): the first throw
+    after Start is the first roll, however soon it settles — not taken as the dice as they lie."""
+    rig = Rig(make_app, start=False)
+    rig.table.lay((3, 3, 5, 1, 6), SPOTS)
+    rig.settle()  # seen on the home screen: no game yet
+    rig.start()
+    rig.app.step()
+    assert rig.session.rolls_used == 0 and rig.session.seen is not None
+    assert rig.session.seen.kind == "current"
+    rig.table.lay((2, 4, 4, 6, 1), [(x + 60, y + 200) for x, y in SPOTS], angles=[30.0] * 5)
+    rig.settle()
+    assert rig.session.rolls_used == 1 and sorted(rig.session.dice.values) == [1, 2, 4, 4, 6]
+
+
+def test_dice_left_as_they_lay_at_start_are_not_a_roll(make_app) -> None:
+    rig = Rig(make_app, start=False)
+    rig.table.lay((3, 3, 5, 1, 6), SPOTS)
+    rig.settle()
+    rig.start()
+    rig.settle(hand=True)  # a hand over the tray, the dice where they were
+    assert rig.session.rolls_used == 0 and rig.session.seen.kind == "same"
+
+
+def test_an_empty_tray_at_start_makes_the_first_dice_a_roll(make_app) -> None:
+    rig = Rig(make_app, start=False)
+    rig.show(rig.table.frame())  # no dice on the table
+    rig.start()
+    rig.table.lay((6, 6, 2, 3, 4), SPOTS)
+    rig.settle()
+    assert rig.session.rolls_used == 1 and sorted(rig.session.dice.values) == [2, 3, 4, 6, 6]
 
 
 # --- a restart in the middle of a turn ---------------------------------------------------------------

@@ -38,6 +38,8 @@ def test_lines_parse_with_comments_and_key_names() -> None:
         ("tap Start\nkey nosuchkey", "line 2: 'nosuchkey' is not a pygame key name"),
         ("wait soon", "line 1: wait needs seconds, got 'soon'"),
         ("wait -1", "wait needs seconds >= 0"),
+        ("shot home.txt", "line 1: shot needs a .png"),
+        ("shot", "line 1: shot needs an argument"),
     ],
 )
 def test_a_bad_line_is_named(text: str, message: str) -> None:
@@ -65,6 +67,28 @@ def test_keys_and_taps_go_through_the_event_queue(make_app, clock) -> None:
     player.poll()
     assert [e.type for e in posted[1:]] == [pygame.KEYDOWN, pygame.KEYUP] and posted[1].key == pygame.K_r
     assert player.done
+
+
+def test_a_shot_saves_the_screen_as_drawn(make_app, clock, tmp_path: Path) -> None:
+    app = make_app()
+    app.step()
+    target = tmp_path / "shots" / "home.png"
+    player = ScriptPlayer(parse_script(f"shot {target}"), app, clock, lambda e: None)
+    player.poll()
+    assert player.done
+    saved = pygame.image.load(str(target))
+    assert saved.get_size() == app.canvas.surface.get_size()
+    assert pygame.image.tobytes(saved, "RGB") == pygame.image.tobytes(app.canvas.surface, "RGB")
+
+
+def test_a_shot_that_cannot_be_written_is_named(make_app, clock, tmp_path: Path) -> None:
+    app = make_app()
+    app.step()
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    player = ScriptPlayer(parse_script(f"\nshot {blocker}/x.png"), app, clock, lambda e: None)
+    with pytest.raises(ScriptError, match="line 2: cannot save the screen to"):
+        player.poll()
 
 
 def test_a_tap_on_a_missing_button_stops_with_the_buttons_shown(make_app, clock) -> None:
