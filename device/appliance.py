@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from device.config import Config, ConfigError, config_path, load_config
+from drivers.pods import PodLink
+from drivers.seats import KeyboardSeats, SeatPanel, Seats
 
 __all__ = ["RunOptions", "run"]
 
@@ -120,10 +122,8 @@ def run(opts: RunOptions) -> int:
     app = App(config, surface=surface, journal=journal)
     try:
         seats = parts.seats(config, app.post, simulate=opts.simulate)
-        pods = parts.pods(config, app.post)
-        panels = [p for p in (seats, pods) if p is not None]
-        patterns = importlib.import_module("drivers.seats").LedPattern if panels else None
-        app.signals = SeatSignals(panels, config.seats.count, patterns)
+        pods = parts.pods(config, app.post, seats)
+        app.signals = SeatSignals([p for p in (seats, pods) if p is not None], config.seats.count)
         simulator = parts.simulator(app, opts, seats) if opts.simulate else None
         app.camera = None if opts.no_camera else parts.vision(config, app, simulator)
         if opts.trace:
@@ -332,41 +332,44 @@ class Parts:
             except Exception:
                 log.exception("closing %s failed", close)
 
-    def seats(self, config: Config, post: Any, *, simulate: bool) -> Any:
-        if not _available("drivers.seats"):
-            log.warning("drivers.seats is not installed: no seat buttons (touch and keys still work)")
-            return None
-        seats = importlib.import_module("drivers.seats")
+    def seats(self, config: Config, post: Any, *, simulate: bool) -> Seats | None:
+        """The seats of ``seats.backend`` (the keyboard in the simulator, whatever the file says)."""
+        s = config.seats
+        backend = "keyboard" if simulate else s.backend
         try:
-            if simulate:
-                panel: Any = seats.KeyboardSeats(config.seats.count, post, config.seats.hold_seconds)
+            if backend == "keyboard":
+                seats: Seats = KeyboardSeats(s.count, post, s.hold_seconds)
+            elif backend == "pods":
+                link = self._pod_link(config, post, seats=s.count)
+                if link is None:
+                    return None
+                seats = link
             else:
-                s = config.seats
-                panel = seats.SeatPanel(
+                seats = SeatPanel(
                     s.buttons[: s.count], s.leds[: s.count], s.buzzer, post, s.bounce_seconds, s.hold_seconds
                 )
         except Exception:
-            log.exception("seat buttons unavailable")
+            log.exception("seat buttons (%s) unavailable; touch and keys still work", backend)
             return None
-        if hasattr(panel, "close"):
-            self._closers.append(panel.close)
-        return panel
+        self._closers.append(seats.close)
+        return seats
 
-    def pods(self, config: Config, post: Any) -> Any:
-        if not config.serial.port:
+    def pods(self, config: Config, post: Any, seats: Seats | None) -> Seats | None:
+        """Seat pods beside other seats (LEDs and clocks shown on both); none when the pods are the seats."""
+        if not config.serial.port or (seats is not None and config.seats.backend == "pods"):
             return None
-        if not _available("drivers.pods"):
-            log.warning("drivers.pods is not installed: the seat pods on %s are not used", config.serial.port)
-            return None
+        link = self._pod_link(config, post, seats=config.seats.count)
+        if link is not None:
+            self._closers.append(link.close)
+        return link
+
+    def _pod_link(self, config: Config, post: Any, *, seats: int) -> PodLink | None:
         try:
-            link = importlib.import_module("drivers.pods").PodLink(
-                config.serial.port, post, config.serial.baudrate
-            )
+            link = PodLink(config.serial.port, post, config.serial.baudrate, seats=seats)
             link.start()
         except Exception:
             log.exception("seat pods on %s unavailable", config.serial.port)
             return None
-        self._closers.append(link.close)
         return link
 
     def simulator(self, app: Any, opts: RunOptions, seats: Any) -> Any:

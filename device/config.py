@@ -123,6 +123,9 @@ DEFAULT_BUZZER = 18
 
 @dataclass(frozen=True)
 class SeatsConfig:
+    # Which driver the seats are: GPIO buttons and LEDs, keyboard keys (F1–F4), or the serial seat pods
+    # ([serial] port). ``referee --simulate`` plays with the keyboard whatever the file says.
+    backend: Literal["gpio", "keyboard", "pods"] = "gpio"
     count: Annotated[int, Range(1, 4)] = 4
     buttons: tuple[Pin, ...] = DEFAULT_BUTTONS
     leds: tuple[Pin, ...] = DEFAULT_LEDS
@@ -179,6 +182,10 @@ class Config:
     # Per game: the rule preset and option overrides, plus the move timer (``timer_seconds``, 0 = off).
     # Validated against the game's options class; kept as plain mappings so the file stays readable.
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.seats.backend == "pods" and not self.serial.port:
+            raise ConfigError("seats.backend", "'pods' needs the pods' serial line: set serial.port")
 
     def game_options(self, game: str, **overrides: Any) -> Any:
         """The rules options of ``game`` from its table (preset + overrides), plus ``overrides``."""

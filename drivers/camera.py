@@ -31,7 +31,6 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Protocol
 
 import cv2
@@ -39,6 +38,7 @@ import numpy as np
 
 from drivers.errors import CameraError
 from drivers.events import CameraBack, CameraLost, guarded
+from drivers.lifecycle import Closeable
 
 __all__ = [
     "CameraChain",
@@ -246,7 +246,7 @@ def open_source(
     raise CameraError(f"{spec!r} is not a camera source (picamera2, usb:N, folder:PATH, synthetic)")
 
 
-class CameraChain:
+class CameraChain(Closeable):
     """The first source of ``sources`` that opens, read by a capture thread; see the module docstring.
 
     ``retry_seconds`` is the back-off (first, longest) between attempts to reopen the chain after a loss,
@@ -268,6 +268,7 @@ class CameraChain:
     ) -> None:
         if not sources:
             raise ValueError("a camera chain needs at least one source")
+        self.close_timeout = 2.0  # how long close() waits for the capture thread
         self.sources = tuple(sources)
         self.width, self.height = width, height
         self.failures: dict[str, str] = {}
@@ -287,7 +288,10 @@ class CameraChain:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
+    what = "the camera chain"
+
     def start(self) -> None:
+        self._check_open()
         if self._thread is not None:
             return
         self._thread = self._spawn(self._generation)
@@ -302,19 +306,11 @@ class CameraChain:
         """The source frames come from, or ``None`` while no source is open."""
         return self._active
 
-    def close(self, timeout: float = 2.0) -> None:
+    def _release(self) -> None:
         """Stop the capture thread; a camera stuck in a read is left to its daemon thread."""
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout)
-
-    def __enter__(self) -> CameraChain:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
+            self._thread.join(self.close_timeout)
 
     def _spawn(self, generation: int) -> threading.Thread:
         thread = threading.Thread(target=self._run, args=(generation,), name="camera", daemon=True)

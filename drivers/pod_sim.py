@@ -19,16 +19,18 @@ import threading
 import tty
 from collections.abc import Callable
 from pathlib import Path
-from types import TracebackType
 
 from drivers.errors import PodProtocolError
+from drivers.lifecycle import Closeable
 from drivers.pods import LineReader, frame_line, parse_line
 
 __all__ = ["SimulatedPod"]
 
 
-class SimulatedPod:
+class SimulatedPod(Closeable):
     """``version`` is the protocol it answers ``HELLO`` with; ``answer_pings=False`` makes it fall silent."""
+
+    what = "the simulated pod"
 
     def __init__(
         self,
@@ -98,16 +100,8 @@ class SimulatedPod:
         with self._changed:
             return self._changed.wait_for(condition, timeout)
 
-    def close(self) -> None:
+    def _release(self) -> None:
         self.unplug()
-
-    def __enter__(self) -> SimulatedPod:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     def _run(self, master: int) -> None:
         reader = LineReader()

@@ -32,13 +32,13 @@ import threading
 import time
 from collections.abc import Callable
 from functools import reduce
-from types import TracebackType
 from typing import Any, Literal
 
 import serial
 
 from drivers.errors import PodError, PodProtocolError
 from drivers.events import ButtonEvent, PodConnected, PodLost, guarded
+from drivers.lifecycle import Closeable
 from drivers.seats import LedPattern
 
 __all__ = ["MAX_LINE", "PROTOCOL_VERSION", "PodLink", "checksum", "frame_line", "parse_line"]
@@ -183,12 +183,15 @@ class LineReader:
         return kept
 
 
-class PodLink:
+class PodLink(Closeable):
     """The serial line to the seat pods; see the module docstring for the protocol.
 
     ``set_led`` and ``show_clock`` never block: they record what each seat should show and the link
     thread sends it (again after every reconnect). ``retry_seconds`` is the back-off (first, longest).
+    It is a ``drivers.seats.Seats`` (the ``pods`` seat backend): ``seats`` pods, no buzzer.
     """
+
+    what = "the pod link"
 
     def __init__(
         self,
@@ -199,8 +202,13 @@ class PodLink:
         handshake_seconds: float = 3.0,
         ping_seconds: float = 2.0,
         silence_seconds: float = 6.0,
+        seats: int = MAX_SEATS,
     ) -> None:
+        if not 1 <= seats <= MAX_SEATS:
+            raise ValueError(f"{seats} seats: the pod line has 1–{MAX_SEATS}")
         self.url = url
+        self.close_timeout = 2.0  # how long close() waits for the link thread
+        self._seats = seats
         self.baudrate = baudrate
         self.version: str | None = None
         self._post = guarded(post)
@@ -220,7 +228,12 @@ class PodLink:
     def connected(self) -> bool:
         return self._connected
 
+    @property
+    def seats(self) -> int:
+        return self._seats
+
     def start(self) -> None:
+        self._check_open()
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="pods", daemon=True)
             self._thread.start()
@@ -228,27 +241,29 @@ class PodLink:
     def set_led(self, seat: int, pattern: LedPattern) -> None:
         self._want(seat, "LED", pattern.name)
 
+    def led_pattern(self, seat: int) -> LedPattern:
+        """The pattern the seat's LED was last set to (sent once the pod is connected)."""
+        command = self._wanted.get(f"P{seat + 1} LED")
+        return LedPattern[command.rsplit(" ", 1)[1]] if command else LedPattern.OFF
+
+    def beep(self, count: int = 1, on_time: float = 0.1, off_time: float = 0.1) -> None:
+        """The pods have no buzzer (protocol 1): silent."""
+        self._check_open()
+
     def show_clock(self, seat: int, seconds_left: float | None) -> None:
         """Show whole seconds left (rounded up, at most 99:59) on the seat's clock; ``None`` blanks it."""
         value = "OFF" if seconds_left is None else str(min(5999, max(0, math.ceil(seconds_left))))
         self._want(seat, "CLOCK", value)
 
-    def close(self, timeout: float = 2.0) -> None:
+    def _release(self) -> None:
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout)
-
-    def __enter__(self) -> PodLink:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
+            self._thread.join(self.close_timeout)
 
     def _want(self, seat: int, what: str, value: str) -> None:
-        if not 0 <= seat < MAX_SEATS:
-            raise ValueError(f"seat {seat} is out of range 0–{MAX_SEATS - 1}")
+        self._check_open()
+        if not 0 <= seat < self._seats:
+            raise ValueError(f"seat {seat} is out of range 0–{self._seats - 1}")
         key = f"P{seat + 1} {what}"
         command = f"{key} {value}"
         with self._lock:

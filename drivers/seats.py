@@ -20,11 +20,11 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, Protocol
 
-from drivers.errors import DriverClosed, SeatError
+from drivers.errors import SeatError
 from drivers.events import ButtonEvent, guarded
+from drivers.lifecycle import Closeable
 
 __all__ = ["Beep", "KeyboardSeats", "LedPattern", "SeatPanel", "Seats"]
 
@@ -52,10 +52,15 @@ class Beep:
 
 
 class Seats(Protocol):
-    """What the device needs from the seats, whichever implementation drives them."""
+    """What the device needs from the seats, whichever backend drives them (``seats.backend``:
+    ``gpio`` = :class:`SeatPanel`, ``keyboard`` = :class:`KeyboardSeats`, ``pods`` =
+    ``drivers.pods.PodLink``). Buttons arrive as ``ButtonEvent`` on the ``post`` each was given."""
 
     @property
     def seats(self) -> int: ...
+
+    @property
+    def closed(self) -> bool: ...
 
     def set_led(self, seat: int, pattern: LedPattern) -> None: ...
 
@@ -63,16 +68,21 @@ class Seats(Protocol):
 
     def beep(self, count: int = 1, on_time: float = 0.1, off_time: float = 0.1) -> None: ...
 
+    def show_clock(self, seat: int, seconds_left: float | None) -> None:
+        """The seconds left on the seat's clock display (``None`` blanks it); seats without one ignore it."""
+
     def close(self) -> None: ...
 
 
-class SeatPanel:
+class SeatPanel(Closeable):
     """The seat buttons, LEDs and buzzer on GPIO, through gpiozero.
 
     ``pin_factory`` is gpiozero's (``None``: the default, chosen by ``GPIOZERO_PIN_FACTORY``). LEDs use
     PWM where the pins support it (a real pulse); otherwise a pulse is shown as a slow blink.
     Using the panel after ``close()`` raises ``DriverClosed``; a bad or busy pin raises ``SeatError``.
     """
+
+    what = "the seat panel"
 
     def __init__(
         self,
@@ -91,7 +101,6 @@ class SeatPanel:
 
         self._post = guarded(post)
         self._lock = threading.Lock()
-        self._closed = False
         self._buttons: list[Any] = []
         self._leds: list[Any] = []
         self._pwm: list[bool] = []
@@ -171,28 +180,18 @@ class SeatPanel:
             if self._buzzer is not None:
                 self._buzzer.beep(on_time=on_time, off_time=off_time, n=count, background=True)
 
-    def close(self) -> None:
+    def show_clock(self, seat: int, seconds_left: float | None) -> None:
+        """GPIO seats have no clock display."""
+
+    def _release(self) -> None:
         with self._lock:
-            self._closed = True
             for device in [*self._buttons, *self._leds, self._buzzer]:
                 if device is not None:
                     device.close()
             self._buttons, self._leds, self._buzzer = [], [], None
 
-    def _check_open(self) -> None:
-        if self._closed:
-            raise DriverClosed("the seat panel is closed")
 
-    def __enter__(self) -> SeatPanel:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
-
-class KeyboardSeats:
+class KeyboardSeats(Closeable):
     """The simulator's seats: the device forwards key presses, and draws the LEDs this records.
 
     Keys need no debounce; a hold is posted once a key has been down ``hold_seconds``, noticed by
@@ -205,13 +204,14 @@ class KeyboardSeats:
     ['press', 'hold', 'release']
     """
 
+    what = "the keyboard seats"
+
     def __init__(self, seats: int, post: Post, hold_seconds: float = 1.0) -> None:
         self._post = post
         self._hold_seconds = hold_seconds
         self._down_since: list[float | None] = [None] * seats
         self._held = [False] * seats
         self._patterns = [LedPattern.OFF] * seats
-        self._closed = False
         self.beeps: deque[Beep] = deque(maxlen=16)
 
     @property
@@ -249,17 +249,5 @@ class KeyboardSeats:
         self._check_open()
         self.beeps.append(Beep(count, on_time, off_time))
 
-    def close(self) -> None:
-        self._closed = True
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise DriverClosed("the keyboard seats are closed")
-
-    def __enter__(self) -> KeyboardSeats:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
+    def show_clock(self, seat: int, seconds_left: float | None) -> None:
+        """The simulator draws no seat clocks (the screen shows the move time)."""

@@ -97,3 +97,28 @@ def test_move_timer_comes_from_the_table_or_the_game_rules() -> None:
     cfg = load_config_text("[games.rummikub]\nmove_seconds = 90\n[games.poker_dice]\ntimer_seconds = 45\n")
     assert cfg.timer_seconds("rummikub") == 90
     assert cfg.timer_seconds("poker_dice") == 45
+
+
+def test_the_seat_backend_is_chosen_by_config() -> None:
+    from device.appliance import Parts
+    from drivers.pods import PodLink
+    from drivers.seats import KeyboardSeats, SeatPanel
+
+    with pytest.raises(ConfigError, match=r"seats\.backend: 'pods' needs the pods' serial line"):
+        load_config_text('[seats]\nbackend = "pods"')
+    with pytest.raises(ConfigError, match=r"seats\.backend"):
+        load_config_text('[seats]\nbackend = "morse"')
+    parts = Parts()
+    try:
+        keyboard = parts.seats(load_config_text('[seats]\nbackend = "keyboard"'), print, simulate=False)
+        gpio = parts.seats(load_config_text("[seats]\ncount = 2"), print, simulate=False)
+        simulated = parts.seats(load_config_text("[seats]\ncount = 2"), print, simulate=True)
+        pods_config = load_config_text('[seats]\nbackend = "pods"\ncount = 3\n[serial]\nport = "loop://"')
+        pods = parts.seats(pods_config, print, simulate=False)
+        assert isinstance(keyboard, KeyboardSeats) and isinstance(simulated, KeyboardSeats)
+        assert isinstance(gpio, SeatPanel) and gpio.seats == 2
+        assert isinstance(pods, PodLink) and pods.seats == 3
+        assert parts.pods(pods_config, print, pods) is None  # the pods are the seats, not a second panel
+    finally:
+        parts.close()
+    assert all(s.closed for s in (keyboard, gpio, simulated, pods) if s is not None)

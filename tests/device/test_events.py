@@ -7,6 +7,7 @@ import pygame
 from device.events import EventQueue, Key, Quit, Tap, from_pygame
 from device.seat_signals import SeatSignals
 from drivers.events import ButtonEvent
+from drivers.seats import LedPattern
 from tests.device.helpers import roll, tap
 
 
@@ -60,8 +61,8 @@ def test_leds_light_the_current_seat_only() -> None:
     sent: list[tuple[int, str]] = []
 
     class Panel:
-        def set_led(self, seat: int, pattern: str) -> None:
-            sent.append((seat, pattern))
+        def set_led(self, seat: int, pattern: LedPattern) -> None:
+            sent.append((seat, pattern.name))
 
         def beep(self, count: int = 1, on_time: float = 0.1, off_time: float = 0.1) -> None:
             raise OSError("buzzer wire cut")
@@ -81,7 +82,7 @@ def test_pod_clocks_show_the_seconds_left_of_the_current_seat() -> None:
     clocks: list[tuple[int, int | None]] = []
 
     class Pods:
-        def set_led(self, seat: int, pattern: str) -> None:
+        def set_led(self, seat: int, pattern: LedPattern) -> None:
             pass
 
         def show_clock(self, seat: int, seconds_left: int | None) -> None:

@@ -86,7 +86,7 @@ def test_keyboard_seats_of_the_drivers_light_and_press(make_app) -> None:
 
     app = make_app()
     seats = KeyboardSeats(2, app.post)
-    app.signals = SeatSignals([seats], 2, LedPattern)
+    app.signals = SeatSignals([seats], 2)
     Simulator(app, seed=5, seats=seats)
     tap(app, "Generał (classic)")
     tap(app, "Start")

@@ -156,3 +156,40 @@ def test_keyboard_records_leds_and_beeps() -> None:
         assert seats.seats == 2
     with pytest.raises(DriverClosed):
         seats.set_led(0, LedPattern.ON)
+
+
+def test_every_driver_shares_one_lifecycle(pwm_factory: MockFactory) -> None:
+    from drivers.camera import CameraChain
+    from drivers.lifecycle import Closeable
+    from drivers.pods import PodLink
+
+    drivers: list[Closeable] = [
+        panel(pwm_factory, queue.Queue()),
+        KeyboardSeats(2, lambda event: None),
+        CameraChain(["synthetic"]),
+        PodLink("loop://", lambda event: None),
+    ]
+    for driver in drivers:
+        with driver as same:
+            assert same is driver and not driver.closed
+        assert driver.closed
+        driver.close()  # again: nothing happens
+        with pytest.raises(DriverClosed):
+            driver.__enter__()
+    with pytest.raises(DriverClosed, match="the pod link is closed"):
+        drivers[3].set_led(0, LedPattern.ON)  # type: ignore[attr-defined]
+    with pytest.raises(DriverClosed, match="the camera chain is closed"):
+        drivers[2].start()  # type: ignore[attr-defined]
+
+
+def test_the_pods_are_seats() -> None:
+    from drivers.pods import PodLink
+    from drivers.seats import Seats
+
+    link: Seats = PodLink("loop://", lambda event: None, seats=2)
+    link.set_led(1, LedPattern.PULSE)
+    assert link.seats == 2 and link.led_pattern(1) is LedPattern.PULSE
+    assert link.led_pattern(0) is LedPattern.OFF
+    with pytest.raises(ValueError):
+        link.set_led(2, LedPattern.ON)
+    link.close()
