@@ -1,9 +1,18 @@
 """The appliance: one pygame loop that owns the game, fed by one event queue.
 
-Each frame :meth:`App.step` takes every queued event (seat buttons, touches, keys, dice seen by the vision
-worker, camera status), hands it to the current screen or the session, polls the move timer, and draws
-the current screen. An unexpected error in any of that is logged and shown on the *failsafe* screen;
-the loop goes on, and the game resumes from the journal when the players tap Continue.
+Each frame :meth:`App.step` takes every queued event and routes it:
+
+- touches go to the drawn target under the finger, keys to the current screen (after the simulator's
+  key hooks): they are the screens' input, turned into calls on the session;
+- every domain event — a seat button, a reading of the table, the camera lost or back, and the move
+  timer's warning and timeout (polled each frame) — goes to ``session.handle``, whatever screen is
+  showing, so none is lost behind the settings or the history; what it changed there is shown as a
+  banner. On the game's own screens the app follows the session's phase (``session.screen``), and
+  shows the end screen when the game is over.
+
+Screens see the app only as a :class:`device.host.Host`. An unexpected error in any of that is logged
+(once per distinct error) and shown on the *failsafe* screen; the loop goes on, and the game resumes
+from the journal when the players tap Continue.
 """
 
 from __future__ import annotations
@@ -12,6 +21,7 @@ import logging
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -19,21 +29,48 @@ import pygame
 
 import device.screens  # registers the screens
 import device.sessions  # noqa: F401  (registers the game sessions)
+from device.camera_view import CameraFeed
 from device.config import Config
-from device.events import ButtonEvent, CameraBack, CameraLost, Event, EventQueue, Key, Quit, Tap, Tick
+from device.events import (
+    CameraBack,
+    CameraLost,
+    Event,
+    EventQueue,
+    Key,
+    PodConnected,
+    PodLost,
+    Quit,
+    Seen,
+    Tap,
+    Tick,
+    TimerSignal,
+)
 from device.i18n import Translator
-from device.journal import Journal
+from device.journal import Journal, JournalError
 from device.screens.base import SCREENS, Screen
 from device.seat_signals import SeatSignals
-from device.session import SESSIONS, GameSession
+from device.session import SESSIONS, GameSession, Refusal
 from device.settings import Settings
 from device.timer import Clock, MoveTimer
 from device.ui.canvas import Canvas
+from device.ui.names import refusal_text
+from device.ui.theme import ACCENT, PANEL
+from device.vision_worker import Vision
 from rules import Options
 
-__all__ = ["App"]
+__all__ = ["BANNER_SECONDS", "App", "Banner"]
 
 log = logging.getLogger(__name__)
+
+BANNER_SECONDS = 6.0
+
+
+@dataclass(frozen=True)
+class Banner:
+    """What the game did while another screen showed (settings, history), for a few seconds."""
+
+    text: str
+    at: float
 
 
 class App:
@@ -45,7 +82,7 @@ class App:
         journal: Journal,
         clock: Clock = time.monotonic,
         signals: SeatSignals | None = None,
-        camera: Any = None,
+        camera: CameraFeed | None = None,
     ) -> None:
         self.config = config
         self.journal = journal
@@ -60,15 +97,19 @@ class App:
         self.screens: dict[str, Screen] = {name: cls(self) for name, cls in SCREENS.items()}
         self.screen: Screen = self.screens["home"]
         self.failure: str | None = None
+        self.journal_failed = False
         self.camera_status: str | None = None
+        self.banner: Banner | None = None
         self.key_hooks: list[Callable[[Key], bool]] = []
+        self.session_hooks: list[Callable[[GameSession], None]] = []  # told of each new or resumed game
         self.running = True
         self.frames = 0
+        self._logged_failure: str | None = None
         self._guarded(self.resume_unfinished)
 
     # --- the loop ------------------------------------------------------------------------------------
 
-    def post(self, event: Any) -> None:
+    def post(self, event: object) -> None:
         """Thread-safe: drivers, the vision worker and the simulator put events here."""
         self.queue.post(event)
 
@@ -77,8 +118,19 @@ class App:
         events: list[Event] = [*self.queue.drain(), Tick(self.clock())]
         for event in events:
             self._guarded(partial(self.dispatch, event))
-        self._guarded(lambda: self.screen.draw(self.canvas))
+        self._guarded(self.draw)
         self.frames += 1
+
+    def draw(self) -> None:
+        self.screen.draw(self.canvas)
+        banner = self.banner
+        if banner is not None and self.clock() - banner.at < BANNER_SECONDS and not self.on_game_screen():
+            canvas = self.canvas
+            box = pygame.Rect(canvas.px(8), canvas.height - canvas.px(60), canvas.width - canvas.px(16), 0)
+            box.height = canvas.px(52)
+            canvas.shape(box, PANEL, radius=canvas.px(8))
+            canvas.text(banner.text, box.inflate(-canvas.px(16), 0), size=22, colour=ACCENT)
+            canvas.record("banner", banner.text, box)
 
     def _guarded(self, work: Callable[[], None]) -> None:
         try:
@@ -87,10 +139,16 @@ class App:
             self.fail(exc)
 
     def fail(self, exc: BaseException) -> None:
-        log.error(
-            "unexpected error; showing the failsafe screen\n%s", "".join(traceback.format_exception(exc))
-        )
-        self.failure = f"{type(exc).__name__}: {exc}"
+        failure = f"{type(exc).__name__}: {exc}"
+        if failure != self._logged_failure:
+            log.error(
+                "unexpected error; showing the failsafe screen\n%s", "".join(traceback.format_exception(exc))
+            )
+            self._logged_failure = failure
+        self.failure = failure
+        self.journal_failed = isinstance(exc, JournalError)
+        if self.screen.name == "failsafe":
+            return  # already showing it; the failsafe screen asks nothing that could fail again
         self.show("failsafe")
         try:
             self.screen.draw(self.canvas)
@@ -102,34 +160,81 @@ class App:
             self.running = False
         elif isinstance(event, Tap):
             target = self.canvas.hit(event.pos)
-            if target is not None:
+            if target is not None and target.action is not None:
                 target.action()
+                self.after_input()
         elif isinstance(event, Tick):
             self.tick()
-        elif isinstance(event, CameraLost):
-            self.camera_status = self.tr.format("Camera lost: {reason}", reason=event.reason)
-        elif isinstance(event, CameraBack):
-            self.camera_status = None
-        elif isinstance(event, Key) and (any(hook(event) for hook in self.key_hooks) or not event.down):
-            return
-        elif not isinstance(event, ButtonEvent) or event.kind == "press":
+        elif isinstance(event, Key):
+            if any(hook(event) for hook in self.key_hooks) or not event.down:
+                return
             self.screen.handle(event)
+            self.after_input()
+        elif isinstance(event, PodConnected | PodLost):
+            log.info("%s", event)
+        else:
+            if isinstance(event, CameraLost):
+                self.camera_status = self.tr.format("Camera lost: {reason}", reason=event.reason)
+            elif isinstance(event, CameraBack):
+                self.camera_status = None
+            self.to_session(event)
+
+    def to_session(self, event: object) -> None:
+        """A domain event for the game (none without a game: the home screen has nothing to do with it)."""
+        session = self.session
+        if session is None:
+            return
+        before = (session.seq, session.refusal, session.current_seat)
+        session.handle(event)
+        self.after_session(session, *before)
+
+    def after_input(self) -> None:
+        session = self.session
+        if session is not None:
+            self.after_session(session, session.seq, session.refusal, session.current_seat)
+
+    def after_session(
+        self, session: GameSession, seq: int, refusal: Refusal | None, seat: int | None
+    ) -> None:
+        if session.reading_requested:
+            session.reading_requested = False
+            if self.camera is not None:
+                self.camera.request()
+            else:
+                session.refuse("no_camera", "no camera to read the table")
+        if self.on_game_screen():
+            target = "end" if session.finished else session.screen
+            if target != self.screen.name:
+                self.show(target)
+            return
+        if session.refusal is not None and session.refusal is not refusal:
+            self.banner = Banner(refusal_text(self.tr, session.refusal), self.clock())
+        elif session.seq != seq:
+            name = session.players[seat].name if seat is not None else ""
+            text = self.tr.format("Move recorded for {name}", name=name) if name else ""
+            if session.finished:
+                text = self.tr.format("Game over")
+            self.banner = Banner(text, self.clock()) if text else self.banner
+
+    def on_game_screen(self) -> bool:
+        """Whether the screen showing is one of the current game's own (its table, its correction)."""
+        session = self.session
+        return session is not None and self.screen.name in (session.table_screen, *session.screens)
 
     def tick(self) -> None:
         session = self.session
-        if session is not None and session.finished and self.screen.name == session.table_screen:
-            self.show("end")
         if session is None or session.finished:
             self.signals.show(None)
+            if session is not None and self.on_game_screen():
+                self.show("end")
             return
         signal = session.timer.poll()
-        if signal == "warning":
-            self.signals.beep(1)
-        elif signal == "timeout":
-            self.signals.beep(3)
-            session.on_timeout()
+        seat = session.current_seat
+        if signal is not None and seat is not None:
+            self.signals.beep(1 if signal == "warning" else 3)
+            self.to_session(TimerSignal(signal, seat))
             if session.finished:
-                self.show("end")
+                self.signals.show(None)
                 return
         timer = session.timer
         self.signals.show(
@@ -142,27 +247,39 @@ class App:
         self.screen = self.screens[name]
         self.screen.enter(**kwargs)
 
+    def show_game(self) -> None:
+        session = self.session
+        if session is None:
+            self.show("home")
+        elif session.finished:
+            self.show("end")
+        else:
+            self.show(session.screen)
+
     def set_language(self, language: str) -> None:
         self.settings.set("language", language)
         self.tr.set_language(language)
 
-    def new_timer(self, game: str) -> MoveTimer:
-        return MoveTimer(self.settings.timer_seconds(game), clock=self.clock)
+    def new_timer(self, options: Options) -> MoveTimer:
+        return MoveTimer(self.settings.move_seconds(options), clock=self.clock)
+
+    def set_move_seconds(self, game: str, seconds: int) -> None:
+        self.settings.set_timer(game, seconds)
+        session = self.session
+        if session is not None and session.spec.name == game:
+            session.timer.limit_seconds = float(self.settings.move_seconds(session.options))
 
     def start_game(self, options: Options, names: list[str]) -> GameSession:
         if self.session is not None and not self.session.finished:
             self.session.abandon()
         spec_name = _game_name(options)
-        session = SESSIONS[spec_name].start(self.journal, options, names, self.new_timer(spec_name))
-        self.session = session
-        self.show(session.table_screen)
+        session = SESSIONS[spec_name].start(self.journal, options, names, self.new_timer(options))
+        self._attach(session)
         view = self.camera.view() if self.camera is not None else None
         if view is not None:
-            # The dice as they lie at the start are the new game's first reading (not a roll), so the
-            # first throw after Start counts, however soon it comes (device/sessions/dice_rolls.py).
-            from device.vision_worker import reading_of_view
-
-            self.post(reading_of_view(view))
+            observation = view.observation if view.state == "settled" else None
+            self.to_session(Seen(observation, kind="start"))
+        self.show(session.screen)
         return session
 
     def resume_unfinished(self) -> None:
@@ -172,9 +289,23 @@ class App:
             self.session = None
             self.show("home")
             return
-        session = SESSIONS[stored.game].resume(self.journal, stored, self.new_timer(stored.game))
+        options = SESSIONS[stored.game].stored_options(stored)
+        session = SESSIONS[stored.game].resume(self.journal, stored, self.new_timer(options))
+        self._attach(session)
+        self.show(session.screen)
+
+    def _attach(self, session: GameSession) -> None:
         self.session = session
-        self.show(session.table_screen)
+        if isinstance(self.camera, Vision):
+            self.camera.use(session.reader)  # the camera reads what this game needs
+        for hook in self.session_hooks:
+            hook(session)
+
+    def dismiss_failure(self) -> None:
+        self.failure = None
+        self.journal_failed = False
+        self._logged_failure = None
+        self.resume_unfinished()
 
     def set_aside_unfinished(self) -> None:
         """The way out when the unfinished game cannot be resumed: it stays in the journal (history,
@@ -192,6 +323,15 @@ class App:
             self.session.abandon()
         self.session = None
         self.show("home")
+
+    def replay_with_same_players(self) -> None:
+        session = self.session
+        if session is None:
+            self.show("home")
+            return
+        variant = session.options.to_dict().get("variant")
+        self.session = None
+        self.show("players", game=session.spec.name, variant=None if variant is None else str(variant))
 
 
 def _game_name(options: Options) -> str:

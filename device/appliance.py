@@ -389,7 +389,8 @@ class Parts:
         if not (_available("vision") and _available("drivers.camera")):
             log.warning("vision or drivers.camera missing: no camera view; dice are entered by hand")
             return None
-        from device.vision_worker import VisionWorker
+        from device.sessions.dice import DICE_READER
+        from device.vision_worker import Vision
 
         vision = importlib.import_module("vision")
         camera_chain = importlib.import_module("drivers.camera").CameraChain
@@ -407,11 +408,13 @@ class Parts:
             return None
         self._closers.append(chain.close)
         calibration = _calibration(config) if simulator is None else _synthetic_calibration(vision, cam)
-        tracker = vision.SettleTracker(calibration=calibration)
-        worker = VisionWorker(chain, tracker, app.post, calibration=calibration)
-        worker.start()
-        self._closers.append(worker.stop)
-        return worker
+        # Before any game the camera reads dice (the appliance's first games), so the dice as they lie
+        # are known at Start; each game that starts or resumes then chooses its own reader.
+        session = app.session
+        reader = session.reader if session is not None else DICE_READER
+        camera = Vision(chain, app.post, calibration=calibration, reader=reader)
+        self._closers.append(camera.stop)
+        return camera
 
     def watchdog(self) -> Any:
         if not _available("drivers.watchdog"):

@@ -197,13 +197,18 @@ class Config:
         preset = table.pop("preset", "seed")
         return spec.options_type.preset(preset, **{**table, **overrides})
 
-    def timer_seconds(self, game: str) -> int:
-        """The move timer in seconds (0 = off): the table's ``timer_seconds`` if set, else the game's
-        own rule option (Rummikub's 60 s ``move_seconds``, RULES.md §3), else off."""
+    def timer_seconds(self, game: str, options: Any = None) -> int:
+        """The move timer in seconds (0 = off) before the owner's setting: the table's
+        ``timer_seconds`` if set, else the rule option of ``options`` (default: the file's preset;
+        Rummikub's 60 s ``move_seconds``, RULES.md §3), else off (``device.settings.move_seconds``)."""
+        from device.settings import move_seconds
+
+        return move_seconds(options or self.game_options(game), config=self.config_timer(game))
+
+    def config_timer(self, game: str) -> int | None:
+        """The game table's ``timer_seconds``, or ``None`` when the file does not set one."""
         table = self.games.get(game, {})
-        if "timer_seconds" in table:
-            return int(table["timer_seconds"])
-        return int(getattr(self.game_options(game), "move_seconds", 0))
+        return int(table["timer_seconds"]) if "timer_seconds" in table else None
 
 
 _SECTIONS: dict[str, type] = {

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import queue
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import pygame
 
 from drivers.events import ButtonEvent, CameraBack, CameraLost, PodConnected, PodLost
+from vision.observation import Observation
 
 __all__ = [
     "ButtonEvent",
@@ -27,9 +28,11 @@ __all__ = [
     "PodConnected",
     "PodLost",
     "Quit",
+    "Seen",
     "SeenDie",
     "Tap",
     "Tick",
+    "TimerSignal",
     "from_pygame",
 ]
 
@@ -93,7 +96,43 @@ class DiceSeen:
         return all(d.value is not None and not d.uncertain for d in self.dice)
 
 
-Event = ButtonEvent | CameraLost | CameraBack | PodConnected | PodLost | Tap | Key | Quit | Tick | DiceSeen
+@dataclass(frozen=True)
+class Seen:
+    """A reading of the table by the game's reader (``device.vision_worker``), for the session:
+
+    - ``settled``: the scene came to rest (``gap``: the camera lost frames since the previous one);
+    - ``requested``: read on demand (``GameSession.request_reading``), settled or not;
+    - ``start``: the table as it lies when a game starts (``None``: nothing settled — an empty table or
+      things moving).
+    """
+
+    observation: Observation | None
+    gap: bool = False
+    kind: Literal["settled", "requested", "start"] = "settled"
+
+
+@dataclass(frozen=True)
+class TimerSignal:
+    """The move timer's warning (10 s left) or timeout, for the session of the seat to move."""
+
+    kind: Literal["warning", "timeout"]
+    seat: int
+
+
+Event = (
+    ButtonEvent
+    | CameraLost
+    | CameraBack
+    | PodConnected
+    | PodLost
+    | Tap
+    | Key
+    | Quit
+    | Tick
+    | DiceSeen
+    | Seen
+    | TimerSignal
+)
 
 
 class EventQueue:

@@ -1,11 +1,17 @@
 """A game at the table: the rule state, its journal, its move timer, and the one way actions are applied.
 
-Every game's session derives from :class:`GameSession` and adds how *its* events (dice seen, tiles on
-the table, a seat button) become rule actions; :meth:`GameSession.submit` is the only place an action
-reaches the rules, and it writes the journal before the new state becomes visible.
+The app hands every domain event to :meth:`GameSession.handle` — a seat button (press, hold), a
+reading of the table (settled, requested, or as it lies at the start), the move timer's warning and
+timeout, the camera lost and back — whichever screen is showing. Every game's session derives from
+:class:`GameSession` and says what *its* events mean (``on_press``, ``on_reading``, ``on_timeout``,
+…); :meth:`GameSession.submit` is the only place an action reaches the rules, and it writes the journal
+before the new state becomes visible. A session has an explicit :attr:`GameSession.phase` and names the
+screen that phase needs (:attr:`GameSession.screen`); the seat to move is the rules' ``state.to_move``.
 
 Games plug in through :data:`SESSIONS`: a game name maps to its session class (``device.sessions``
-registers the dice games; Rummikub, Kalooki and Zatre add one entry each plus their table screen).
+registers the dice games). A new game is a session (``@register_session``, naming its ``table_screen``
+and, if it has one, its ``reader``), a screen (``@screen``) and a simulated table (``@register_table``
+in ``device.sessions.simulated``) — nothing else in ``device/`` changes.
 """
 
 from __future__ import annotations
@@ -16,11 +22,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import rules
+from device.camera_view import GameReader
+from device.events import CameraBack, CameraLost, Seen, TimerSignal
 from device.journal import Journal, StoredGame
 from device.timer import MoveTimer
+from drivers.events import ButtonEvent
 from rules import Action, GameSpec, GameState, IllegalAction, Options
+from vision.observation import Observation
 
-__all__ = ["SESSIONS", "GameSession", "Player", "Refusal", "register_session"]
+__all__ = ["SESSIONS", "GameSession", "Player", "Refusal", "SessionEvent", "register_session", "seat_text"]
+
+# What the app hands to a session; a game adds its own (the dice games: ``DiceSeen``) through ``on_event``.
+SessionEvent = ButtonEvent | Seen | TimerSignal | CameraLost | CameraBack | object
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +63,8 @@ class GameSession:
 
     game: ClassVar[str] = ""
     table_screen: ClassVar[str] = ""  # the name of the screen that shows this game's table
+    screens: ClassVar[tuple[str, ...]] = ()  # its other screens (the dice: correction); table first
+    reader: ClassVar[GameReader[Observation] | None] = None  # what the camera reads for this game
 
     def __init__(
         self,
@@ -73,6 +88,8 @@ class GameSession:
         self.history: list[Action] = list(history or [])
         self.refusal: Refusal | None = None
         self.listeners: list[Callable[[GameSession, Action], None]] = []
+        self.camera_lost: str | None = None  # why the camera is gone, while it is
+        self.reading_requested = False  # the app asks the camera for a reading, then clears it
 
     # --- starting and resuming -----------------------------------------------------------------------
 
@@ -94,6 +111,11 @@ class GameSession:
         return session
 
     @classmethod
+    def stored_options(cls, stored: StoredGame) -> Options:
+        """The options a stored game is played with."""
+        return rules.get_game(stored.game).options_type.from_dict(stored.options)
+
+    @classmethod
     def resume(cls, journal: Journal, stored: StoredGame, timer: MoveTimer) -> GameSession:
         """The unfinished game exactly as the journal has it: its actions replayed in order.
 
@@ -101,7 +123,7 @@ class GameSession:
         it is logged, and the game goes on from the last action that applies.
         """
         spec = rules.get_game(stored.game)
-        options = spec.options_type.from_dict(stored.options)
+        options = cls.stored_options(stored)
         state = spec.new_game(options)
         history: list[Action] = []
         used: dict[int, float] = {}
@@ -200,10 +222,87 @@ class GameSession:
     def time_used(self) -> list[float]:
         return [self.timer.used(p.seat) for p in self.players]
 
+    # --- events ---------------------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """Where the game stands; each game names its own phases (dice: rolling, choosing, …)."""
+        return "over" if self.finished else "playing"
+
+    @property
+    def screen(self) -> str:
+        """The screen the phase needs (its table screen unless a game says otherwise)."""
+        return self.table_screen
+
+    def handle(self, event: SessionEvent) -> None:
+        """Every domain event of the game, whatever screen is showing."""
+        if isinstance(event, ButtonEvent):
+            if self.finished:
+                return
+            if event.kind == "press":
+                self.on_press(event.seat)
+            elif event.kind == "hold":
+                self.on_hold(event.seat)
+        elif isinstance(event, Seen):
+            if not self.finished:
+                self.on_reading(event)
+        elif isinstance(event, TimerSignal):
+            if not self.finished and event.kind == "timeout":
+                self.on_timeout()
+            elif not self.finished:
+                self.on_warning()
+        elif isinstance(event, CameraLost):
+            self.camera_lost = event.reason
+        elif isinstance(event, CameraBack):
+            self.camera_lost = None
+        else:
+            self.on_event(event)
+
+    def request_reading(self) -> None:
+        """Ask the camera for a reading now (the Rummikub seat press): ``Seen(kind="requested")``."""
+        self.reading_requested = True
+
+    def pressed_out_of_turn(self, seat: int) -> bool:
+        """Refuse a seat button pressed by a seat that is not to move (``not_your_turn``)."""
+        current = self.current_seat
+        if seat == current:
+            return False
+        # The sentence counts seats from 1, as the players do, both of them; the details keep the
+        # 0-based seats of every other seat number in the device (Player.seat, ButtonEvent.seat).
+        shown = "nobody's" if current is None else f"{seat_text(current)}'s"
+        self.refuse(
+            "not_your_turn", f"{seat_text(seat)} pressed during {shown} turn", seat=seat, to_move=current
+        )
+        return True
+
     # --- hooks for the subclasses --------------------------------------------------------------------
+
+    def on_press(self, seat: int) -> None:
+        """A seat button was pressed (each game: the dice enter the chosen box)."""
+
+    def on_hold(self, seat: int) -> None:
+        """A seat button was held down (a long press)."""
+
+    def on_reading(self, seen: Seen) -> None:
+        """A reading of the table by this game's reader."""
+
+    def on_warning(self) -> None:
+        """The move timer's last seconds began (the app blinks the LED and beeps)."""
 
     def on_timeout(self) -> None:
         """The move timer ran out; each game decides what that means (dice: the best box)."""
+
+    def on_event(self, event: object) -> None:
+        """A game's own event (the dice games: ``DiceSeen``)."""
+
+
+def seat_text(seat: int) -> str:
+    """A 0-based seat as the players count it.
+
+    >>> seat_text(0)
+    'seat 1'
+    """
+    return f"seat {seat + 1}"
 
 
 SESSIONS: dict[str, type[GameSession]] = {}

@@ -14,10 +14,28 @@ from device.config import Config
 from device.journal import Journal
 from rules import Options
 
-__all__ = ["TIMER_STEPS", "Settings"]
+__all__ = ["TIMER_STEPS", "Settings", "move_seconds"]
 
 # The timer choices offered on screen (seconds; 0 = off).
 TIMER_STEPS = (0, 30, 45, 60, 90, 120, 180)
+
+
+def move_seconds(options: Options, *, config: int | None = None, owner: int | None = None) -> int:
+    """The one answer to "how long may a move take" (seconds, 0 = no limit): the owner's setting on the
+    screen, else the config file's ``timer_seconds`` for the game, else the rule option of the
+    ``options`` the game is played with (its preset: Rummikub's ``move_seconds``), else none.
+
+    >>> from rules.rummikub import RummikubOptions
+    >>> move_seconds(RummikubOptions()), move_seconds(RummikubOptions(move_seconds=90))
+    (60, 90)
+    >>> move_seconds(RummikubOptions(), config=45), move_seconds(RummikubOptions(), config=45, owner=0)
+    (45, 0)
+    """
+    if owner is not None:
+        return owner
+    if config is not None:
+        return config
+    return options.move_limit_seconds
 
 
 @dataclass
@@ -46,8 +64,17 @@ class Settings:
         setattr(self, key, value)
         self.journal.set_setting(key, value)
 
+    def move_seconds(self, options: Options) -> int:
+        """The move time limit of a game played with ``options`` (see :func:`move_seconds`)."""
+        game = rules.game_of(options).name
+        owner = self.timers.get(game)
+        return move_seconds(
+            options, config=self.config.config_timer(game), owner=None if owner is None else int(owner)
+        )
+
     def timer_seconds(self, game: str) -> int:
-        return int(self.timers.get(game, self.config.timer_seconds(game)))
+        """The move time limit of a new game of ``game`` (the preset chosen on screen)."""
+        return self.move_seconds(self.game_options(game))
 
     def set_timer(self, game: str, seconds: int) -> None:
         self.set("timers", {**self.timers, game: seconds})

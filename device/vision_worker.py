@@ -1,10 +1,13 @@
-"""The vision worker: a thread that reads camera frames, tells when the dice have settled, and posts
-each settled reading (an empty tray too) to the event queue as :class:`device.events.DiceSeen`.
+"""The vision worker: a thread that reads camera frames, tells when the scene has settled, and posts
+each settled reading (an empty table too) to the event queue as :class:`device.events.Seen`; a reading
+asked for on demand (:meth:`VisionWorker.request`) is posted as ``Seen(kind="requested")``.
 
-It also keeps the latest :class:`CameraView` (a small RGB preview plus what was recognised on it) for
-the table screen to draw; the loop reads it without waiting, so a slow reader never slows the screen.
-The camera is anything with ``latest() -> (frame, seq) | None`` (``drivers.camera.CameraChain``); the
-tracker anything with ``feed(frame) -> status`` (``vision.SettleTracker``).
+It is generic over the game's observation: the tracker's reader (``read_dice``, ``read_tiles``, …) is
+the session's (:class:`GameReader`, ``GameSession.reader``), and :class:`Vision` — the appliance's
+camera — starts a worker for the reader of each game that begins. It also keeps the latest
+:class:`device.camera_view.CameraView` for the screens to draw; the loop reads it without waiting, so a
+slow reader never slows the screen. The camera is anything with ``latest() -> (frame, seq) | None``
+(``drivers.camera.CameraChain``).
 """
 
 from __future__ import annotations
@@ -14,125 +17,64 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, Protocol, TypeVar
 
 import cv2
 import numpy as np
 
-from device.events import DiceSeen, SeenDie
+from device.camera_view import CameraView, GameReader, ViewZone, view_items
+from device.events import Seen
+from vision.calibration import Calibration
+from vision.observation import Observation
+from vision.settle import SettleTracker
 
-__all__ = [
-    "PREVIEW_WIDTH",
-    "CameraView",
-    "ViewDie",
-    "VisionWorker",
-    "reading_of_view",
-    "seen_from_observation",
-]
+__all__ = ["GAP_SECONDS", "PREVIEW_WIDTH", "FrameFeed", "GameReader", "Vision", "VisionWorker", "zones_of"]
 
 log = logging.getLogger(__name__)
 
 PREVIEW_WIDTH = 480  # px: enough for the camera panel at 1920×1080, cheap to convert each frame
 GAP_SECONDS = 1.0  # no new frame for this long: the camera lost frames, whatever moved is unknown
+O = TypeVar("O", bound=Observation)  # noqa: E741
 
 
-@dataclass(frozen=True)
-class ViewDie:
-    value: int | None
-    center: tuple[float, float]  # frame pixels
-    size: float
-    held: bool
-    uncertain: bool
+class FrameFeed(Protocol):
+    def latest(self) -> tuple[np.ndarray, int] | None: ...
 
 
-@dataclass(frozen=True)
-class CameraView:
-    image: np.ndarray  # RGB preview, PREVIEW_WIDTH wide
-    frame_size: tuple[int, int]  # (width, height) of the camera frame the dice positions refer to
-    dice: tuple[ViewDie, ...]
-    hold_zone: tuple[tuple[float, float], ...] | None  # its corners in frame pixels
-    state: str  # the tracker's: rolling, settled, empty
-    seq: int
-    moving: bool = False  # the dice are moving (not only waiting for quiet frames on an unchanged tray)
-
-
-def seen_from_observation(observation: Any, *, gap: bool = False) -> DiceSeen:
-    """``vision.DiceObservation`` -> the device's :class:`DiceSeen` (dice in the reader's order, with
-    their places, so the session can tell a throw from a hold)."""
-    uncertain = set(getattr(observation, "uncertain", ()) or ())
-    dice = tuple(
-        SeenDie(
-            value=None if die.value is None else int(die.value),
-            held=bool(die.held),
-            uncertain=i in uncertain or die.value is None,
-            center=(float(die.center[0]), float(die.center[1])),
-            size=float(die.size),
-        )
-        for i, die in enumerate(observation.dice)
-    )
-    return DiceSeen(dice, gap=gap)
-
-
-def reading_of_view(view: CameraView) -> DiceSeen:
-    """The table as the camera sees it now, as a reading: the settled dice with their places, or no dice
-    when the tray is empty or the dice are moving. A new game takes it as the dice as they lie at its
-    start (:meth:`device.app.App.start_game`), so that a throw right after Start is a roll."""
-    if view.state != "settled":
-        return DiceSeen(())
-    return DiceSeen(
-        tuple(
-            SeenDie(
-                d.value, held=d.held, uncertain=d.uncertain or d.value is None, center=d.center, size=d.size
-            )
-            for d in view.dice
-        )
-    )
-
-
-def _view_dice(observation: Any) -> tuple[ViewDie, ...]:
-    if observation is None:
+def zones_of(calibration: Calibration | None, names: tuple[str, ...]) -> tuple[ViewZone, ...]:
+    """The named zones the calibration has, in frame pixels (where the camera panel draws them)."""
+    if calibration is None:
         return ()
-    uncertain = set(getattr(observation, "uncertain", ()) or ())
-    return tuple(
-        ViewDie(
-            value=die.value,
-            center=(float(die.center[0]), float(die.center[1])),
-            size=float(die.size),
-            held=bool(die.held),
-            uncertain=i in uncertain,
-        )
-        for i, die in enumerate(observation.dice)
-    )
+    zones = []
+    for name in names:
+        corners = calibration.zone_corners(name)
+        if corners is not None:
+            zones.append(ViewZone(name, corners))
+    return tuple(zones)
 
 
-def hold_zone_of(calibration: Any) -> tuple[tuple[float, float], ...] | None:
-    """The corners of the calibration's hold zone (a rectangle of the top-down play area) in frame
-    pixels, where the camera view draws it; ``None`` without a calibration or a hold zone."""
-    zone = getattr(calibration, "hold_zone", None)
-    if zone is None:
-        return None
-    corners = ((zone.x0, zone.y0), (zone.x1, zone.y0), (zone.x1, zone.y1), (zone.x0, zone.y1))
-    return tuple(calibration.to_frame(corner)[0] for corner in corners)
-
-
-class VisionWorker:
+class VisionWorker(Generic[O]):
     def __init__(
         self,
-        camera: Any,
-        tracker: Any,
-        post: Callable[[Any], None],
+        camera: FrameFeed,
+        tracker: SettleTracker[O],
+        post: Callable[[Seen], None],
         *,
-        calibration: Any = None,
+        calibration: Calibration | None = None,
+        zones: tuple[str, ...] | None = None,
         interval: float = 0.02,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``zones``: the names of the calibration's zones to draw (``None``: every zone it has)."""
         self.camera = camera
         self.tracker = tracker
         self.post = post
-        self.hold_zone = hold_zone_of(calibration)
+        names = tuple(calibration.zones) if zones is None and calibration is not None else zones or ()
+        self.zones = zones_of(calibration, names)
         self.interval = interval
         self._view: CameraView | None = None
         self._stop = threading.Event()
+        self._requested = threading.Event()
         self._thread = threading.Thread(target=self._run, name="vision", daemon=True)
         self.clock = clock
         self._last_seq = -1
@@ -152,6 +94,10 @@ class VisionWorker:
     def view(self) -> CameraView | None:
         return self._view
 
+    def request(self) -> None:
+        """Read the newest frame as it is (settled or not) and post it as a requested reading."""
+        self._requested.set()
+
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
@@ -167,6 +113,9 @@ class VisionWorker:
         if latest is None:
             return False
         frame, seq = latest
+        if self._requested.is_set():
+            self._requested.clear()
+            self.post(Seen(self.tracker.read(frame), kind="requested"))
         if seq == self._last_seq:
             return False
         # The time from the end of the previous frame's work to this frame: the camera's stall, not ours.
@@ -175,13 +124,13 @@ class VisionWorker:
         first = self._last_seq < 0
         self._last_seq = seq
         status = self.tracker.feed(frame)
-        state = str(status.state)
+        state = status.state
         if state != "rolling":
             self._moving = False
         elif not first and self._last_state != "rolling":
-            # Motion after a settled (or empty) tray; the quiet frames after it still count as moving.
+            # Motion after a settled (or empty) table; the quiet frames after it still count as moving.
             self._moving = True
-        observation = getattr(status, "observation", None)
+        observation = status.observation
         height, width = frame.shape[:2]
         scale = PREVIEW_WIDTH / width
         preview = cv2.resize(
@@ -190,15 +139,79 @@ class VisionWorker:
         self._view = CameraView(
             image=cv2.cvtColor(preview, cv2.COLOR_BGR2RGB),
             frame_size=(width, height),
-            dice=_view_dice(observation),
-            hold_zone=self.hold_zone,
+            items=view_items(observation),
+            zones=self.zones,
             state=state,
             seq=seq,
             moving=self._moving,
+            observation=observation,
         )
         if state in ("settled", "empty") and state != self._last_state and observation is not None:
-            self.post(seen_from_observation(observation, gap=self._gap))
+            self.post(Seen(observation, gap=self._gap))
             self._gap = False
         self._last_state = state
         self._last_frame_at = self.clock()
         return True
+
+
+class Vision:
+    """The appliance's camera: one frame feed, and a worker for the reader of the game being played
+    (:meth:`use`, called by the app when a game starts or resumes)."""
+
+    def __init__(
+        self,
+        camera: FrameFeed,
+        post: Callable[[Seen], None],
+        *,
+        calibration: Calibration | None = None,
+        reader: GameReader[Observation] | None = None,
+    ) -> None:
+        self.camera = camera
+        self.post = post
+        self.calibration = calibration
+        self.reader: object = None
+        self._worker: VisionWorker[Observation] | None = None
+        if reader is not None:
+            self.use(reader)
+
+    def use(self, reader: GameReader[O] | None) -> None:
+        """Read with ``reader`` from now on (``None``: the game has no reader; the preview goes on). A
+        new reader starts from a fresh tracker: until it settles there is no view."""
+        if reader is self.reader and self._worker is not None:
+            return
+        self.stop()
+        self.reader = reader
+        chosen: GameReader[Observation] = reader if reader is not None else GameReader(_no_reading)
+        tracker = SettleTracker(calibration=self.calibration, reader=chosen.read)
+        self._worker = VisionWorker(
+            self.camera, tracker, self.post, calibration=self.calibration, zones=chosen.zones
+        )
+        self._worker.start()
+
+    def view(self) -> CameraView | None:
+        return self._worker.view() if self._worker is not None else None
+
+    def request(self) -> None:
+        if self._worker is not None:
+            self._worker.request()
+
+    def stop(self) -> None:
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+
+
+@dataclass(frozen=True)
+class _Nothing:
+    """The observation of a game without a reader: never any items."""
+
+    items: tuple[()] = ()
+    uncertain: tuple[int, ...] = ()
+    empty: bool = True
+
+    def same_as(self, other: _Nothing) -> bool:
+        return True
+
+
+def _no_reading(frame: np.ndarray, calibration: Calibration | None) -> _Nothing:
+    return _Nothing()

@@ -119,6 +119,11 @@ class Options:
     def to_dict(self) -> dict[str, Any]:
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
+    @property
+    def move_limit_seconds(self) -> int:
+        """The move time limit the rules set (0: none); Rummikub's ``move_seconds``."""
+        return 0
+
     def replace(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
 

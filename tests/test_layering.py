@@ -46,3 +46,16 @@ def test_the_check_sees_a_wrong_import(tmp_path: Path) -> None:
     module = tmp_path / "bad.py"
     module.write_text("from device.app import App\nimport rules.dice\nfrom . import sibling\n")
     assert imported_packages(module) == ["device", "rules"]
+
+
+def test_screens_and_their_drawing_never_touch_opencv() -> None:
+    """Screens draw what the vision worker prepared (``device.camera_view``); OpenCV stays in vision."""
+    modules = sorted([*(ROOT / "device" / "screens").rglob("*.py"), *(ROOT / "device" / "ui").rglob("*.py")])
+    modules.append(ROOT / "device" / "camera_view.py")
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in modules
+        for name in imported_packages(path)
+        if name == "cv2"
+    ]
+    assert len(modules) >= 10 and offenders == []

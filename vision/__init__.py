@@ -3,6 +3,7 @@
 from vision.calibration import Calibration, CalibrationError, HoldZone
 from vision.dice import DiceObservation, Die, read_dice
 from vision.frame import FrameError
+from vision.observation import Item, Observation
 from vision.settle import SettleTracker, TrackerStatus
 from vision.tiles import SeenTile, TableObservation, read_tiles
 
@@ -13,6 +14,8 @@ __all__: list[str] = [
     "Die",
     "FrameError",
     "HoldZone",
+    "Item",
+    "Observation",
     "SeenTile",
     "SettleTracker",
     "TableObservation",

@@ -4,11 +4,14 @@ Markers come from ``DICTIONARY`` (OpenCV's 4×4_50 ArUco set); ids 0, 1, 2, 3 si
 top-left, top-right, bottom-right and bottom-left corners, and the play area is the quadrilateral of the
 four marker centres. The top-down view keeps roughly the camera's resolution: its size is the mean
 length of the quadrilateral's opposite sides. The *hold zone* is a rectangle of the top-down view where
-players put the dice they keep.
+players put the dice they keep. Zones are named (``zones``: ``{"hold": …}`` for the dice games, none for
+a tile table), so a game asks for the zones it uses and the screen labels them.
 
 >>> c = Calibration.identity((640, 480), hold_zone=HoldZone(0, 400, 640, 480))
 >>> c.in_hold_zone((10, 420)), c.in_hold_zone((10, 10))
 (True, False)
+>>> list(c.zones), c.zone_at((10, 420)), c.zone_at((10, 10))
+(['hold'], 'hold', None)
 >>> Calibration.from_json(c.to_json()) == c
 True
 """
@@ -25,6 +28,7 @@ import numpy as np
 from vision.frame import check_frame
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
+HOLD = "hold"  # the name of the dice games' hold zone
 CORNER_IDS = (0, 1, 2, 3)
 
 Matrix = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
@@ -122,6 +126,23 @@ class Calibration:
             flags=cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_REPLICATE,
         )
+
+    @property
+    def zones(self) -> dict[str, HoldZone]:
+        """The named zones of the play area (top-down pixels)."""
+        return {} if self.hold_zone is None else {HOLD: self.hold_zone}
+
+    def zone_at(self, point: tuple[float, float]) -> str | None:
+        """The name of the zone a play-area point lies in, or ``None``."""
+        return next((name for name, zone in self.zones.items() if zone.contains(point)), None)
+
+    def zone_corners(self, name: str) -> tuple[tuple[float, float], ...] | None:
+        """The corners of the named zone in frame pixels (where the camera panel draws it)."""
+        zone = self.zones.get(name)
+        if zone is None:
+            return None
+        corners = ((zone.x0, zone.y0), (zone.x1, zone.y0), (zone.x1, zone.y1), (zone.x0, zone.y1))
+        return tuple(self.to_frame(corner)[0] for corner in corners)
 
     def in_hold_zone(self, point: tuple[float, float]) -> bool:
         """Whether a point of the play area (top-down pixels) lies in the hold zone."""

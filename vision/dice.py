@@ -24,6 +24,7 @@ for the photo sets they come from).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.calibration import Calibration
+from vision.calibration import HOLD, Calibration
 from vision.frame import check_frame
 from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, edge_angle, load_settings
 
@@ -54,6 +55,15 @@ class Die:
     confidence: float
     held: bool = False
 
+    @property
+    def label(self) -> str:
+        return str(self.value)
+
+    @property
+    def zone(self) -> str | None:
+        """The named zone it lies in (``vision.observation.Item``): ``"hold"`` or none."""
+        return HOLD if self.held else None
+
     def __str__(self) -> str:
         x, y = self.center
         return f"{self.value}@({x:.0f},{y:.0f}) p={self.confidence:.2f}{' held' if self.held else ''}"
@@ -65,6 +75,34 @@ class DiceObservation:
 
     dice: tuple[Die, ...]
     uncertain: tuple[int, ...] = ()
+
+    @property
+    def items(self) -> tuple[Die, ...]:
+        return self.dice
+
+    @property
+    def empty(self) -> bool:
+        return not self.dice
+
+    def same_as(self, other: DiceObservation) -> bool:
+        """The same values at the same places (within a quarter of a die), for settling."""
+        if len(self.dice) != len(other.dice):
+            return False
+        unused = list(other.dice)
+        for die in self.dice:
+            match = next(
+                (
+                    d
+                    for d in unused
+                    if d.value == die.value
+                    and math.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1]) < 0.25 * die.size
+                ),
+                None,
+            )
+            if match is None:
+                return False
+            unused.remove(match)
+        return True
 
     @property
     def values(self) -> tuple[int, ...]:

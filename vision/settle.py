@@ -1,17 +1,20 @@
-"""Deciding when a roll has come to rest: frames stop changing, then the reading stops changing.
+"""Deciding when a scene has come to rest: frames stop changing, then the reading stops changing.
 
 The tracker compares each frame with the previous one on a small blurred grey copy (cheap: no reading
-while the dice move). After ``n_frames`` quiet frames it reads the dice on every further quiet frame and
-reports *settled* once ``stable_readings`` readings in a row agree (same values, same places). Any motion
-starts over. While settled it keeps the observation and does not read again.
+while things move). After ``n_frames`` quiet frames it reads the scene on every further quiet frame
+and reports *settled* once ``stable_readings`` readings in a row agree (``Observation.same_as``: for
+dice the same values at the same places, for tiles the same melds). Any motion starts over. While
+settled it keeps the observation and does not read again.
+
+It is generic over the observation (``vision.observation.Observation``): the reader decides what is
+read — ``read_dice`` by default, ``read_tiles`` for a tile table, a test's own for a toy game.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Generic, Literal, TypeVar, cast, overload
 
 import cv2
 import numpy as np
@@ -19,45 +22,53 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.dice import DiceObservation, read_dice
 from vision.frame import check_frame
+from vision.observation import Observation
+
+__all__ = ["PROBE_WIDTH", "Reader", "SettleTracker", "State", "TrackerStatus"]
 
 State = Literal["rolling", "settled", "empty"]
 PROBE_WIDTH = 160
+O = TypeVar("O", bound=Observation)  # noqa: E741
+Reader = Callable[[np.ndarray, Calibration | None], O]
 
 
 @dataclass(frozen=True)
-class TrackerStatus:
-    """What the tracker makes of the latest frame; ``observation`` is set once the dice rest."""
+class TrackerStatus(Generic[O]):
+    """What the tracker makes of the latest frame; ``observation`` is set once the scene rests."""
 
     state: State
-    observation: DiceObservation | None = None
+    observation: O | None = None
 
 
-def _same_reading(a: DiceObservation, b: DiceObservation) -> bool:
-    if len(a.dice) != len(b.dice):
-        return False
-    unused = list(b.dice)
-    for die in a.dice:
-        match = next(
-            (
-                d
-                for d in unused
-                if d.value == die.value
-                and math.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1]) < 0.25 * die.size
-            ),
-            None,
-        )
-        if match is None:
-            return False
-        unused.remove(match)
-    return True
-
-
-class SettleTracker:
+class SettleTracker(Generic[O]):
     """Feed it every camera frame; it says *rolling*, *settled* (with the reading) or *empty*.
 
     ``motion_threshold`` is the share of probe pixels whose grey level moved by more than
     ``pixel_threshold`` between two frames above which the frame counts as moving.
     """
+
+    @overload
+    def __init__(
+        self: SettleTracker[DiceObservation],
+        n_frames: int = 5,
+        stable_readings: int = 2,
+        motion_threshold: float = 0.002,
+        pixel_threshold: int = 14,
+        calibration: Calibration | None = None,
+        reader: None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        n_frames: int = 5,
+        stable_readings: int = 2,
+        motion_threshold: float = 0.002,
+        pixel_threshold: int = 14,
+        calibration: Calibration | None = None,
+        *,
+        reader: Reader[O],
+    ) -> None: ...
 
     def __init__(
         self,
@@ -66,7 +77,7 @@ class SettleTracker:
         motion_threshold: float = 0.002,
         pixel_threshold: int = 14,
         calibration: Calibration | None = None,
-        reader: Callable[[np.ndarray, Calibration | None], DiceObservation] = read_dice,
+        reader: Reader[O] | Reader[DiceObservation] | None = None,
     ) -> None:
         if n_frames < 1 or stable_readings < 1:
             raise ValueError(f"n_frames and stable_readings must be >= 1; got {n_frames}, {stable_readings}")
@@ -75,14 +86,20 @@ class SettleTracker:
         self.motion_threshold = motion_threshold
         self.pixel_threshold = pixel_threshold
         self.calibration = calibration
-        self.reader = reader
+        # The overloads tie a missing reader to SettleTracker[DiceObservation].
+        self._reader = cast(Reader[O], reader or read_dice)
         self.reset()
 
     def reset(self) -> None:
         self._previous: np.ndarray | None = None
         self._quiet = 0
-        self._readings: list[DiceObservation] = []
-        self._settled: TrackerStatus | None = None
+        self._readings: list[O] = []
+        self._settled: TrackerStatus[O] | None = None
+
+    def read(self, frame: np.ndarray) -> O:
+        """The reader's observation of ``frame`` now, settled or not (a reading asked for on demand)."""
+        check_frame(frame)
+        return self._reader(frame, self.calibration)
 
     def _probe(self, frame: np.ndarray) -> np.ndarray:
         h, w = frame.shape[:2]
@@ -99,7 +116,7 @@ class SettleTracker:
             return 1.0
         return float(np.count_nonzero(cv2.absdiff(probe, previous) > self.pixel_threshold)) / probe.size
 
-    def feed(self, frame: np.ndarray) -> TrackerStatus:
+    def feed(self, frame: np.ndarray) -> TrackerStatus[O]:
         check_frame(frame)
         if self.motion(frame) > self.motion_threshold:
             self._quiet = 0
@@ -111,11 +128,11 @@ class SettleTracker:
             return self._settled
         if self._quiet < self.n_frames:
             return TrackerStatus("rolling")
-        reading = self.reader(frame, self.calibration)
-        if self._readings and not _same_reading(self._readings[-1], reading):
+        reading = self.read(frame)
+        if self._readings and not self._readings[-1].same_as(reading):
             self._readings.clear()
         self._readings.append(reading)
         if len(self._readings) < self.stable_readings:
             return TrackerStatus("rolling")
-        self._settled = TrackerStatus("settled" if reading.dice else "empty", reading)
+        self._settled = TrackerStatus("empty" if reading.empty else "settled", reading)
         return self._settled

@@ -101,6 +101,20 @@ class SeenTile:
     corrected: bool = False
     read_as: Tile | None = None
 
+    @property
+    def label(self) -> str:
+        return str(self.tile)
+
+    @property
+    def size(self) -> float:
+        """Its extent for drawing (``vision.observation.Item``): the long side."""
+        return self.long_side
+
+    @property
+    def zone(self) -> str | None:
+        """Tile tables have no named zones."""
+        return None
+
     def __str__(self) -> str:
         x, y = self.center
         note = f" (meld; read {self.read_as})" if self.corrected else ""

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import pygame
 
 from device.events import Event, Key
+from device.i18n import Translator
 from device.ui.canvas import Canvas
 from device.ui.theme import ACCENT, PANEL
 
 if TYPE_CHECKING:
-    from device.app import App
+    from device.host import Host
 
 __all__ = ["SCREENS", "Screen", "screen"]
 
@@ -26,16 +27,16 @@ __all__ = ["SCREENS", "Screen", "screen"]
 class Screen:
     name: ClassVar[str] = ""
 
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(self, host: Host) -> None:
+        self.host = host
 
     @property
-    def tr(self) -> Any:
-        return self.app.tr
+    def tr(self) -> Translator:
+        return self.host.tr
 
     def _(self, msgid: str, **values: object) -> str:
         """The text in the current language (``values`` are formatted in)."""
-        return str(self.app.tr.format(msgid, **values))
+        return self.host.tr.format(msgid, **values)
 
     def enter(self, **kwargs: Any) -> None:
         """Called each time the screen is shown."""
@@ -46,7 +47,7 @@ class Screen:
             self.back()
 
     def back(self) -> None:
-        self.app.show("home")
+        self.host.show("home")
 
     def draw(self, canvas: Canvas) -> None:
         raise NotImplementedError

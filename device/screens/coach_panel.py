@@ -13,6 +13,7 @@ from typing import Any
 import pygame
 
 from device.coach import Coaching, coaching_of
+from device.host import Host
 from device.ui.canvas import Canvas
 from device.ui.names import box_label
 from device.ui.theme import ACCENT, PANEL, TEXT, TEXT_DIM, WARNING
@@ -32,30 +33,30 @@ __all__ = [
 def choice_text(screen: Any, game: str, choice: Choice) -> str:
     """``Hold 6 6 6``, ``Reroll all`` or the box's name, in the players' language."""
     if choice.kind == "box":
-        return box_label(screen.app.tr, game, str(choice.box))
+        return box_label(screen.host.tr, game, str(choice.box))
     if not choice.kept:
         return str(screen._("Reroll all"))
     return str(screen._("Hold {dice}", dice=" ".join(map(str, choice.kept))))
 
 
-def _hints(app: Any) -> Coaching | None:
+def _hints(app: Host) -> Coaching | None:
     coaching = coaching_of(app)
     return coaching if coaching is not None and coaching.mode == "hints" and coaching.active else None
 
 
-def hints_on(app: Any) -> bool:
+def hints_on(app: Host) -> bool:
     """Whether the game shows the coach's hints."""
     return _hints(app) is not None
 
 
-def coach_hold(app: Any) -> tuple[int, ...]:
+def coach_hold(app: Host) -> tuple[int, ...]:
     """The positions the coach would hold now (hints mode), else nothing."""
     coaching = _hints(app)
     hint = coaching.hint(app.session) if coaching is not None else None
     return hint.best.hold if hint is not None and hint.best.kind == "hold" else ()
 
 
-def coach_box(app: Any) -> str | None:
+def coach_box(app: Host) -> str | None:
     """The box the coach would enter now (hints mode, when stopping is best)."""
     coaching = _hints(app)
     hint = coaching.hint(app.session) if coaching is not None else None
@@ -64,7 +65,7 @@ def coach_box(app: Any) -> str | None:
 
 def notice_lines(screen: Any) -> list[tuple[str, tuple[int, int, int]]]:
     """The coach's lines for the dice screen now (empty when the coach is off)."""
-    app, session = screen.app, screen.app.session
+    app, session = screen.host, screen.host.session
     coaching = coaching_of(app)
     if coaching is None or coaching.mode == "off":
         return []
@@ -131,16 +132,16 @@ def draw_coach_notice(screen: Any, canvas: Canvas, area: pygame.Rect) -> pygame.
 
 def grades_height(screen: Any, canvas: Canvas) -> int:
     """The height :func:`draw_grades` needs (0 when the game had no coach)."""
-    coaching = coaching_of(screen.app)
+    coaching = coaching_of(screen.host)
     if coaching is None or not coaching.active:
         return 0
-    lines = 1 + (coaching.mode == "solo") + 2 * len(screen.app.session.players)
+    lines = 1 + (coaching.mode == "solo") + 2 * len(screen.host.session.players)
     return canvas.px(22) * lines
 
 
 def draw_grades(screen: Any, canvas: Canvas, area: pygame.Rect) -> bool:
     """The end screen's grades in ``area``; False (nothing drawn) when the game had no coach."""
-    app, session = screen.app, screen.app.session
+    app, session = screen.host, screen.host.session
     coaching = coaching_of(app)
     if coaching is None or not coaching.active:
         return False

@@ -11,7 +11,8 @@ from typing import Any
 
 import pygame
 
-from device.events import DiceSeen, Event
+from device.events import DiceSeen
+from device.host import Host
 from device.screens.base import screen
 from device.screens.dice_table import DiceScreen
 from device.ui.canvas import Canvas
@@ -20,15 +21,17 @@ from device.ui.widgets import draw_die
 
 @screen("correction")
 class CorrectionScreen(DiceScreen):
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.values: list[int | None] = [None] * 5
         self.held: list[bool] = [False] * 5
         self.unsure: list[bool] = [False] * 5  # the dice the camera was unsure of, marked until changed
+        self._source: DiceSeen | None = None  # the reading the values come from
 
     def enter(self, **_: Any) -> None:
         session = self.session
         pending = session.pending
+        self._source = pending
         if pending is not None and len(pending.dice) == 5:
             self.values = [d.value for d in pending.dice]
             self.held = [d.held for d in pending.dice] if session.rolls_used > 0 else [False] * 5
@@ -43,8 +46,8 @@ class CorrectionScreen(DiceScreen):
             self.unsure = [v is None for v in self.values]
 
     def back(self) -> None:
-        self.session.pending = None
-        self.app.show(self.session.table_screen)
+        self.session.cancel_fix()
+        self.host.show_game()
 
     def step(self, i: int) -> None:
         value = self.values[i]
@@ -59,21 +62,11 @@ class CorrectionScreen(DiceScreen):
             return
         values = [int(v) for v in self.values if v is not None]
         self.session.correct(values, self.held)
-        self.app.show(self.session.table_screen)
-
-    def handle(self, event: Event) -> None:
-        if isinstance(event, DiceSeen):
-            # A fresh reading while correcting: the dice were thrown again, so start from it.
-            self.session.pending = event if not event.certain else None
-            if event.certain:
-                self.app.show(self.session.table_screen)
-                self.app.screen.handle(event)
-            else:
-                self.enter()
-            return
-        super().handle(event)
+        self.host.show_game()
 
     def draw(self, canvas: Canvas) -> None:
+        if self.session.pending is not self._source and self.session.pending is not None:
+            self.enter()  # a fresh reading the camera was unsure of: the dice were thrown again
         canvas.begin()
         area = self.header(canvas, self._("Fix the dice"))
         m = canvas.px(24)

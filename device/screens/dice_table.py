@@ -9,56 +9,28 @@ variant's 39 boxes are shown one column (×1, ×2, ×3) at a time.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-import numpy as np
 import pygame
 
-from device.events import DiceSeen, Event, Key
+from device.events import Event, Key
+from device.host import Host
 from device.screens.base import Screen, screen
 from device.screens.coach_panel import coach_box, coach_hold, draw_coach_notice, hints_on
-from device.session import Refusal
+from device.screens.table import TableScreen
 from device.sessions.dice import DiceSession
+from device.ui.camera_panel import CameraPanel
 from device.ui.canvas import Canvas
-from device.ui.names import box_base, box_column, box_label, box_name, clock_text, seat_colour
-from device.ui.theme import ACCENT, GOOD, HOLD_ZONE, PANEL, TEXT, TEXT_DIM, WARNING
+from device.ui.names import box_base, box_column, box_label, box_name, seat_colour
+from device.ui.score_grid import GridLayout, ScoreGrid
+from device.ui.theme import ACCENT, GOOD, PANEL, TEXT_DIM
 from device.ui.widgets import draw_die
-from device.vision_worker import CameraView
-from drivers.events import ButtonEvent
+from rules.dice import RollDice
+from vision.calibration import HOLD
 
-SHEET_TEXT = 24  # px at 800×480: the sheet is read from across the table
-SHEET_ROW = 32
-SHEET_LABEL = 176
-SHEET_CELL = 48  # the narrowest cell that holds a three-digit score at SHEET_TEXT
-REFUSAL_SECONDS = 6.0
 TIMEOUT_NOTICE_SECONDS = 8.0  # how long the box the timer entered stays on the screen
 MAX_ROLLS = 3
-
-
-@dataclass(frozen=True)
-class SheetLayout:
-    """The sheets cut into pages: ``rows`` (box and bonus names) ``rows_per_page`` at a time, the
-    players ``players_per_page`` at a time; every page shows the totals."""
-
-    rows: list[str]
-    columns: int
-    rows_per_page: int
-    players_per_page: int
-    players: int
-
-    @property
-    def row_pages(self) -> int:
-        return -(-len(self.rows) // self.rows_per_page)
-
-    @property
-    def player_pages(self) -> int:
-        return -(-self.players // self.players_per_page)
-
-    @property
-    def pages(self) -> int:
-        return self.row_pages * self.player_pages
 
 
 def _row_names(keys: Iterable[str]) -> list[str]:
@@ -66,54 +38,41 @@ def _row_names(keys: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(box_base(key) for key in keys))
 
 
-def refusal_text(tr: Any, refusal: Refusal) -> str:
-    """A refused action in the players' language, by its rule code; the rules' English message when
-    the catalogue has no sentence for the code."""
-    text: str = tr.pgettext("rule", refusal.code)
-    if text == refusal.code:
-        return f"{refusal.message} [{refusal.code}]"
-    return text.format(**refusal.details) if refusal.details else text
-
-
 class DiceScreen(Screen):
-    """A screen of a dice game: it always runs over the app's dice session."""
+    """A screen of a dice game (the correction): it always runs over the app's dice session."""
 
     @property
     def session(self) -> DiceSession:
-        session = self.app.session
+        session = self.host.session
         assert isinstance(session, DiceSession)
         return session
 
 
 @screen("dice_table")
-class DiceTableScreen(DiceScreen):
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+class DiceTableScreen(TableScreen):
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.tab = "choices"
         self.page = 1
         self.sheet_page = 0
-        self._camera_seq = -1
-        self._camera_surface: pygame.Surface | None = None
+        self.camera_panel = CameraPanel("seen_die")
+        self._rolls_seen: tuple[int, int] = (-1, -1)  # (seq, rolls used) at the last draw
+
+    @property
+    def session(self) -> DiceSession:
+        session = self.host.session
+        assert isinstance(session, DiceSession)
+        return session
 
     def enter(self, **_: Any) -> None:
         self.tab = "choices" if self.session.dice is not None else "sheets"
+        self._rolls_seen = (self.session.seq, self.session.rolls_used)
 
-    def back(self) -> None:
-        self.app.show("settings")
-
-    # --- events --------------------------------------------------------------------------------------
+    # --- keys (a keyboard at the table; the seat buttons go to the session) ---------------------------
 
     def handle(self, event: Event) -> None:
         session = self.session
-        if isinstance(event, DiceSeen):
-            if session.on_dice(event):
-                self.tab = "choices"
-                self.page = 1
-            elif session.pending is not None:
-                self.app.show("correction")
-        elif isinstance(event, ButtonEvent):
-            session.confirm(event.seat)
-        elif isinstance(event, Key) and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+        if isinstance(event, Key) and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             seat = session.current_seat
             if seat is not None:
                 session.confirm(seat)
@@ -148,7 +107,11 @@ class DiceTableScreen(DiceScreen):
     def draw(self, canvas: Canvas) -> None:
         canvas.begin()
         session = self.session
-        self.draw_top(canvas, session)
+        if (session.seq, session.rolls_used) != self._rolls_seen:
+            if session.rolls_used > self._rolls_seen[1] or session.seq < self._rolls_seen[0]:
+                self.tab, self.page = "choices", 1  # a new roll: its choices
+            self._rolls_seen = (session.seq, session.rolls_used)
+        self.draw_status(canvas, session, self.draw_top(canvas))
         left = pygame.Rect(canvas.px(8), canvas.px(64), canvas.px(304), canvas.height - canvas.px(72))
         right = pygame.Rect(
             left.right + canvas.px(8), left.top, canvas.width - left.right - canvas.px(16), left.height
@@ -247,10 +210,7 @@ class DiceTableScreen(DiceScreen):
         )
 
     def answer(self, rolled: bool) -> None:
-        if self.session.answer(rolled):
-            self.tab = "choices"
-        elif self.session.pending is not None:
-            self.app.show("correction")
+        self.session.answer(rolled)
 
     def timeout_notice(self, session: DiceSession) -> str:
         """After a timeout, for a few seconds: which box the timer entered, for whom, and why."""
@@ -277,51 +237,21 @@ class DiceTableScreen(DiceScreen):
         self.page = page
 
     def is_triple(self) -> bool:
-        return any(":" in b for b in self.session.state.sheets[0].boxes)  # type: ignore[attr-defined]
+        return any(":" in b for b in self.session.game_state.sheets[0].boxes)
 
-    def draw_top(self, canvas: Canvas, session: DiceSession) -> None:
-        bar = pygame.Rect(0, 0, canvas.width, canvas.px(56))
-        canvas.shape(bar, PANEL)
-        seat = session.current_seat
-        if seat is not None:
-            player = session.players[seat]
-            colour = seat_colour(self.app.config.seats.colours, player.seat)
-            canvas.shape((canvas.px(8), canvas.px(6), canvas.px(44), canvas.px(44)), colour, radius=22)
-            canvas.text(player.name, (canvas.px(60), 0, canvas.px(230), bar.height), size=28, bold=True)
-        turn = int(session.state.round_number)  # type: ignore[attr-defined]
+    def draw_status(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
+        """The turn (round) and which roll of three, between the player's name and the clock."""
+        turn = session.game_state.round_number
         canvas.text(
             self._("Turn {n}", n=turn),
-            (canvas.px(300), 0, canvas.px(120), bar.height),
+            (area.left, 0, canvas.px(120), area.height),
             size=22,
             colour=TEXT_DIM,
         )
         rolls = self._("Roll {n} of {total}", n=session.rolls_used, total=MAX_ROLLS)
-        canvas.text(rolls, (canvas.px(420), 0, canvas.px(150), bar.height), size=24, colour=ACCENT)
-        self.draw_clock(canvas, session, pygame.Rect(canvas.px(570), 0, canvas.px(110), bar.height))
-        canvas.button(
-            (canvas.width - canvas.px(112), canvas.px(4), canvas.px(104), canvas.px(48)),
-            self._("Menu"),
-            lambda: self.app.show("settings"),
-            size=20,
+        canvas.text(
+            rolls, (area.left + canvas.px(120), 0, canvas.px(150), area.height), size=24, colour=ACCENT
         )
-
-    def draw_clock(self, canvas: Canvas, session: DiceSession, rect: pygame.Rect) -> None:
-        """The move timer's time left ("move time"), or without a limit the time of this turn so far
-        ("turn time"), labelled above the figures."""
-        timer = session.timer
-        label = pygame.Rect(rect.left, rect.top + canvas.px(2), rect.width, canvas.px(20))
-        figures = pygame.Rect(rect.left, label.bottom, rect.width, rect.bottom - label.bottom)
-        if timer.paused:
-            canvas.text(self._("Paused"), rect, size=24, colour=ACCENT, align="center")
-            return
-        left = timer.remaining()
-        if left is None:
-            canvas.text(self._("turn time"), label, size=18, colour=TEXT_DIM, align="center")
-            canvas.text(clock_text(timer.elapsed()), figures, size=28, colour=TEXT, align="center")
-        else:
-            colour = WARNING if timer.warning() else TEXT
-            canvas.text(self._("move time"), label, size=18, colour=TEXT_DIM, align="center")
-            canvas.text(clock_text(left), figures, size=32, colour=colour, align="center", bold=True)
 
     def draw_left(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
         cam = pygame.Rect(area.left, area.top, area.width, area.width * 9 // 16)
@@ -331,11 +261,11 @@ class DiceTableScreen(DiceScreen):
         y = cam.bottom + canvas.px(8)
         dice = session.dice
         held = session.held_now() if session.scene is not None else self.last_held(session)
-        suggested = coach_hold(self.app)
+        suggested = coach_hold(self.host)
         for i in range(5):
             rect = pygame.Rect(area.left + i * (size + gap), y, size, size)
             value = dice.values[i] if dice is not None else None
-            draw_die(canvas, rect, value, held=i in held, action=lambda: self.app.show("correction"))
+            draw_die(canvas, rect, value, held=i in held, action=session.fix_dice)
             if i in suggested:
                 mark = pygame.Rect(rect.left, rect.bottom + canvas.px(2), rect.width, canvas.px(5))
                 canvas.shape(mark, ACCENT, radius=canvas.px(2))
@@ -361,20 +291,14 @@ class DiceTableScreen(DiceScreen):
         canvas.button(
             (area.left, y, area.width, canvas.px(48)),
             self._("Fix the dice"),
-            lambda: self.app.show("correction"),
+            session.fix_dice,
             size=20,
         )
         y += canvas.px(56)
-        message = self.message(session)
-        if message:
-            canvas.paragraph(message, (area.left, y, area.width, area.bottom - y), size=22, colour=WARNING)
+        self.draw_message(canvas, pygame.Rect(area.left, y, area.width, area.bottom - y))
 
-    def message(self, session: DiceSession) -> str:
-        refusal = session.refusal
-        if refusal is not None and session.timer.now() - refusal.at < REFUSAL_SECONDS:
-            return refusal_text(self.tr, refusal)
-        if self.app.camera_status:
-            return str(self.app.camera_status)
+    def status_line(self) -> str:
+        session = self.session
         if session.seen is not None and session.seen.kind == "incomplete":
             return self._("{n} dice seen, 5 needed", n=session.seen_count)
         return ""
@@ -382,79 +306,20 @@ class DiceTableScreen(DiceScreen):
     def last_held(self, session: DiceSession) -> tuple[int, ...]:
         if session.rolls_used == 0 or not session.history:
             return ()
-        return tuple(getattr(session.history[-1], "held", ()))
+        last = session.history[-1]
+        return last.held if isinstance(last, RollDice) else ()
 
     def draw_camera(self, canvas: Canvas, rect: pygame.Rect) -> None:
-        canvas.shape(rect, PANEL)
-        camera = self.app.camera
-        view: CameraView | None = camera.view() if camera is not None else None
-        if view is None:
-            canvas.text(self._("No camera"), rect, size=22, colour=TEXT_DIM, align="center")
-            return
-        if view.seq != self._camera_seq or self._camera_surface is None:
-            image = np.ascontiguousarray(view.image)
-            surface = pygame.image.frombuffer(image.tobytes(), (image.shape[1], image.shape[0]), "RGB")
-            self._camera_surface = pygame.transform.smoothscale(surface, rect.size)
-            self._camera_seq = view.seq
-        canvas.image(self._camera_surface, rect, self._("Camera"))
-        sx = rect.width / view.frame_size[0]
-        sy = rect.height / view.frame_size[1]
-        if view.hold_zone is not None:
-            corners = [
-                (
-                    min(max(rect.left + x * sx, rect.left), rect.right - 1),
-                    min(max(rect.top + y * sy, rect.top), rect.bottom - 1),
-                )
-                for x, y in view.hold_zone
-            ]
-            pygame.draw.polygon(canvas.surface, HOLD_ZONE, corners, width=2)
-            xs, ys = [c[0] for c in corners], [c[1] for c in corners]
-            zone = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
-            boxes = [self._die_box(die, rect, sx, sy) for die in view.dice]
-            label_w, label_h = min(zone.width - 8, canvas.px(110)), canvas.px(22)
-            # The label goes in a corner of the zone that no die covers (none if every corner is taken).
-            for corner in (
-                (zone.left + 4, zone.top + 2),
-                (zone.right - 4 - label_w, zone.top + 2),
-                (zone.left + 4, zone.bottom - 2 - label_h),
-                (zone.right - 4 - label_w, zone.bottom - 2 - label_h),
-            ):
-                spot = pygame.Rect(corner[0], corner[1], label_w, label_h)
-                if not any(spot.colliderect(b) for b in boxes):
-                    canvas.text(self._("Hold zone"), spot, size=18, colour=HOLD_ZONE)
-                    break
-            canvas.record("hold_zone", self._("Hold zone"), zone)
-        for die in view.dice:
-            box = self._die_box(die, rect, sx, sy)
-            colour = WARNING if die.uncertain else HOLD_ZONE if die.held else GOOD
-            pygame.draw.rect(canvas.surface, colour, box, width=3 if die.uncertain else 2)
-            label = "?" if die.value is None else str(die.value)
-            if die.uncertain and die.value is not None:
-                label += "?"
-            # The value in large type beside the die, so a player a metre away sees what was read.
-            tag = pygame.Rect(0, 0, canvas.px(30 if len(label) == 1 else 40), canvas.px(30))
-            tag.midbottom = (box.centerx, box.top - 1)
-            if tag.top < rect.top:
-                tag.midtop = (box.centerx, box.bottom + 1)
-            tag = tag.clamp(rect)
-            pygame.draw.rect(canvas.surface, colour, tag, border_radius=canvas.px(6))
-            canvas.text(label, tag, size=26, bold=True, align="center")
-            canvas.record("seen_die", label, box)
-        if view.state == "rolling" and view.moving:
-            canvas.text(
-                self._("Rolling…"),
-                (rect.left, rect.bottom - canvas.px(28), rect.width, canvas.px(26)),
-                size=20,
-                colour=ACCENT,
-                align="center",
-            )
-
-    @staticmethod
-    def _die_box(die: Any, rect: pygame.Rect, sx: float, sy: float) -> pygame.Rect:
-        half = die.size * sx / 2
-        box = pygame.Rect(0, 0, half * 2, half * 2)
-        box.center = (round(rect.left + die.center[0] * sx), round(rect.top + die.center[1] * sy))
-        return box.clip(rect)
+        camera = self.host.camera
+        self.camera_panel.draw(
+            canvas,
+            rect,
+            camera.view() if camera is not None else None,
+            no_camera=self._("No camera"),
+            camera_label=self._("Camera"),
+            zone_labels={HOLD: self._("Hold zone")},
+            moving=self._("Rolling…"),
+        )
 
     def draw_choices(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
         choices = session.choices()
@@ -467,7 +332,7 @@ class DiceTableScreen(DiceScreen):
             )
             return
         boxes = [b for b in choices if not self.is_triple() or box_column(b) == self.page]
-        best = coach_box(self.app) if hints_on(self.app) else session.best_choice()
+        best = coach_box(self.host) if hints_on(self.host) else session.best_choice()
         cols, rows = 3, 5
         gap = canvas.px(6)
         w = (area.width - gap * (cols - 1)) // cols
@@ -485,89 +350,47 @@ class DiceTableScreen(DiceScreen):
                 size=19,
             )
 
-    def sheet_layout(self, session: DiceSession, area: pygame.Rect, canvas: Canvas) -> SheetLayout:
-        """How the sheets are paged: rows per page and players per page at a size readable from a
-        metre away (``SHEET_TEXT`` px at 800×480); the sheet is paged, never shrunk."""
-        sheets = session.state.sheets  # type: ignore[attr-defined]
+    def score_grid(self, session: DiceSession) -> ScoreGrid:
+        """The players' sheets as a grid: box rows, then the bonus rows (``×1 ×2 ×3`` on the triple)."""
+        sheets = session.game_state.sheets
+        game = session.spec.name
         columns = 3 if self.is_triple() else 1
-        rows = _row_names(sheets[0].boxes) + _row_names(key for sheet in sheets for key in sheet.bonuses())
-        row_h = canvas.px(SHEET_ROW)
-        fixed = 2 + (1 if columns > 1 else 0)  # names (and ×1 ×2 ×3) above, the totals below
-        per_page = max(1, area.height // row_h - fixed)
-        per_players = max(1, (area.width - canvas.px(SHEET_LABEL)) // (columns * canvas.px(SHEET_CELL)))
-        return SheetLayout(rows, columns, per_page, min(per_players, len(sheets)), len(sheets))
+        boxes = _row_names(sheets[0].boxes)
+        bonuses = _row_names(key for sheet in sheets for key in sheet.bonuses())
+        rows = boxes + bonuses
+        current = session.current_seat
+
+        def key(c: int, name: str) -> str:
+            return f"{c + 1}:{name}" if columns > 1 else name
+
+        def cell(row: int, player: int, column: int) -> str | None:
+            name = rows[row]
+            if row >= len(boxes):
+                bonus = sheets[player].bonuses().get(key(column, name))
+                return str(bonus) if bonus else None
+            value = sheets[player].get(key(column, name))
+            return None if value is None else str(value)
+
+        def open_box(row: int, player: int, column: int) -> bool:
+            return row < len(boxes) and session.players[player].seat == current
+
+        colours = self.host.config.seats.colours
+        return ScoreGrid(
+            rows=[box_name(self.tr, game, name) for name in rows],
+            players=[(p.name, seat_colour(colours, p.seat)) for p in session.players],
+            cell=cell,
+            totals=[str(sheet.total()) for sheet in sheets],
+            column_labels=[f"×{c + 1}" for c in range(columns)] if columns > 1 else [],
+            open=open_box,
+            total_label=self._("Total"),
+        )
+
+    def sheet_layout(self, session: DiceSession, area: pygame.Rect, canvas: Canvas) -> GridLayout:
+        """How the sheets are paged (``device.ui.score_grid``): paged, never shrunk."""
+        return self.score_grid(session).layout(canvas, area)
 
     def next_sheet_page(self) -> None:
         self.sheet_page += 1
 
     def draw_sheets(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
-        state: Any = session.state
-        game = session.spec.name
-        sheets = state.sheets
-        layout = self.sheet_layout(session, area, canvas)
-        columns = layout.columns
-        page = self.sheet_page % layout.pages
-        row_page, player_page = divmod(page, layout.player_pages)
-        rows = layout.rows[row_page * layout.rows_per_page : (row_page + 1) * layout.rows_per_page]
-        shown = list(range(len(sheets)))[
-            player_page * layout.players_per_page : (player_page + 1) * layout.players_per_page
-        ]
-        row_h = canvas.px(SHEET_ROW)
-        label_w = canvas.px(SHEET_LABEL)
-        cell_w = (area.width - label_w) // (len(shown) * columns)
-        size = SHEET_TEXT
-        bonus_keys = set(_row_names(key for sheet in sheets for key in sheet.bonuses()))
-
-        def column_key(c: int, name: str) -> str:
-            return f"{c + 1}:{name}" if columns > 1 else name
-
-        def cell(n: int, c: int, y: int) -> tuple[int, int, int, int]:
-            return (area.left + label_w + (n * columns + c) * cell_w, y, cell_w - canvas.px(6), row_h)
-
-        y = area.top
-        for n, p in enumerate(shown):
-            player = session.players[p]
-            x = area.left + label_w + n * columns * cell_w
-            colour = seat_colour(self.app.config.seats.colours, player.seat)
-            canvas.shape((x + 1, y, columns * cell_w - 2, row_h), colour)
-            canvas.text(
-                player.name, (x + 4, y, columns * cell_w - 8, row_h), size=size, align="center", bold=True
-            )
-        y += row_h
-        if columns > 1:
-            for n in range(len(shown)):
-                for c in range(columns):
-                    canvas.text(
-                        f"×{c + 1}", cell(n, c, y), size=size, colour=ACCENT, align="right", bold=True
-                    )
-            y += row_h
-        current = session.current_seat
-        for name in rows:
-            canvas.text(
-                box_name(self.tr, game, name), (area.left, y, label_w - 4, row_h), size=size, colour=TEXT_DIM
-            )
-            for n, p in enumerate(shown):
-                sheet = sheets[p]
-                for c in range(columns):
-                    if name in bonus_keys:
-                        value = sheet.bonuses().get(column_key(c, name))
-                        if value:
-                            canvas.text(str(value), cell(n, c, y), size=size, align="right")
-                        continue
-                    value = sheet.get(column_key(c, name))
-                    if value is not None:
-                        canvas.text(str(value), cell(n, c, y), size=size, align="right")
-                    elif session.players[p].seat == current:
-                        canvas.text("·", cell(n, c, y), size=size, colour=TEXT_DIM, align="right")
-            y += row_h
-        y = max(y, area.bottom - row_h)
-        canvas.text(self._("Total"), (area.left, y, label_w - 4, row_h), size=size, bold=True)
-        for n, p in enumerate(shown):
-            canvas.text(
-                str(sheets[p].total()),
-                cell(n, columns - 1, y),
-                size=size,
-                align="right",
-                bold=True,
-                colour=ACCENT,
-            )
+        self.score_grid(session).draw(canvas, area, self.sheet_page)

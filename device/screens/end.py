@@ -16,20 +16,14 @@ from device.ui.widgets import line_chart
 @screen("end")
 class EndScreen(Screen):
     def back(self) -> None:
-        self.app.end_session()
+        self.host.end_session()
 
     def new_game(self) -> None:
-        session = self.app.session
-        if session is None:
-            self.app.show("home")
-            return
-        variant = getattr(session.options, "variant", None)
-        self.app.session = None
-        self.app.show("players", game=session.spec.name, variant=variant)
+        self.host.replay_with_same_players()
 
     def draw(self, canvas: Canvas) -> None:
         canvas.begin()
-        session = self.app.session
+        session = self.host.session
         area = self.header(canvas, self._("Game over"))
         if session is None or session.state.outcome is None:
             return
@@ -37,7 +31,7 @@ class EndScreen(Screen):
         m = canvas.px(16)
         row_h = canvas.px(52)
         y = area.top + canvas.px(8)
-        colours = [seat_colour(self.app.config.seats.colours, p.seat) for p in session.players]
+        colours = [seat_colour(self.host.config.seats.colours, p.seat) for p in session.players]
         used = session.time_used()
         order = sorted(range(len(session.players)), key=lambda i: (outcome.places[i], i))
         list_w = canvas.px(380)

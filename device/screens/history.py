@@ -9,6 +9,7 @@ from typing import Any
 import pygame
 
 import rules
+from device.host import Host
 from device.journal import game_key
 from device.screens.base import Screen, screen
 from device.ui.canvas import Canvas
@@ -19,13 +20,27 @@ PAGE = 6
 
 @screen("history")
 class HistoryScreen(Screen):
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.tab = "games"
         self.page = 0
+        self._rows: dict[str, list[list[str]]] = {}  # per tab, read from the journal once
+        self._as_of: tuple[int, int, str] | None = None
 
     def enter(self, **_: Any) -> None:
         self.page = 0
+        self._rows = {}
+
+    def rows(self) -> list[list[str]]:
+        """The tab's rows, queried when the screen is shown and again only when a game moved on (the
+        game goes on while the history shows) or the language changed — never on every frame."""
+        session = self.host.session
+        as_of = (id(session), -1 if session is None else session.seq, self.tr.language)
+        if as_of != self._as_of:
+            self._rows, self._as_of = {}, as_of
+        if self.tab not in self._rows:
+            self._rows[self.tab] = self.game_rows() if self.tab == "games" else self.stat_rows()
+        return self._rows[self.tab]
 
     def set_tab(self, tab: str) -> None:
         self.tab, self.page = tab, 0
@@ -67,7 +82,7 @@ class HistoryScreen(Screen):
             selected=self.tab == "stats",
         )
         body = pygame.Rect(m, top + canvas.px(60), canvas.width - 2 * m, canvas.height - top - canvas.px(128))
-        rows = self.game_rows() if self.tab == "games" else self.stat_rows()
+        rows = self.rows()
         pages = max(1, (len(rows) - 1) // PAGE + 1) if rows else 1
         self.page = min(self.page, pages - 1)
         shown = rows[self.page * PAGE : (self.page + 1) * PAGE]
@@ -129,7 +144,7 @@ class HistoryScreen(Screen):
 
     def game_rows(self) -> list[list[str]]:
         rows = []
-        for g in reversed(self.app.journal.games(finished_only=True)):
+        for g in reversed(self.host.journal.games(finished_only=True)):
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished or g.started))
             scores = g.scores or ()
             result = ", ".join(f"{name} {score}" for name, score in zip(g.players, scores, strict=False))
@@ -139,5 +154,5 @@ class HistoryScreen(Screen):
     def stat_rows(self) -> list[list[str]]:
         return [
             [self.title(s.game), s.player, str(s.played), str(s.won), str(s.best), f"{s.average:.1f}"]
-            for s in self.app.journal.statistics()
+            for s in self.host.journal.statistics()
         ]

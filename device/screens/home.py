@@ -35,9 +35,9 @@ class HomeScreen(Screen):
 
     def salvage(self) -> None:
         """Copy what can still be read from the refused (damaged) journal into the new one."""
-        aside = self.app.journal.set_aside
-        if aside is not None and aside.salvageable and self.app.journal.salvaged is None:
-            self.app.journal.salvage(aside.moved_to)
+        aside = self.host.journal.set_aside
+        if aside is not None and aside.salvageable and self.host.journal.salvaged is None:
+            self.host.journal.salvage(aside.moved_to)
 
     def draw(self, canvas: Canvas) -> None:
         canvas.begin()
@@ -63,12 +63,12 @@ class HomeScreen(Screen):
             r = pygame.Rect(
                 left + (i % cols) * (width + gap), top + (i // cols) * (height + gap), width, height
             )
-            canvas.button(r, title, partial(self.app.show, "players", game=game, variant=variant), size=30)
+            canvas.button(r, title, partial(self.host.show, "players", game=game, variant=variant), size=30)
         bottom = canvas.height - canvas.px(64)
         w = canvas.px(150)
-        canvas.button((left, bottom, w, canvas.px(52)), self._("History"), lambda: self.app.show("history"))
+        canvas.button((left, bottom, w, canvas.px(52)), self._("History"), lambda: self.host.show("history"))
         canvas.button(
-            (left + w + gap, bottom, w, canvas.px(52)), self._("Settings"), lambda: self.app.show("settings")
+            (left + w + gap, bottom, w, canvas.px(52)), self._("Settings"), lambda: self.host.show("settings")
         )
         lw = canvas.px(64)
         for i, lang in enumerate(reversed(LANGUAGES)):
@@ -76,18 +76,18 @@ class HomeScreen(Screen):
             canvas.button(
                 key,
                 lang.upper(),
-                partial(self.app.set_language, lang),
+                partial(self.host.set_language, lang),
                 selected=lang == self.tr.language,
             )
         notes_top = top + ((len(entries) + cols - 1) // cols) * (height + gap)
-        aside = self.app.journal.set_aside
+        aside = self.host.journal.set_aside
         if aside is not None:
             note = self._(
                 "The journal file was refused ({reason}) and kept as {path}.",
                 reason=aside.reason,
                 path=aside.moved_to.name,
             )
-            salvaged = self.app.journal.salvaged
+            salvaged = self.host.journal.salvaged
             if salvaged is not None:
                 note += " " + self._(
                     "{games} games with {actions} moves were recovered from it.",

@@ -13,6 +13,7 @@ import pygame
 
 import rules
 from device.events import Event, Key
+from device.host import Host
 from device.screens.base import Screen, screen
 from device.ui.canvas import Canvas
 from device.ui.names import seat_colour
@@ -25,8 +26,8 @@ MAX_NAME = 12
 
 @screen("players")
 class PlayersScreen(Screen):
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.game = ""
         self.variant: str | None = None
         self.count = 2
@@ -42,19 +43,19 @@ class PlayersScreen(Screen):
         self.editing = None
 
     def max_players(self) -> int:
-        return min(rules.get_game(self.game).options_type.MAX_PLAYERS, self.app.settings.seats)
+        return min(rules.get_game(self.game).options_type.MAX_PLAYERS, self.host.settings.seats)
 
     def set_count(self, count: int) -> None:
         low = rules.get_game(self.game).options_type.MIN_PLAYERS
         self.count = max(low, min(count, self.max_players()))
 
     def start(self) -> None:
-        overrides: dict[str, Any] = {"players": self.count, "seed": int(self.app.clock() * 1000) % (2**31)}
+        overrides: dict[str, Any] = {"players": self.count, "seed": int(self.host.clock() * 1000) % (2**31)}
         if self.variant is not None:
             overrides["variant"] = self.variant
-        options = self.app.settings.game_options(self.game, **overrides)
+        options = self.host.settings.game_options(self.game, **overrides)
         names = [n.strip() or self._("Player {n}", n=i + 1) for i, n in enumerate(self.names[: self.count])]
-        self.app.start_game(options, names)
+        self.host.start_game(options, names)
 
     def type_text(self, text: str) -> None:
         if self.editing is not None and len(self.names[self.editing]) < MAX_NAME:
@@ -123,7 +124,7 @@ class PlayersScreen(Screen):
         row_h = canvas.px(56)
         for i in range(self.count):
             y = top + canvas.px(64) + i * (row_h + canvas.px(6))
-            colour = seat_colour(self.app.config.seats.colours, i)
+            colour = seat_colour(self.host.config.seats.colours, i)
             canvas.shape((m, y, canvas.px(56), row_h), colour, radius=8)
             canvas.text(str(i + 1), (m, y, canvas.px(56), row_h), size=26, align="center", bold=True)
             canvas.button(
@@ -147,7 +148,7 @@ class PlayersScreen(Screen):
         assert self.editing is not None
         m = canvas.px(12)
         field = pygame.Rect(m, area.top + canvas.px(6), canvas.width - 2 * m, canvas.px(48))
-        canvas.shape(field, seat_colour(self.app.config.seats.colours, self.editing), radius=8)
+        canvas.shape(field, seat_colour(self.host.config.seats.colours, self.editing), radius=8)
         canvas.text(self.names[self.editing] + "_", field.inflate(-canvas.px(16), 0), size=30, bold=True)
         rows = [*KEY_ROWS, EXTRA_LETTERS.get(self.tr.language, "")]
         gap = canvas.px(4)
@@ -182,7 +183,7 @@ class PlayersScreen(Screen):
         if self.editing is not None:
             self.editing = None
         else:
-            self.app.show("home")
+            self.host.show("home")
 
     def stop_editing(self) -> None:
         self.editing = None

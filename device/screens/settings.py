@@ -17,6 +17,7 @@ import pygame
 
 import rules
 from device.events import Event, Key
+from device.host import Host
 from device.i18n import LANGUAGES
 from device.screens.base import Screen, screen
 from device.session import SESSIONS
@@ -53,21 +54,21 @@ SOURCE_WORDS = {"": "Auto", "synthetic": "Simulated", "picamera2": "Pi camera"}
 
 @screen("settings")
 class SettingsScreen(Screen):
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         self.entered = ""
         self.unlocked = False
         self.wrong = False
         self.confirm_leave = False
         self.game_index = 0
-        self.failures = int(app.journal.setting(FAILURES_SETTING, 0) or 0)
-        self.locked_until = app.clock() + pin_delay(self.failures)
+        self.failures = int(host.journal.setting(FAILURES_SETTING, 0) or 0)
+        self.locked_until = host.clock() + pin_delay(self.failures)
 
     def enter(self, **_: Any) -> None:
         self.entered = ""
         self.unlocked = False
         self.wrong = False
-        session = self.app.session
+        session = self.host.session
         games = self.games()
         if session is not None and session.spec.name in games:
             self.game_index = games.index(session.spec.name)
@@ -81,19 +82,13 @@ class SettingsScreen(Screen):
         return games[self.game_index % len(games)]
 
     def back(self) -> None:
-        session = self.app.session
-        if session is not None and not session.finished:
-            self.app.show(session.table_screen)
-        elif session is not None:
-            self.app.show("end")
-        else:
-            self.app.show("home")
+        self.host.show_game()
 
     # --- PIN -----------------------------------------------------------------------------------------
 
     def lock_left(self) -> float:
         """Seconds until the pad takes a PIN again (0: now)."""
-        return max(0.0, self.locked_until - self.app.clock())
+        return max(0.0, self.locked_until - self.host.clock())
 
     def digit(self, d: str) -> None:
         if self.lock_left() > 0:
@@ -109,7 +104,7 @@ class SettingsScreen(Screen):
         if self.lock_left() > 0:
             self.entered = ""
             return
-        if self.entered == self.app.config.device.owner_pin:
+        if self.entered == self.host.config.device.owner_pin:
             self.unlocked = True
             self._count_failures(0)
         else:
@@ -120,8 +115,8 @@ class SettingsScreen(Screen):
     def _count_failures(self, failures: int) -> None:
         if failures != self.failures:
             self.failures = failures
-            self.app.journal.set_setting(FAILURES_SETTING, failures)
-        self.locked_until = self.app.clock() + pin_delay(failures)
+            self.host.journal.set_setting(FAILURES_SETTING, failures)
+        self.locked_until = self.host.clock() + pin_delay(failures)
 
     def handle(self, event: Event) -> None:
         if isinstance(event, Key) and not self.unlocked:
@@ -141,34 +136,39 @@ class SettingsScreen(Screen):
     def next_game(self) -> None:
         self.game_index = (self.game_index + 1) % len(self.games())
 
+    def move_seconds(self) -> int:
+        """The move time limit of the game shown: the one being played, else a new one with the preset
+        chosen here (``Settings.move_seconds``: the owner's, the config's or the rule's)."""
+        session = self.host.session
+        if session is not None and session.spec.name == self.game:
+            return self.host.settings.move_seconds(session.options)
+        return self.host.settings.timer_seconds(self.game)
+
     def step_timer(self, step: int) -> None:
-        current = self.app.settings.timer_seconds(self.game)
+        current = self.move_seconds()
         steps = sorted({*TIMER_STEPS, current})
         value = steps[max(0, min(len(steps) - 1, steps.index(current) + step))]
-        self.app.settings.set_timer(self.game, value)
-        session = self.app.session
-        if session is not None and session.spec.name == self.game:
-            session.timer.limit_seconds = float(value)
+        self.host.set_move_seconds(self.game, value)
 
     def set_preset(self, preset: str) -> None:
-        self.app.settings.set_preset(self.game, preset)
+        self.host.settings.set_preset(self.game, preset)
 
     def next_coach_mode(self) -> None:
         """The dice games' coach: off → hints → solo → off (a game keeps the mode it started with)."""
-        mode = self.app.settings.coach
+        mode = self.host.settings.coach
         modes = list(COACH_MODE_NAMES)
-        self.app.settings.set(
+        self.host.settings.set(
             "coach", modes[(modes.index(mode) + 1) % len(modes)] if mode in modes else "off"
         )
 
     def set_camera(self, source: str) -> None:
-        self.app.settings.set("camera_source", source)
+        self.host.settings.set("camera_source", source)
 
     def set_seats(self, count: int) -> None:
-        self.app.settings.set("seats", max(1, min(count, self.app.config.seats.count)))
+        self.host.settings.set("seats", max(1, min(count, self.host.config.seats.count)))
 
     def toggle_pause(self) -> None:
-        session = self.app.session
+        session = self.host.session
         if session is None:
             return
         if session.timer.paused:
@@ -183,7 +183,7 @@ class SettingsScreen(Screen):
     def confirm_leave_game(self, leave: bool) -> None:
         self.confirm_leave = False
         if leave:
-            self.app.end_session()
+            self.host.end_session()
 
     def draw_leave_question(self, canvas: Canvas) -> None:
         box = canvas.rect.inflate(-canvas.px(120), -canvas.px(160))
@@ -265,7 +265,7 @@ class SettingsScreen(Screen):
         row_h = canvas.px(52)
         gap = canvas.px(8)
         y = area.top + gap
-        if self.app.config.device.owner_pin == DEFAULT_PIN:
+        if self.host.config.device.owner_pin == DEFAULT_PIN:
             warning_h = canvas.px(24)
             canvas.text(
                 self._("The owner PIN is still 0000: set device.owner_pin in the config file"),
@@ -275,7 +275,7 @@ class SettingsScreen(Screen):
             )
             y = area.top + warning_h
         x0 = m + label_w
-        settings = self.app.settings
+        settings = self.host.settings
 
         def label(text: str) -> None:
             canvas.text(text, (m, y, label_w - gap, row_h), size=22, colour=TEXT_DIM)
@@ -286,7 +286,7 @@ class SettingsScreen(Screen):
             canvas.button(
                 (x0 + i * (w + gap), y, w, row_h),
                 lang.upper(),
-                partial(self.app.set_language, lang),
+                partial(self.host.set_language, lang),
                 selected=lang == self.tr.language,
             )
         y += row_h + gap
@@ -298,7 +298,7 @@ class SettingsScreen(Screen):
         canvas.button((cx, y, canvas.width - cx - m, row_h), coach, self.next_coach_mode, size=20)
         y += row_h + gap
         label(self._("Move timer"))
-        seconds = settings.timer_seconds(self.game)
+        seconds = self.move_seconds()
         canvas.button((x0, y, canvas.px(64), row_h), "−", lambda: self.step_timer(-1), size=30)
         shown = self._("Off") if seconds == 0 else self._("{n} s", n=seconds)
         canvas.text(shown, (x0 + canvas.px(72), y, canvas.px(112), row_h), size=24, align="center")
@@ -316,7 +316,7 @@ class SettingsScreen(Screen):
             )
         y += row_h + gap
         label(self._("Camera"))
-        sources = ["", *self.app.config.camera.sources]
+        sources = ["", *self.host.config.camera.sources]
         cw = min(canvas.px(130), (canvas.width - x0 - m) // len(sources) - gap)
         for i, source in enumerate(sources):
             name = self._(SOURCE_WORDS[source]) if source in SOURCE_WORDS else source.replace("usb:", "USB ")
@@ -345,7 +345,7 @@ class SettingsScreen(Screen):
             lambda: self.set_seats(settings.seats + 1),
             size=30,
         )
-        session = self.app.session
+        session = self.host.session
         if session is not None and not session.finished:
             bx = x0 + canvas.px(230)
             pause = self._("Resume timer") if session.timer.paused else self._("Pause timer")

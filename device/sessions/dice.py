@@ -12,6 +12,11 @@
 - When the move timer runs out the best-scoring box is entered; if the player has not rolled yet, the
   best box is entered as soon as the roll is seen. Either way :attr:`DiceSession.timeout_entry` says
   which box was entered for whom, for the screen's notice.
+
+The phases (:attr:`DiceSession.phase`): ``rolling`` (no roll yet this turn), ``choosing`` (a box to
+pick), ``asking`` (was that a roll?), ``correcting`` (the players fix a reading: the correction screen)
+and ``over``. The camera's readings arrive as ``Seen`` (``vision.DiceObservation``), the simulator's
+and the players' as :class:`device.events.DiceSeen`; both go the same way.
 """
 
 from __future__ import annotations
@@ -19,14 +24,30 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from device.events import DiceSeen, SeenDie
+from device.camera_view import GameReader
+from device.events import DiceSeen, Seen, SeenDie
 from device.session import GameSession, register_session
 from device.sessions.dice_rolls import Scene, Verdict, as_roll, judge, roll_of
 from rules.dice import Choose, Roll, RollDice
+from rules.dice_game import DiceGame, Sheet
+from vision.calibration import HOLD
+from vision.dice import DiceObservation, read_dice
 
-__all__ = ["DiceSession", "PokerDiceSession", "TimeoutEntry", "YahtzeeSession", "roll_from_seen"]
+__all__ = [
+    "DICE_READER",
+    "DicePhase",
+    "DiceSession",
+    "PokerDiceSession",
+    "TimeoutEntry",
+    "YahtzeeSession",
+    "roll_from_seen",
+    "seen_from_observation",
+]
+
+DicePhase = Literal["rolling", "choosing", "asking", "correcting", "over"]
+DICE_READER = GameReader(read_dice, zones=(HOLD,))
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +63,23 @@ class TimeoutEntry:
     points: int
     at: float
     unrolled: bool  # the player had not rolled when the time ran out (entered on his roll)
+
+
+def seen_from_observation(observation: DiceObservation, *, gap: bool = False) -> DiceSeen:
+    """The camera's ``vision.DiceObservation`` as the session's :class:`DiceSeen` (dice in the reader's
+    order, with their places, so the session can tell a throw from a hold)."""
+    uncertain = set(observation.uncertain)
+    dice = tuple(
+        SeenDie(
+            value=die.value,
+            held=die.held,
+            uncertain=i in uncertain or die.value is None,
+            center=(float(die.center[0]), float(die.center[1])),
+            size=float(die.size),
+        )
+        for i, die in enumerate(observation.dice)
+    )
+    return DiceSeen(dice, gap=gap)
 
 
 def roll_from_seen(dice: Sequence[SeenDie], previous: Roll | None) -> tuple[Roll, tuple[int, ...]]:
@@ -86,6 +124,8 @@ def roll_from_seen(dice: Sequence[SeenDie], previous: Roll | None) -> tuple[Roll
 
 class DiceSession(GameSession):
     table_screen = "dice_table"
+    screens = ("correction",)
+    reader = DICE_READER
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -97,28 +137,49 @@ class DiceSession(GameSession):
         self.seen_count = 0  # how many dice the latest reading has
         self.timeout_entry: TimeoutEntry | None = None
         self.choose_best_on_roll = False
+        self.fixing = False  # the players opened the correction screen themselves
         self._progress: tuple[int, list[list[int]]] | None = None
 
     # --- what the screen shows -----------------------------------------------------------------------
 
     @property
+    def game_state(self) -> DiceGame[Sheet]:
+        state = self.state
+        assert isinstance(state, DiceGame)
+        return state
+
+    @property
     def dice(self) -> Roll | None:
-        return self.state.dice  # type: ignore[attr-defined]
+        return self.game_state.dice
 
     @property
     def rolls_used(self) -> int:
-        return int(self.state.rolls_used)  # type: ignore[attr-defined]
+        return self.game_state.rolls_used
+
+    @property
+    def phase(self) -> DicePhase:
+        if self.finished:
+            return "over"
+        if self.pending is not None or self.fixing:
+            return "correcting"
+        if self.question is not None:
+            return "asking"
+        return "rolling" if self.rolls_used == 0 else "choosing"
+
+    @property
+    def screen(self) -> str:
+        return "correction" if self.phase == "correcting" else self.table_screen
 
     def choices(self) -> dict[str, int]:
         """Open boxes and their points for the current dice (empty before the first roll)."""
         if self.dice is None or self.finished:
             return {}
-        return dict(self.state.choices())  # type: ignore[attr-defined]
+        return dict(self.game_state.choices())
 
     def best_choice(self) -> str | None:
         if self.dice is None or self.finished:
             return None
-        return str(self.state.best_choice())  # type: ignore[attr-defined]
+        return str(self.game_state.best_choice())
 
     # --- events --------------------------------------------------------------------------------------
 
@@ -126,6 +187,36 @@ class DiceSession(GameSession):
     def current_roll(self) -> Roll | None:
         """The turn's roll so far (``None`` before its first roll)."""
         return self.dice if self.rolls_used > 0 else None
+
+    def on_press(self, seat: int) -> None:
+        self.confirm(seat)
+
+    def on_reading(self, seen: Seen) -> None:
+        observation = seen.observation
+        if seen.kind == "start":
+            # The dice as they lie at Start are the new game's first reading (not a roll), so the first
+            # throw after Start counts however soon it comes; nothing settled: an empty table. (Another
+            # reader's view says nothing about dice: the first reading will be the dice as they lie.)
+            if isinstance(observation, DiceObservation):
+                self.on_dice(seen_from_observation(observation))
+            elif observation is None:
+                self.on_dice(DiceSeen(()))
+        elif isinstance(observation, DiceObservation):
+            self.on_dice(seen_from_observation(observation, gap=seen.gap))
+
+    def on_event(self, event: object) -> None:
+        if isinstance(event, DiceSeen):
+            self.on_dice(event)
+
+    def fix_dice(self) -> None:
+        """The players open the correction screen to enter the dice themselves."""
+        if not self.finished:
+            self.fixing = True
+
+    def cancel_fix(self) -> None:
+        """The correction screen is left without entering dice: the reading waiting for it is dropped."""
+        self.fixing = False
+        self.pending = None
 
     def on_dice(self, seen: DiceSeen) -> bool:
         """A settled reading: a roll is submitted (or kept for correction if the camera is unsure), a
@@ -195,6 +286,7 @@ class DiceSession(GameSession):
     def correct(self, values: Sequence[int], held: Sequence[bool]) -> bool:
         """The players' own reading of the dice (the correction screen)."""
         dice = tuple(SeenDie(v, h) for v, h in zip(values, held, strict=True))
+        self.fixing = False
         return self.on_dice(DiceSeen(dice))
 
     def select(self, box: str) -> None:
@@ -205,12 +297,7 @@ class DiceSession(GameSession):
         """A seat button (or the confirm touch of the current seat): enter the selected box."""
         if self.finished:
             return False
-        current = self.current_seat
-        if seat != current:
-            # The message counts seats from 1, as the players do; the details keep the 0-based seats.
-            shown = "nobody's" if current is None else f"seat {current + 1}'s"
-            message = f"seat {seat + 1} pressed during {shown} turn"
-            self.refuse("not_your_turn", message, seat=seat, to_move=current)
+        if self.pressed_out_of_turn(seat):
             return False
         if self.dice is None or self.rolls_used == 0:
             self.refuse("roll_first", "no dice rolled yet this turn")
@@ -245,6 +332,7 @@ class DiceSession(GameSession):
         self.choose_best_on_roll = False
         self.pending = None
         self.question = None
+        self.fixing = False
 
     def score_progress(self) -> list[list[int]]:
         """Each player's total after each of his turns (replayed from the game's actions; kept until
@@ -254,10 +342,12 @@ class DiceSession(GameSession):
         state = self.spec.new_game(self.options)
         progress: list[list[int]] = [[] for _ in self.players]
         for act in self.history:
-            player = state.turn_seat  # type: ignore[attr-defined]
+            assert isinstance(state, DiceGame)
+            player = state.turn_seat
             state = state.apply(act)
             if isinstance(act, Choose):
-                progress[player].append(state.sheets[player].total())  # type: ignore[attr-defined]
+                assert isinstance(state, DiceGame)
+                progress[player].append(state.sheets[player].total())
         self._progress = (self.seq, progress)
         return progress
 

@@ -13,10 +13,15 @@ different names in different games (Polish: *Szansa* in Generał, *Ratunek* in K
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from device.i18n import Translator
 from device.ui.theme import Colour, parse_colour
 
-__all__ = ["box_column", "box_label", "box_name", "clock_text", "seat_colour"]
+if TYPE_CHECKING:
+    from device.session import Refusal
+
+__all__ = ["box_column", "box_label", "box_name", "clock_text", "refusal_text", "seat_colour"]
 
 
 def box_base(box: str) -> str:
@@ -53,3 +58,12 @@ def clock_text(seconds: float) -> str:
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def refusal_text(tr: Translator, refusal: Refusal) -> str:
+    """A refused action in the players' language, by its rule code; the rules' English message when
+    the catalogue has no sentence for the code."""
+    text = tr.pgettext("rule", refusal.code)
+    if text == refusal.code:
+        return f"{refusal.message} [{refusal.code}]"
+    return text.format(**refusal.details) if refusal.details else text

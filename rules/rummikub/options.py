@@ -30,3 +30,7 @@ class RummikubOptions(Options):
     }
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
+
+    @property
+    def move_limit_seconds(self) -> int:
+        return self.move_seconds

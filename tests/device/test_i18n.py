@@ -31,6 +31,7 @@ REFUSAL_CODES = (
     "unknown_action",
     "not_your_turn",
     "choose_box_first",
+    "no_camera",
 )
 
 

@@ -103,18 +103,18 @@ def test_refusal_is_shown_in_the_players_language(make_app) -> None:
 def test_camera_view_draws_recognised_dice_and_hold_zone(make_app) -> None:
     import numpy as np
 
-    from device.vision_worker import CameraView, ViewDie
+    from device.camera_view import CameraView, ViewItem, ViewZone
 
     class Worker:
         def view(self) -> CameraView:
             return CameraView(
                 image=np.zeros((270, 480, 3), dtype=np.uint8),
                 frame_size=(1280, 720),
-                dice=(
-                    ViewDie(4, (200.0, 300.0), 60.0, False, False),
-                    ViewDie(None, (900.0, 600.0), 60.0, True, True),
+                items=(
+                    ViewItem("4", (200.0, 300.0), 60.0),
+                    ViewItem("?", (900.0, 600.0), 60.0, zone="hold", uncertain=True),
                 ),
-                hold_zone=((0.0, 576.0), (1280.0, 576.0), (1280.0, 720.0), (0.0, 720.0)),
+                zones=(ViewZone("hold", ((0.0, 576.0), (1280.0, 576.0), (1280.0, 720.0), (0.0, 720.0))),),
                 state="settled",
                 seq=1,
             )

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from device.events import DiceSeen
-from device.vision_worker import VisionWorker, seen_from_observation
+from device.events import DiceSeen, Seen
+from device.sessions.dice import seen_from_observation
+from device.vision_worker import VisionWorker
 
 
 @dataclass
@@ -19,11 +20,23 @@ class Die:
     confidence: float = 0.99
     held: bool = False
 
+    @property
+    def label(self) -> str:
+        return "?" if self.value is None else str(self.value)
+
+    @property
+    def zone(self) -> str | None:
+        return "hold" if self.held else None
+
 
 @dataclass
 class Observation:
     dice: list[Die]
     uncertain: tuple[int, ...] = ()
+
+    @property
+    def items(self) -> list[Die]:
+        return self.dice
 
 
 @dataclass
@@ -76,8 +89,9 @@ def test_one_reading_per_settle() -> None:
     worker = VisionWorker(Camera(frames), Tracker(script), posted.append)
     while worker.process_latest():
         pass
-    assert posted == [seen_from_observation(first), seen_from_observation(second)]
-    assert isinstance(posted[1], DiceSeen) and [d.held for d in posted[1].dice] == [
+    assert posted == [Seen(first), Seen(second)]
+    seen = seen_from_observation(posted[1].observation)
+    assert isinstance(seen, DiceSeen) and [d.held for d in seen.dice] == [
         False,
         False,
         True,
@@ -114,26 +128,36 @@ def test_the_thread_keeps_going_after_a_bad_frame() -> None:
 
 
 def test_the_hold_zone_is_drawn_where_the_calibration_puts_it() -> None:
-    from device.vision_worker import hold_zone_of
+    from device.camera_view import ViewZone
+    from device.vision_worker import zones_of
+    from vision.calibration import Calibration, HoldZone
 
-    @dataclass(frozen=True)
-    class Zone:
-        x0: float
-        y0: float
-        x1: float
-        y1: float
+    # A calibration whose play area starts 100 px right of the frame's left edge.
+    shifted = ((1.0, 0.0, -100.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+    calibration = Calibration(shifted, (640, 480), HoldZone(0, 400, 640, 480))
+    ((zone,),) = (zones_of(calibration, ("hold",)),)
+    assert zone.name == "hold"
+    assert [tuple(round(v) for v in c) for c in zone.corners] == [
+        (100, 400),
+        (740, 400),
+        (740, 480),
+        (100, 480),
+    ]
+    assert zones_of(Calibration(shifted, (640, 480)), ("hold",)) == ()
+    assert zones_of(calibration, ()) == () and zones_of(None, ("hold",)) == ()
+    assert isinstance(zone, ViewZone)
 
-    @dataclass(frozen=True)
-    class Shifted:
-        """A calibration whose play area starts 100 px right of the frame's left edge."""
 
-        hold_zone: Zone | None
+def test_a_reading_on_request_is_posted_whether_or_not_the_scene_settled() -> None:
+    frames = [np.full((720, 1280, 3), 7, dtype=np.uint8)]
+    read = observation([3, 3, 3, 3, 3])
 
-        def to_frame(
-            self, point: tuple[float, float], size: float = 0.0
-        ) -> tuple[tuple[float, float], float]:
-            return (point[0] + 100, point[1]), size
+    class Reading(Tracker):
+        def read(self, frame: np.ndarray) -> Observation:
+            return read
 
-    corners = hold_zone_of(Shifted(Zone(0, 400, 640, 480)))
-    assert corners == ((100, 400), (740, 400), (740, 480), (100, 480))
-    assert hold_zone_of(Shifted(None)) is None and hold_zone_of(None) is None
+    posted: list[object] = []
+    worker = VisionWorker(Camera(frames), Reading([Status("rolling")]), posted.append)
+    worker.request()
+    assert worker.process_latest()
+    assert posted == [Seen(read, kind="requested")]

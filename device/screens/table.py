@@ -1,0 +1,94 @@
+"""The chrome every game's table screen shares: the top bar (the seat to move in its colour and name,
+the game's own status in the middle, the move clock, the menu) and the refusal line.
+
+A game's table screen derives from :class:`TableScreen`, draws its own body below :meth:`draw_top`,
+and turns taps into calls on its session (``self.session``, which a game's screen narrows to its
+session class).
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from device.screens.base import Screen
+from device.session import GameSession
+from device.ui.canvas import Canvas
+from device.ui.names import clock_text, refusal_text, seat_colour
+from device.ui.theme import ACCENT, PANEL, TEXT, TEXT_DIM, WARNING
+
+__all__ = ["REFUSAL_SECONDS", "TableScreen"]
+
+REFUSAL_SECONDS = 6.0  # how long a refused move's reason stays on the screen
+
+
+class TableScreen(Screen):
+    @property
+    def session(self) -> GameSession:
+        """The game on the table (a game's screen narrows it to its session class)."""
+        session = self.host.session
+        assert session is not None, f"{self.name} is shown without a game"
+        return session
+
+    def back(self) -> None:
+        self.host.show("settings")
+
+    # --- the top bar ---------------------------------------------------------------------------------
+
+    def draw_top(self, canvas: Canvas) -> pygame.Rect:
+        """The top bar; returns the area of the game's status (between the name and the clock)."""
+        session = self.session
+        bar = pygame.Rect(0, 0, canvas.width, canvas.px(56))
+        canvas.shape(bar, PANEL)
+        seat = session.current_seat
+        if seat is not None:
+            player = session.players[seat]
+            colour = seat_colour(self.host.config.seats.colours, player.seat)
+            canvas.shape((canvas.px(8), canvas.px(6), canvas.px(44), canvas.px(44)), colour, radius=22)
+            canvas.text(player.name, (canvas.px(60), 0, canvas.px(230), bar.height), size=28, bold=True)
+        self.draw_clock(canvas, pygame.Rect(canvas.px(570), 0, canvas.px(110), bar.height))
+        canvas.button(
+            (canvas.width - canvas.px(112), canvas.px(4), canvas.px(104), canvas.px(48)),
+            self._("Menu"),
+            self.back,
+            size=20,
+        )
+        return pygame.Rect(canvas.px(300), 0, canvas.px(270), bar.height)
+
+    def draw_clock(self, canvas: Canvas, rect: pygame.Rect) -> None:
+        """The move timer's time left ("move time"), or without a limit the time of this move so far
+        ("turn time"), labelled above the figures."""
+        timer = self.session.timer
+        label = pygame.Rect(rect.left, rect.top + canvas.px(2), rect.width, canvas.px(20))
+        figures = pygame.Rect(rect.left, label.bottom, rect.width, rect.bottom - label.bottom)
+        if timer.paused:
+            canvas.text(self._("Paused"), rect, size=24, colour=ACCENT, align="center")
+            return
+        left = timer.remaining()
+        if left is None:
+            canvas.text(self._("turn time"), label, size=18, colour=TEXT_DIM, align="center")
+            canvas.text(clock_text(timer.elapsed()), figures, size=28, colour=TEXT, align="center")
+        else:
+            colour = WARNING if timer.warning() else TEXT
+            canvas.text(self._("move time"), label, size=18, colour=TEXT_DIM, align="center")
+            canvas.text(clock_text(left), figures, size=32, colour=colour, align="center", bold=True)
+
+    # --- the refusal line ----------------------------------------------------------------------------
+
+    def message(self) -> str:
+        """The refusal of the last few seconds, else the camera's trouble, else the game's own line."""
+        session = self.session
+        refusal = session.refusal
+        if refusal is not None and session.timer.now() - refusal.at < REFUSAL_SECONDS:
+            return refusal_text(self.tr, refusal)
+        if self.host.camera_status:
+            return self.host.camera_status
+        return self.status_line()
+
+    def status_line(self) -> str:
+        """What the game says on the refusal line when nothing was refused (dice: 4 dice seen)."""
+        return ""
+
+    def draw_message(self, canvas: Canvas, area: pygame.Rect) -> None:
+        text = self.message()
+        if text:
+            canvas.paragraph(text, area, size=22, colour=WARNING)
