@@ -31,7 +31,7 @@ import numpy as np
 from rules.rummikub.melds import Meld
 from rules.rummikub.tiles import Tile
 
-ANGLE_TOLERANCE = 20.0  # degrees: a detection's turn is off by up to about ten
+ANGLE_TOLERANCE = 25.0  # degrees: a detection's turn is off by about ten, a crowded tile's up to twenty
 NEIGHBOUR_SPAN = 1.4  # centre distance along the row, in short sides (touching tiles: about 1.0)
 LEVEL_TOLERANCE = 0.45  # offset across the row, in long sides
 RESOLVE_SHARE = 0.9  # a meld decides a doubtful tile when one valid reading has this share

@@ -51,8 +51,12 @@ def register(sub: Any) -> None:
             "--penalty-per-zero", action="store_true", help="Kości: the penalty for each zero"
         )
         parser.add_argument("--table", default=None, help="the table file (default: in the state directory)")
-        parser.add_argument("--state-dir", default=None, help="where the tables live (overrides the config)")
-        parser.add_argument("--config", default=None, help="the config file (its state directory)")
+        parser.add_argument(
+            "--state-dir", default=argparse.SUPPRESS, help="where the tables live (overrides the config)"
+        )
+        parser.add_argument(
+            "--config", default=argparse.SUPPRESS, help="the config file (its state directory)"
+        )
 
     b = verbs.add_parser("build", help="build the value table(s) once (a progress bar)")
     common(b, game_required=False)
@@ -122,8 +126,10 @@ def _fail(message: str) -> int:
     return 2
 
 
-def progress_bar(label: str, out: TextIO = sys.stderr) -> Any:
-    """A ``progress(done, total)`` callback drawing ``label [#####.....]  45%  12 s``."""
+def progress_bar(label: str, out: TextIO | None = None) -> Any:
+    """A ``progress(done, total)`` callback drawing ``label [#####.....]  45%  12 s`` on ``out`` (the
+    standard error at the time of the call, not at import: tests and callers may replace it)."""
+    stream = sys.stderr if out is None else out
     start = time.monotonic()
 
     def show(done: int, total: int) -> None:
@@ -131,10 +137,10 @@ def progress_bar(label: str, out: TextIO = sys.stderr) -> Any:
         filled = width * done // max(total, 1)
         bar = "#" * filled + "." * (width - filled)
         percent = 100 * done // max(total, 1)
-        out.write(f"\r{label} [{bar}] {percent:3d}%  {time.monotonic() - start:.0f} s")
+        stream.write(f"\r{label} [{bar}] {percent:3d}%  {time.monotonic() - start:.0f} s")
         if done >= total:
-            out.write("\n")
-        out.flush()
+            stream.write("\n")
+        stream.flush()
 
     return show
 

@@ -66,7 +66,9 @@ def source_failure(source: str, reason: str) -> str:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("doctor", help="check the wiring: camera, buttons, LEDs, buzzer, display, pods")
-    p.add_argument("--config", default=None, help="config file (default: /etc/tabletop-referee/config.toml)")
+    p.add_argument(
+        "--config", default=argparse.SUPPRESS, help="config file (default: /etc/tabletop-referee/config.toml)"
+    )
     p.add_argument("--non-interactive", action="store_true", help="ask nothing; do not wait for presses")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--button-seconds", type=float, default=15.0, help="time to press each seat button")

@@ -20,7 +20,7 @@ from device.journal import Journal, refusal_reason
 def register(sub: Any) -> None:
     p = sub.add_parser("export", help="export the finished games (history) as CSV or JSON")
     p.add_argument("--format", choices=("csv", "json"), default="csv")
-    p.add_argument("--config", default=None, help="the config file (its journal is exported)")
+    p.add_argument("--config", default=argparse.SUPPRESS, help="the config file (its journal is exported)")
     p.add_argument("--journal", default=None, help="the journal file (overrides the config)")
     p.add_argument(
         "--state-dir",

@@ -127,6 +127,19 @@ def test_a_config_file_that_does_not_exist_is_an_error(tmp_path: Path, capsys) -
     assert main(["--simulate", "--headless", "--config", str(missing), "--frames", "1"]) == 2
     assert f"the config file {missing} does not exist" in capsys.readouterr().err
     assert main(["export", "--config", str(missing)]) == 2
+    # Before the command too: a command's own --config must not silently drop the global one.
+    for command in (["export"], ["doctor"], ["coach", "value", "kosci"]):
+        capsys.readouterr()
+        assert main(["--config", str(missing), *command]) == 2, command
+        assert f"the config file {missing} does not exist" in capsys.readouterr().err
+
+
+def test_the_global_config_reaches_the_command(tmp_path: Path, capsys) -> None:
+    state = tmp_path / "elsewhere"
+    config = tmp_path / "config.toml"
+    config.write_text(f'[device]\nstate_dir = "{state}"\n', encoding="utf-8")
+    assert main(["--config", str(config), "export"]) == 2  # its state directory has no journal yet
+    assert f"no journal at {state / 'journal.sqlite3'}" in capsys.readouterr().err
 
 
 def test_a_state_directory_that_cannot_be_made_is_named(tmp_path: Path, capsys) -> None:

@@ -4,9 +4,9 @@
   copies from the CC BY 4.0 set, see its README) every labelled tile is found and the melds and loose
   tiles are exactly the labelled ones. Tiles are paired by position, so this checks the grouping, not
   the reading.
-* Readings: each listed photo of the shared set (``REFEREE_DATASETS``, default ``../shared/datasets``;
-  skipped without it) is read to exactly its labelled multiset; the ``val`` ones were never trained or
-  tuned on.
+* Readings: each ``val`` photo of the shared set (``REFEREE_DATASETS``, default ``../shared/datasets``;
+  skipped without it; never trained or tuned on) is read to exactly its labelled multiset, the known
+  misreadings named.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 import math
 import os
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,10 +36,9 @@ def _partition(groups: list[list[int]]) -> set[frozenset[int]]:
 
 
 # Where the reader misses a tile the grouping cannot be exact; each such photo is named here with why
-# (the shipped models: 20 of the 22 photos are grouped exactly).
+# (the shipped models: 21 of the 22 photos are grouped exactly).
 DETECTOR_MISSES = {
-    "melds-02.jpg": "the joker is not read (classified as no tile)",
-    "melds-11.jpg": "the joker is not read (classified as no tile)",
+    "melds-04.jpg": "R10 is read apart from R11 R12 (its place in the row misjudged)",
 }
 
 
@@ -69,30 +69,39 @@ def test_melds_on_hand_labelled_photos(record: dict) -> None:
     assert found == expected, str(observation)
 
 
-# Thirteen val photos (28 of the 48 val photos are read exactly; these are the larger layouts).
-PHOTOS = [
-    "train/images/rummy-23_jpeg.rf.821d41a9325159f7d5f2123df69e7f4b.jpg",
-    "train/images/rummy-24_jpeg.rf.952b01af34991a324f4e49f1f031d556.jpg",
-    "train/images/rummy-40_jpeg.rf.ed28b8aa69deb3cf06fb93223ebcdb32.jpg",
-    "train/images/rummy2-1_jpeg.rf.872843be50d9b7962d0d85d5dc293f16.jpg",
-    "train/images/rummy2-27_jpeg.rf.1c74d2307d8081c9e41c43dabb75cc78.jpg",
-    "train/images/rummy2-30_jpeg.rf.7401a2f47e8b65af658bf1ce369e9935.jpg",
-    "train/images/rummy2-3_jpeg.rf.eb71c041c26e3249f7f50b9c19304d1d.jpg",
-    "train/images/rummy2-7_jpeg.rf.32ece4deb64715f4181d5a39334c41b6.jpg",
-    "train/images/rummy3-2_jpeg.rf.581c65ee7e3758d6b85ad784c9ddc192.jpg",
-    "train/images/rummy4-3_jpeg.rf.f0c71ed5439e1ff93236e3dda69bfad1.jpg",
-    "train/images/rummy4-88_jpeg.rf.1ce359f5f08c82732db77700b597eb9f.jpg",
-    "train/images/rummy4-33_jpeg.rf.9c17893a692579e828a5592239f5a6ab.jpg",
-    "train/images/rummy4-37_jpeg.rf.4135814ba0aea1ec3636a7a58a1d4bb2.jpg",
-]
+# Every val photo (never trained or tuned on) is read to exactly its labelled multiset but these five
+# (43 of 48 with the shipped models); each names the reader's mistake.
+VAL_MISREAD = {
+    "rummy4-11_jpeg.rf.ad7b85ee217cb4d369ca80dca9fc269f.jpg": "R3 read as R6",
+    "rummy4-14_jpeg.rf.bb66e57bf812a722a18ffe6f500c85e9.jpg": "an R7 seen that is not there",
+    "rummy4-33_jpeg.rf.9c17893a692579e828a5592239f5a6ab.jpg": "B3 missed",
+    "rummy4-50_jpeg.rf.80a18d2d56380227d0467a67e5e77f8c.jpg": "O8 missed",
+    "rummy4-85_jpeg.rf.c4917d320424eed670a35773e71e7f67.jpg": "a joker seen that is not there",
+}
 
 
-@pytest.mark.parametrize("name", PHOTOS)
-def test_real_photos_read_exactly(name: str) -> None:
+def _val_photos() -> list[object]:
+    folder = DATASETS / "rummikub-tiles"
+    if not folder.is_dir():
+        return [pytest.param(None, marks=pytest.mark.skip(reason="the shared photo set is not here"))]
+    params = []
+    for item in load_folder(folder, "val"):
+        reason = VAL_MISREAD.get(item.path.name)
+        marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+        params.append(pytest.param(item, marks=marks, id=item.path.name.split("_jpeg")[0]))
+    return params
+
+
+def test_every_val_photo_is_listed() -> None:
     folder = DATASETS / "rummikub-tiles"
     if not folder.is_dir():
         pytest.skip("the shared photo set is not on this machine")
-    (item,) = [i for i in load_folder(folder, "val") if i.path.name == Path(name).name]
+    names = {i.path.name for i in load_folder(folder, "val")}
+    assert len(names) == 48 and set(VAL_MISREAD) <= names
+
+
+@pytest.mark.parametrize("item", _val_photos())
+def test_real_photos_read_exactly(item: Any) -> None:
     observation = read_tiles(cv2.imread(str(item.path)))
     assert sorted(str(t.tile) for t in observation.tiles) == sorted(tile_name(n) for n in item.objects)
 

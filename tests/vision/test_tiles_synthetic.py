@@ -18,11 +18,13 @@ from vision.tiles import TableObservation
 
 
 def _melds(observation: TableObservation) -> list[Meld]:
-    return sorted((Meld(tuple(m)) for m in observation.meld_tiles()), key=str)
+    # Sorted by the meld's own key (the same for a meld, its reverse and a group in any order), not by
+    # its text: a run read from the other side must sort where the expected one does.
+    return sorted((Meld(tuple(m)) for m in observation.meld_tiles()), key=lambda m: m.key)
 
 
 def _expected(*melds: str) -> list[Meld]:
-    return sorted((Meld.parse(m) for m in melds), key=str)
+    return sorted((Meld.parse(m) for m in melds), key=lambda m: m.key)
 
 
 CASES: dict[str, tuple[list[str], dict[str, Any]]] = {
@@ -37,16 +39,14 @@ CASES: dict[str, tuple[list[str], dict[str, Any]]] = {
 
 ANGLES = [0.0, 23.0, 180.0, -100.0]
 # The renderer paints numbers from a glyph atlas and warps in numpy (vision/synth.py), so these frames
-# are the same on OpenCV 4.11 (the Pi) and 5.x, and so are these lists. With the shipped models the
-# rendered tiles are read exactly only in these cases: the classifier, trained mostly on photos, misreads
-# rendered faces turned upside down (see the README); a case that starts passing fails as XPASS here.
-READ_EXACTLY = {("groups", 0.0), ("groups", 23.0), ("jokers in the middle and at an end", 0.0)}
-READ_EXACTLY |= {("two rows close together", 0.0), ("two rows close together", 23.0)}
-READ_EXACTLY |= {("two melds with a gap", 23.0), ("touching melds", 180.0)}
-READ_EXACTLY |= {("two rows close together", 180.0), ("two rows close together", -100.0)}
-# And grouped exactly by position in all cases but these (a rendered tile missed or its turn misjudged).
-NOT_GROUPED = {("runs up and down", 23.0), ("runs up and down", -100.0)}
-NOT_GROUPED |= {("jokers in the middle and at an end", a) for a in (23.0, 180.0, -100.0)}
+# are the same on OpenCV 4.11 (the Pi) and 5.x, and so are these lists; a case that starts passing fails
+# as XPASS here. With the shipped models every rendered table but these is read exactly (17 of 24): in
+# each, a rendered 9 is read as a 6 or a 6 as a 9 (the rendered foot mark is not the real one).
+NOT_READ_EXACTLY = {("runs up and down", 180.0), ("two melds with a gap", 23.0)}
+NOT_READ_EXACTLY |= {("touching melds", a) for a in (0.0, 23.0, -100.0)}
+NOT_READ_EXACTLY |= {("two rows close together", 0.0), ("two rows close together", 23.0)}
+# And grouped exactly by position in every case but these (none with the shipped models).
+NOT_GROUPED: set[tuple[str, float]] = set()
 
 
 def _seed(name: str, angle: float) -> int:
@@ -92,7 +92,7 @@ def test_synthetic_melds_are_grouped_exactly(name: str, angle: float) -> None:
 
 def test_the_rendered_suite_is_read_well_as_a_whole() -> None:
     """Over every rendered case and turn (180 tiles): the share of tiles found and the precision of the
-    readings the reader is sure of, measured at 175/180 and 165/174 with the shipped models; this test
+    readings the reader is sure of, measured at 180/180 and 164/173 with the shipped models; this test
     fails if the reader or the renderer gets worse, whichever single case it is."""
     found = right = sure = sure_right = total = 0
     for name in CASES:
@@ -115,14 +115,14 @@ def test_the_rendered_suite_is_read_well_as_a_whole() -> None:
                     sure += 1
                     sure_right += read_right
     assert total == 180
-    assert found >= 171, f"found {found}/{total}"
+    assert found >= 177, f"found {found}/{total}"
     assert right >= 0.92 * found, f"read right {right}/{found}"
     assert sure_right >= 0.94 * sure, f"sure and right {sure_right}/{sure}"
 
 
 def _reading(name: str, angle: float) -> object:
-    known = (name, angle) in READ_EXACTLY
-    marks = [] if known else [pytest.mark.xfail(reason="rendered faces misread", strict=True)]
+    missed = (name, angle) in NOT_READ_EXACTLY
+    marks = [pytest.mark.xfail(reason="rendered faces misread", strict=True)] if missed else []
     return pytest.param(name, angle, marks=marks, id=f"{name}-{angle}")
 
 
@@ -150,9 +150,10 @@ def test_loose_tiles_and_the_table_for_the_engine() -> None:
     assert check_turn(["R3 R4 R5"], after) == parse_tiles("B8 K8 O8")
 
 
-# At these turns of the whole table the shipped models still fail on rendered 6 and 9: at 0 a 6 is
-# read as a 9 (the rendered foot mark is not the real one), at 180 a tile is missed.
-SIX_NINE_MIXED = {0.0, 180.0}
+# At every turn of the whole table the shipped models still read some rendered 9s as 6s (the rendered
+# foot mark is not the real one; on real photos turned a quarter and a half turn 6 and 9 are told apart:
+# tests/vision/test_tiles_real.py).
+SIX_NINE_MIXED = {0.0, 90.0, 180.0}
 
 
 @pytest.mark.parametrize(
@@ -160,7 +161,7 @@ SIX_NINE_MIXED = {0.0, 180.0}
     [
         pytest.param(
             a,
-            marks=[pytest.mark.xfail(reason="rendered 6/9 misread or missed", strict=True)]
+            marks=[pytest.mark.xfail(reason="rendered 9 read as 6", strict=True)]
             if a in SIX_NINE_MIXED
             else [],
         )
