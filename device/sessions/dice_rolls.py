@@ -29,7 +29,7 @@ The *thrown* dice are the shifted and changed dice of the rolling area. Then:
 
 A reading of fewer or more than five dice (a hand lifting some) is **incomplete** and leaves the scene as
 it was. The first reading after a start or a resume is the **current** roll, never a new one. A new
-game takes it from the camera at the moment of Start (:func:`device.vision_worker.reading_of_view`):
+game takes it from the camera at the moment of Start (a ``Seen`` of kind ``"start"``, see ``App.start_game``):
 the dice as they lie then, or no dice when the tray is empty or the dice are moving — so a throw right
 after Start settles against that and is a roll. Between turns the first reading is the dice left by the
 previous player; in the middle of a turn it must show the journal's
