@@ -1,6 +1,16 @@
 """The screens of the appliance; importing this package registers them in ``SCREENS`` by name."""
 
-from device.screens import correction, dice_table, end, failsafe, history, home, players, settings
+from device.screens import (
+    correction,
+    dice_table,
+    end,
+    failsafe,
+    history,
+    home,
+    players,
+    settings,
+    zatre_table,
+)
 from device.screens.base import SCREENS, Screen, screen
 
 __all__ = [
@@ -15,4 +25,5 @@ __all__ = [
     "players",
     "screen",
     "settings",
+    "zatre_table",
 ]

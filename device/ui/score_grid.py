@@ -61,6 +61,7 @@ class ScoreGrid:
     column_labels: Sequence[str] = ()  # the columns of each player's block (one column without labels)
     open: Callable[[int, int, int], bool] = lambda row, player, column: False
     total_label: str = "Total"
+    label_width: int = LABEL  # px at 800×480 of the row names (Zatre's row numbers need less)
 
     @property
     def columns(self) -> int:
@@ -70,7 +71,7 @@ class ScoreGrid:
         row_h = canvas.px(ROW)
         fixed = 2 + (1 if self.column_labels else 0)  # names (and column labels) above, the totals below
         per_page = max(1, area.height // row_h - fixed)
-        per_players = max(1, (area.width - canvas.px(LABEL)) // (self.columns * canvas.px(CELL)))
+        per_players = max(1, (area.width - canvas.px(self.label_width)) // (self.columns * canvas.px(CELL)))
         return GridLayout(
             len(self.rows), self.columns, per_page, min(per_players, len(self.players)), len(self.players)
         )
@@ -84,7 +85,7 @@ class ScoreGrid:
         first = player_page * layout.players_per_page
         shown = range(first, min(len(self.players), first + layout.players_per_page))
         row_h = canvas.px(ROW)
-        label_w = canvas.px(LABEL)
+        label_w = canvas.px(self.label_width)
         cell_w = (area.width - label_w) // (len(shown) * columns)
 
         def cell(n: int, c: int, y: int) -> tuple[int, int, int, int]:

@@ -1,0 +1,384 @@
+"""The Zatre table: the hand of the player on turn, the board as a grid of half-cells the players fill by
+tapping, what the pending cards would score, and the score sheets as the paper pad has them.
+
+Left: the hand (each card as its two halves: tap the half that goes on the cell you tap next), what
+the pending cards score, *Take back* and *Lay* (the seat button does the same), the refusal line and
+the arrows that move the view of the board. Right: the board, 48 px per half-cell at 800×480, centred
+on the laid cards after every turn. The top bar switches between the board and the sheets.
+
+The touch targets are labelled for the tests and the simulated players: ``hand 2.1`` (the second card's
+first half), ``cell 3,-1`` (a half-cell of the board), ``pan left`` … ``pan down``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pygame
+
+from device.events import Event, Key
+from device.host import Host
+from device.screens.base import screen
+from device.screens.table import TableScreen
+from device.sessions.zatre import TimeoutLay, ZatreSession
+from device.ui.canvas import Canvas
+from device.ui.names import seat_colour
+from device.ui.score_grid import ScoreGrid
+from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, Colour
+from rules.zatre import Scoring, Sheet
+
+__all__ = ["CELL", "SHEET_COLUMNS", "ZatreTableScreen", "sheet_cell"]
+
+CELL = 48  # px per half-cell at 800×480: the smallest touch target
+CARD_FACE: Colour = (245, 240, 225)
+CARD_INK: Colour = (17, 24, 39)
+CARD_EDGE: Colour = (120, 110, 90)
+FRONTIER: Colour = (45, 58, 78)
+NOTICE_SECONDS = 8.0
+SHEET_COLUMNS = ("10", "11", "12", "+", "Σ")  # the pad: three columns, the row bonus, the Total column
+PAN = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
+
+
+def sheet_cell(sheet: Sheet, row: int, column: int) -> int | None:
+    """What the paper pad shows in sheet row ``row`` (0-based) and ``column`` (0–2: the 10, 11 and 12
+    boxes, 3: the row bonus once the row is complete, 4: the Total column's super bonus, entered from
+    the bottom row up), ``None`` for an empty box.
+
+    >>> s = Sheet().enter(Scoring((12, 12, 10), (5, 5, 1), 6)).enter(Scoring((11,), (3,), 0))
+    >>> [sheet_cell(s, 0, c) for c in range(4)], sheet_cell(s, s.length - 1, 4)
+    ([1, 3, 10, 1], 6)
+    """
+    if column < 3:
+        boxes = sheet.columns[column]
+        return boxes[row] if row < len(boxes) else None
+    if column == 3:
+        return sheet.bonus_of_row(row) if row < sheet.complete_rows else None
+    index = sheet.length - 1 - row
+    return sheet.supers[index] if 0 <= index < len(sheet.supers) else None
+
+
+@screen("zatre_table")
+class ZatreTableScreen(TableScreen):
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
+        self.view = "board"
+        self.sheet_page = 0
+        self.pan = (0, 0)
+        self._seq = -1
+
+    @property
+    def session(self) -> ZatreSession:
+        session = self.host.session
+        assert isinstance(session, ZatreSession)
+        return session
+
+    def enter(self, **_: Any) -> None:
+        self.view = "board"
+        self.pan = (0, 0)
+
+    # --- input ---------------------------------------------------------------------------------------
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, Key) and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            self.lay()
+        elif isinstance(event, Key) and event.key == pygame.K_BACKSPACE:
+            self.session.take_back()
+        elif isinstance(event, Key) and event.key in (
+            pygame.K_LEFT,
+            pygame.K_RIGHT,
+            pygame.K_UP,
+            pygame.K_DOWN,
+        ):
+            name = {pygame.K_LEFT: "left", pygame.K_RIGHT: "right", pygame.K_UP: "up", pygame.K_DOWN: "down"}
+            self.move_view(name[event.key])
+        else:
+            super().handle(event)
+
+    def lay(self) -> None:
+        """The Lay touch: the seat button of the player on turn."""
+        seat = self.session.current_seat
+        if seat is not None:
+            self.session.confirm(seat)
+
+    def tap_cell(self, cell: tuple[int, int]) -> None:
+        self.session.tap_cell(cell)
+
+    def move_view(self, direction: str) -> None:
+        dx, dy = PAN[direction]
+        self.pan = (self.pan[0] + dx, self.pan[1] + dy)
+
+    def toggle_view(self) -> None:
+        self.view = "sheets" if self.view == "board" else "board"
+
+    def next_sheet_page(self) -> None:
+        self.sheet_page += 1
+
+    # --- drawing -------------------------------------------------------------------------------------
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.begin()
+        session = self.session
+        if session.seq != self._seq:
+            self._seq, self.pan = session.seq, (0, 0)  # after every turn: the view on the laid cards
+        status = self.draw_top(canvas)
+        self.draw_status(canvas, session, status)
+        body = pygame.Rect(canvas.px(8), canvas.px(64), canvas.width - canvas.px(16), 0)
+        body.height = canvas.height - canvas.px(8) - body.top
+        if self.view == "sheets":
+            self.draw_sheets(canvas, session, body)
+            return
+        left = pygame.Rect(body.left, body.top, canvas.px(296), body.height)
+        board = pygame.Rect(left.right + canvas.px(8), body.top, body.right - left.right - canvas.px(8), 0)
+        board.height = body.height
+        self.draw_hand(canvas, session, left)
+        self.draw_board(canvas, session, board)
+
+    def draw_status(self, canvas: Canvas, session: ZatreSession, area: pygame.Rect) -> None:
+        state = session.zatre
+        canvas.text(
+            self._("Round {n} of {total}", n=state.round + 1, total=state.rounds),
+            (area.left, 0, canvas.px(136), area.height),
+            size=22,
+            colour=ACCENT,
+        )
+        label = self._("Sheets") if self.view == "board" else self._("Board")
+        canvas.button(
+            (area.left + canvas.px(140), canvas.px(4), area.width - canvas.px(144), canvas.px(48)),
+            label,
+            self.toggle_view,
+            size=20,
+        )
+
+    def draw_hand(self, canvas: Canvas, session: ZatreSession, area: pygame.Rect) -> None:
+        state = session.zatre
+        seat = state.turn
+        pile = len(state.piles[seat]) if seat is not None else 0
+        canvas.text(
+            self._("Hand · pile {n}", n=pile),
+            (area.left, area.top, area.width, canvas.px(28)),
+            size=20,
+            colour=TEXT_DIM,
+        )
+        half_w, half_h = canvas.px(64), canvas.px(56)
+        gap = area.width - 4 * half_w
+        available = set(session.available())
+        for i, card in enumerate(session.hand):
+            x = area.left + (i % 2) * (2 * half_w + gap)
+            y = area.top + canvas.px(32) + (i // 2) * (half_h + canvas.px(8))
+            used = i not in available
+            for half, value in enumerate((card.first, card.second)):
+                rect = pygame.Rect(x + half * half_w, y, half_w, half_h)
+                picked = session.picked == (i, half)
+                face = BUTTON if used else BUTTON_SELECTED if picked else CARD_FACE
+                ink = TEXT_DIM if used else TEXT if picked else CARD_INK
+                canvas.shape(rect.inflate(-canvas.px(2), 0), face, radius=6)
+                canvas.text(str(value) if value else "", rect, size=34, colour=ink, align="center", bold=True)
+                label = f"hand {i + 1}.{half + 1}"
+                canvas.record("zatre_half", f"{label}={value}", rect)
+                if not used:
+                    canvas.target(rect, label, partial(session.pick, i, half))
+            pygame.draw.line(
+                canvas.surface,
+                CARD_EDGE,
+                (x + half_w, y + canvas.px(6)),
+                (x + half_w, y + half_h - canvas.px(6)),
+            )
+        y = area.top + canvas.px(32) + 2 * (half_h + canvas.px(8))
+        canvas.paragraph(
+            self.turn_text(session), (area.left, y, area.width, canvas.px(56)), size=20, colour=ACCENT
+        )
+        y += canvas.px(60)
+        w = (area.width - canvas.px(8)) // 2
+        canvas.button(
+            (area.left, y, w, canvas.px(56)),
+            self._("Take back"),
+            session.take_back if session.pending else None,
+            size=20,
+        )
+        ready = len(session.pending) == session.cards_wanted
+        canvas.button(
+            (area.left + w + canvas.px(8), y, w, canvas.px(56)),
+            self._("Lay"),
+            self.lay if session.pending else None,
+            colour=GOOD if ready else None,
+            size=24,
+        )
+        y += canvas.px(64)
+        arrows_top = area.bottom - canvas.px(52)
+        self.draw_message(canvas, pygame.Rect(area.left, y, area.width, arrows_top - y - canvas.px(4)))
+        aw = (area.width - 3 * canvas.px(8)) // 4
+        for n, direction in enumerate(("left", "up", "down", "right")):
+            rect = pygame.Rect(area.left + n * (aw + canvas.px(8)), arrows_top, aw, canvas.px(52))
+            self.arrow(canvas, rect, direction)
+
+    def arrow(self, canvas: Canvas, rect: pygame.Rect, direction: str) -> None:
+        """A button with a drawn arrowhead (the font has no arrows): moves the view of the board."""
+        canvas.shape(rect, BUTTON, radius=8)
+        cx, cy, r = rect.centerx, rect.centery, canvas.px(12)
+        dx, dy = PAN[direction]
+        tip = (cx + dx * r, cy + dy * r)
+        base = [(cx - dx * r + dy * r, cy - dy * r + dx * r), (cx - dx * r - dy * r, cy - dy * r - dx * r)]
+        pygame.draw.polygon(canvas.surface, TEXT, [tip, *base])
+        canvas.record("button", f"pan {direction}", rect)
+        canvas.target(rect, f"pan {direction}", partial(self.move_view, direction))
+
+    def turn_text(self, session: ZatreSession) -> str:
+        """What the pending cards score, or what this turn needs."""
+        scoring = session.preview()
+        if scoring is not None:
+            return self.scoring_text(scoring)
+        if session.zatre.first_turn:
+            return self._("First turn of the round: lay two touching cards.")
+        if session.picked is not None:
+            return self._("Tap the cell for the chosen half.")
+        return self._("Tap a half of a card, then a cell of the board.")
+
+    def scoring_text(self, scoring: Scoring) -> str:
+        if not scoring.rows:
+            return self._("No row of 10, 11 or 12: 0 points")
+        rows = " + ".join(str(t) for t in scoring.rows)
+        text = self._("Rows {rows}: {points} points", rows=rows, points=sum(scoring.points))
+        if scoring.super_bonus:
+            text += " " + self._("Super bonus +{bonus}", bonus=scoring.super_bonus)
+        return text
+
+    def status_line(self) -> str:
+        """After a turn: the timer's lay, the exchanges and passes, the end of a round; else the last
+        turn's score."""
+        session = self.session
+        entry = session.timeout_entry
+        if entry is not None and session.timer.now() - entry.at < NOTICE_SECONDS:
+            return self.timeout_text(entry)
+        names = [p.name for p in session.players]
+        lines = []
+        for event in session.zatre.events:
+            if event.kind == "exchange" and event.player is not None:
+                lines.append(
+                    self._(
+                        "{name} could not lay: the hand goes under the pile, 3 new cards.",
+                        name=names[event.player],
+                    )
+                )
+            elif event.kind == "pass" and event.player is not None:
+                lines.append(self._("{name} cannot lay any card and passes.", name=names[event.player]))
+            elif event.kind == "round_end":
+                lines.append(self._("The round is over."))
+        if lines:
+            return " ".join(lines)
+        if session.last_turn is not None and not session.pending:
+            seat, _, scoring = session.last_turn
+            return self._("{name} scored {points}.", name=names[seat], points=scoring.total)
+        return ""
+
+    def timeout_text(self, entry: TimeoutLay) -> str:
+        return self._(
+            "Time ran out: {cards} laid for {name} ({points}).",
+            cards=" ".join(str(p.card) for p in entry.lay.placements),
+            name=self.session.players[entry.seat].name,
+            points=entry.points,
+        )
+
+    # --- the board -----------------------------------------------------------------------------------
+
+    def view_origin(self, session: ZatreSession, cols: int, rows: int) -> tuple[int, int]:
+        """The board cell at the view's top left: the laid and pending cards centred, then panned."""
+        cells = [*session.zatre.board.cells, *session.pending_cells()]
+        if cells:
+            xs = [x for x, _ in cells]
+            ys = [y for _, y in cells]
+            cx, cy = (min(xs) + max(xs) + 1) // 2, (min(ys) + max(ys) + 1) // 2
+        else:
+            cx, cy = 0, 0
+        return cx - cols // 2 + self.pan[0], cy - rows // 2 + self.pan[1]
+
+    def draw_board(self, canvas: Canvas, session: ZatreSession, area: pygame.Rect) -> None:
+        cell = canvas.px(CELL)
+        cols, rows = area.width // cell, area.height // cell
+        grid = pygame.Rect(0, 0, cols * cell, rows * cell)
+        grid.center = area.center
+        canvas.shape(area, PANEL, radius=8)
+        ox, oy = self.view_origin(session, cols, rows)
+        laid = session.zatre.board.cells
+        pending = session.pending_cells()
+        frontier = session.zatre.board.frontier()
+
+        def rect_of(x: int, y: int) -> pygame.Rect:
+            return pygame.Rect(grid.left + (x - ox) * cell, grid.top + (y - oy) * cell, cell, cell)
+
+        for row in range(rows):
+            for col in range(cols):
+                x, y = ox + col, oy + row
+                rect = rect_of(x, y)
+                if (x, y) not in laid and (x, y) not in pending:
+                    colour = FRONTIER if (x, y) in frontier else BUTTON
+                    pygame.draw.rect(canvas.surface, colour, rect.inflate(-2, -2), width=1)
+                canvas.target(rect, f"cell {x},{y}", partial(self.tap_cell, (x, y)))
+        visible = pygame.Rect(ox, oy, cols, rows)
+        cards = [(p, False) for p in session.zatre.board.placements]
+        cards += [(p.placement, True) for p in session.pending]
+        for placement, is_pending in cards:
+            (a, va), (b, vb) = placement.cells
+            if not (visible.collidepoint(a) or visible.collidepoint(b)):
+                continue
+            first, second = rect_of(*a), rect_of(*b)
+            whole = first.union(second).clip(grid)
+            canvas.shape(whole.inflate(-canvas.px(4), -canvas.px(4)), CARD_FACE, radius=6)
+            if is_pending:
+                pygame.draw.rect(
+                    canvas.surface, ACCENT, whole.inflate(-2, -2), width=max(2, canvas.px(3)), border_radius=6
+                )
+            for rect, value in ((first, va), (second, vb)):
+                if grid.contains(rect):
+                    canvas.text(
+                        str(value) if value else "", rect, size=30, colour=CARD_INK, align="center", bold=True
+                    )
+            canvas.record("zatre_card", f"{placement}{'*' if is_pending else ''}", whole)
+
+    # --- the sheets ----------------------------------------------------------------------------------
+
+    def score_grid(self, session: ZatreSession) -> ScoreGrid:
+        """Every player's pad: rows 1…25, the 10 | 11 | 12 boxes, the row bonus and the Total column."""
+        sheets = session.zatre.sheets
+        length = max(sheet.length for sheet in sheets)
+        colours = self.host.config.seats.colours
+
+        def cell(row: int, player: int, column: int) -> str | None:
+            value = sheet_cell(sheets[player], row, column)
+            return None if value is None else str(value)
+
+        def open_box(row: int, player: int, column: int) -> bool:
+            return column < 3 and row == len(sheets[player].columns[column])
+
+        return ScoreGrid(
+            rows=[str(n + 1) for n in range(length)],
+            players=[(p.name, seat_colour(colours, p.seat)) for p in session.players],
+            cell=cell,
+            totals=[str(sheet.total) for sheet in sheets],
+            column_labels=SHEET_COLUMNS,
+            open=open_box,
+            total_label=self._("Total"),
+            label_width=56,
+        )
+
+    def draw_sheets(self, canvas: Canvas, session: ZatreSession, area: pygame.Rect) -> None:
+        grid = self.score_grid(session)
+        top = pygame.Rect(area.left, area.top, area.width, canvas.px(52))
+        body = pygame.Rect(
+            area.left, top.bottom + canvas.px(6), area.width, area.bottom - top.bottom - canvas.px(6)
+        )
+        layout = grid.layout(canvas, body)
+        canvas.text(
+            self._("+ row bonus · Σ super bonuses, from the bottom up"),
+            (top.left, top.top, top.width - canvas.px(230), top.height),
+            size=20,
+            colour=TEXT_DIM,
+        )
+        if layout.pages > 1:
+            canvas.button(
+                (top.right - canvas.px(220), top.top, canvas.px(220), top.height),
+                self._("Page {n} of {total}", n=self.sheet_page % layout.pages + 1, total=layout.pages),
+                self.next_sheet_page,
+                size=20,
+            )
+        grid.draw(canvas, body, self.sheet_page)

@@ -1,0 +1,310 @@
+"""Zatre – the card game at the table: the players lay their cards on the board the screen shows.
+
+The engine (``rules.zatre``) deals and holds every card — it has no referee mode — so the device plays
+in **full information**: the hand shown is the hand the engine dealt to the player on turn, the
+exchange of an unplayable hand and the passes happen on their own (``ZatreState.events``), and the
+sheets fill themselves.
+
+A turn on the screen:
+
+- tap one half of a card in the hand: the card is picked with that half as its *anchor*;
+- tap a cell of the board: the anchor goes there and the other half to the first neighbour (right,
+  below, left, above) where the card is legal. The placement is checked at once by the engine's
+  ``place_cards``; a refused one keeps the rule's code (``overlap``, ``not_touching``,
+  ``row_too_high``) for the screen. A legal one lies on the board as *pending*, with what it would
+  score; tapping it again turns it to the next legal neighbour, *Take back* returns it to the hand;
+- the seat button (or the *Lay* touch) enters the pending cards as one ``Lay`` — two on the round's
+  first turn (the engine refuses one with ``wrong_card_count``), one later.
+
+Nothing pending is journaled: like the dice games' chosen box, it is the player's choice until the seat
+button enters it. When the move timer runs out the device lays for him: the pending card if it makes a
+whole turn, else the best-scoring legal turn (:attr:`ZatreSession.timeout_entry` says so).
+
+Phases: ``laying`` (nothing pending yet), ``placing`` (cards pending), ``over``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from device.session import GameSession, register_session
+from rules.errors import IllegalAction
+from rules.zatre import Board, Card, Lay, Placement, Scoring, ZatreState, legal_placements, place_cards
+
+__all__ = ["ROTATIONS", "Pending", "TimeoutLay", "ZatreSession", "anchored", "best_turn"]
+
+log = logging.getLogger(__name__)
+
+ZatrePhase = Literal["laying", "placing", "over"]
+ROTATIONS = ("right", "below", "left", "above")  # where the other half goes from the anchored one
+# Which refusal names a cell where no turn of the card is legal: the most telling rule first.
+REFUSAL_ORDER = ("row_too_high", "not_touching", "overlap")
+
+
+def anchored(card: Card, anchor: int, cell: tuple[int, int], rotation: str) -> Placement:
+    """The card with its half ``anchor`` (0: first, 1: second, as the hand shows it) on ``cell`` and
+    the other half on the ``rotation`` side.
+
+    >>> str(anchored(Card(3, 4), 0, (0, 0), "left")), str(anchored(Card(3, 4), 1, (2, 5), "below"))
+    ('4|3@-1,0H', '4|3@2,5V')
+    """
+    near = card.first if anchor == 0 else card.second
+    far = card.second if anchor == 0 else card.first
+    x, y = cell
+    if rotation == "right":
+        return Placement(Card(near, far), x, y, "H")
+    if rotation == "below":
+        return Placement(Card(near, far), x, y, "V")
+    if rotation == "left":
+        return Placement(Card(far, near), x - 1, y, "H")
+    if rotation == "above":
+        return Placement(Card(far, near), x, y - 1, "V")
+    raise ValueError(f"rotation {rotation!r} is not one of {ROTATIONS}")
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A card on the board that is not entered yet: which card of the hand, its anchored half and cell,
+    and which rotation it lies in."""
+
+    hand_index: int
+    anchor: int
+    cell: tuple[int, int]
+    rotation: int
+    placement: Placement
+
+
+@dataclass(frozen=True)
+class TimeoutLay:
+    """The turn the move timer entered: for which seat, the cards, what they scored, when."""
+
+    seat: int
+    lay: Lay
+    points: int
+    at: float
+
+
+def best_turn(state: ZatreState) -> Lay | None:
+    """The highest-scoring legal turn of the player on turn (the engine's placement order breaks ties):
+    one card, or two touching cards on the round's first turn."""
+    if state.turn is None:
+        return None
+    hand = state.hands[state.turn]
+    best: tuple[int, Lay] | None = None
+    if not state.first_turn:
+        for placement in legal_placements(state.board, hand):
+            _, scoring = place_cards(state.board, (placement,))
+            if best is None or scoring.total > best[0]:
+                best = (scoring.total, Lay((placement,)))
+        return None if best is None else best[1]
+    for i, first in enumerate(hand):
+        rest = hand[:i] + hand[i + 1 :]
+        for opening in legal_placements(Board(), [first]):
+            board = Board((opening,))
+            for follow in legal_placements(board, rest):
+                _, scoring = place_cards(Board(), (opening, follow))
+                if best is None or scoring.total > best[0]:
+                    best = (scoring.total, Lay((opening, follow)))
+    return None if best is None else best[1]
+
+
+@register_session
+class ZatreSession(GameSession):
+    game = "zatre"
+    table_screen = "zatre_table"
+    reader = None  # cards are not read by the camera: the players lay them on the screen
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.picked: tuple[int, int] | None = None  # (hand index, anchored half)
+        self.pending: list[Pending] = []
+        self.timeout_entry: TimeoutLay | None = None
+        self.last_turn: tuple[int, Lay, Scoring] | None = None  # the seat, its lay and what it scored
+        self._progress: tuple[int, list[list[int]]] | None = None
+
+    # --- what the screen shows -----------------------------------------------------------------------
+
+    @property
+    def zatre(self) -> ZatreState:
+        state = self.state
+        assert isinstance(state, ZatreState)
+        return state
+
+    @property
+    def phase(self) -> ZatrePhase:
+        if self.finished:
+            return "over"
+        return "placing" if self.pending else "laying"
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The hand of the player on turn (empty once the game is over)."""
+        state = self.zatre
+        return () if state.turn is None else state.hands[state.turn]
+
+    @property
+    def cards_wanted(self) -> int:
+        """How many cards this turn lays (2 on the round's first turn)."""
+        return 2 if self.zatre.first_turn else 1
+
+    def available(self) -> list[int]:
+        """The indices of the hand's cards not lying pending on the board."""
+        used = {p.hand_index for p in self.pending}
+        return [i for i in range(len(self.hand)) if i not in used]
+
+    def preview(self) -> Scoring | None:
+        """What the pending cards would score (``None`` with nothing pending)."""
+        if not self.pending:
+            return None
+        _, scoring = place_cards(self.zatre.board, [p.placement for p in self.pending])
+        return scoring
+
+    def pending_cells(self) -> dict[tuple[int, int], int]:
+        """The half-cells the pending cards cover, with their values."""
+        return {cell: value for p in self.pending for cell, value in p.placement.cells}
+
+    # --- the screen's input --------------------------------------------------------------------------
+
+    def pick(self, index: int, anchor: int) -> None:
+        """A half of a card in the hand was tapped: that card, anchored by that half, goes next."""
+        if self.finished or index not in self.available() or anchor not in (0, 1):
+            return
+        self.picked = (index, anchor)
+
+    def tap_cell(self, cell: tuple[int, int]) -> bool:
+        """A cell of the board was tapped: turn the pending card lying there, or lay the picked card
+        with its anchor on it. Returns whether the board changed; a refusal names the rule."""
+        if self.finished:
+            return False
+        for n, pending in enumerate(self.pending):
+            if cell in (c for c, _ in pending.placement.cells):
+                if n == len(self.pending) - 1:
+                    return self._turn_last()
+                del self.pending[n:]  # an earlier card taken back takes the ones laid against it too
+                return True
+        if self.picked is None:
+            if cell in self.zatre.board.cells:
+                self._check([*self._placements(), anchored(Card(0, 0), 0, cell, "right")])
+                return False
+            self.refuse("pick_card_first", "pick a card of the hand first")
+            return False
+        if len(self.pending) >= self.cards_wanted:
+            self.refuse("turn_complete", "this turn's cards are laid: press the seat button")
+            return False
+        index, anchor = self.picked
+        return self._lay_at(index, anchor, cell, start=0)
+
+    def take_back(self) -> None:
+        """The last pending card goes back to the hand."""
+        if self.pending:
+            last = self.pending.pop()
+            self.picked = (last.hand_index, last.anchor)
+
+    def confirm(self, seat: int) -> bool:
+        """The seat button (or the Lay touch of the seat on turn): enter the pending cards."""
+        if self.finished or self.pressed_out_of_turn(seat):
+            return False
+        if not self.pending:
+            self.refuse("lay_card_first", "no card laid on the board yet")
+            return False
+        return self._enter(Lay(tuple(p.placement for p in self.pending)))
+
+    def on_press(self, seat: int) -> None:
+        self.confirm(seat)
+
+    def on_timeout(self) -> None:
+        seat = self.current_seat
+        if seat is None:
+            return
+        lay: Lay | None = None
+        if len(self.pending) == self.cards_wanted:
+            lay = Lay(tuple(p.placement for p in self.pending))
+        else:
+            lay = best_turn(self.zatre)
+        if lay is None:
+            return
+        _, scoring = place_cards(self.zatre.board, lay.placements)
+        if self._enter(lay):
+            self.timeout_entry = TimeoutLay(seat, lay, scoring.total, self.timer.now())
+
+    def begin_move(self) -> None:
+        super().begin_move()
+        self.picked = None
+        self.pending = []
+
+    # --- inside --------------------------------------------------------------------------------------
+
+    def _placements(self) -> list[Placement]:
+        return [p.placement for p in self.pending]
+
+    def _check(self, placements: list[Placement]) -> bool:
+        """Whether the engine takes these placements; a refusal is kept for the screen."""
+        try:
+            place_cards(self.zatre.board, placements)
+        except IllegalAction as exc:
+            self.refuse(exc.code, exc.message, **exc.details)
+            return False
+        return True
+
+    def _lay_at(self, index: int, anchor: int, cell: tuple[int, int], start: int) -> bool:
+        """The card with its anchor on ``cell`` in the first legal rotation from ``start`` on; when
+        none is legal the most telling refusal is kept."""
+        card = self.hand[index]
+        before = self._placements()
+        refusals: list[IllegalAction] = []
+        for step in range(len(ROTATIONS)):
+            rotation = (start + step) % len(ROTATIONS)
+            placement = anchored(card, anchor, cell, ROTATIONS[rotation])
+            try:
+                place_cards(self.zatre.board, [*before, placement])
+            except IllegalAction as exc:
+                refusals.append(exc)
+                continue
+            self.pending.append(Pending(index, anchor, cell, rotation, placement))
+            self.picked = None
+            self.refusal = None
+            return True
+        worst = min(refusals, key=lambda e: REFUSAL_ORDER.index(e.code) if e.code in REFUSAL_ORDER else 9)
+        self.refuse(worst.code, worst.message, **worst.details)
+        return False
+
+    def _turn_last(self) -> bool:
+        """The last pending card turned to the next legal side of its anchor (it stays if none)."""
+        last = self.pending.pop()
+        if self._lay_at(last.hand_index, last.anchor, last.cell, start=last.rotation + 1):
+            return True
+        self.pending.append(last)
+        return False
+
+    def _enter(self, lay: Lay) -> bool:
+        seat = self.current_seat
+        board = self.zatre.board
+        if not self.submit(lay):
+            return False
+        if not self.finished and self.current_seat == seat:
+            self.begin_move()  # the others passed: the same player's next turn is a new move
+        scoring = self.zatre.last_scoring
+        assert scoring is not None and seat is not None
+        self.last_turn = (seat, lay, scoring)
+        log.info("zatre lay %s on %d cards: %s", lay, len(board.placements), scoring)
+        self.pending = []
+        self.picked = None
+        return True
+
+    def score_progress(self) -> list[list[int]]:
+        """Each player's total after each of his turns (replayed; kept until the next action)."""
+        if self._progress is not None and self._progress[0] == self.seq:
+            return self._progress[1]
+        state = self.spec.new_game(self.options)
+        progress: list[list[int]] = [[] for _ in self.players]
+        for act in self.history:
+            assert isinstance(state, ZatreState)
+            player = state.turn
+            state = state.apply(act)
+            assert isinstance(state, ZatreState)
+            if player is not None:
+                progress[player].append(state.sheets[player].total)
+        self._progress = (self.seq, progress)
+        return progress
