@@ -100,7 +100,8 @@ class App:
         self.journal_failed = False
         self.camera_status: str | None = None
         self.banner: Banner | None = None
-        self.key_hooks: list[Callable[[Key], bool]] = []
+        self.key_hooks: list[Callable[[Key], bool]] = []  # the simulator's keys, before the screen's
+        self.tap_hooks: list[Callable[[Tap], bool]] = []  # the simulated table's clicks, before the screen's
         self.session_hooks: list[Callable[[GameSession], None]] = []  # told of each new or resumed game
         self.running = True
         self.frames = 0
@@ -159,6 +160,8 @@ class App:
         if isinstance(event, Quit):
             self.running = False
         elif isinstance(event, Tap):
+            if any(hook(event) for hook in self.tap_hooks):
+                return
             target = self.canvas.hit(event.pos)
             if target is not None and target.action is not None:
                 target.action()

@@ -375,15 +375,15 @@ class Parts:
     def simulator(self, app: Any, opts: RunOptions, seats: Any) -> Any:
         from device.simulator import Simulator
 
-        render = None
+        camera = False
         if opts.no_camera:
-            log.info("simulator without a camera: the rolled dice are posted as readings")
+            log.info("simulator without a camera: the simulated tables post their readings")
         elif _available("vision.synth") and _available("drivers.camera"):
-            render = importlib.import_module("vision.synth").render_dice_scene
+            camera = True
         else:
-            log.warning("vision or drivers.camera missing: the simulator posts its rolls as readings")
+            log.warning("vision or drivers.camera missing: the simulated tables post their readings")
         seats = seats if seats is not None and hasattr(seats, "key") else None
-        return Simulator(app, seed=opts.seed, seats=seats, render=render, autoplay=opts.autoplay)
+        return Simulator(app, seed=opts.seed, seats=seats, camera=camera, autoplay=opts.autoplay)
 
     def vision(self, config: Config, app: Any, simulator: Any) -> Any:
         if not (_available("vision") and _available("drivers.camera")):

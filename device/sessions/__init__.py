@@ -1,6 +1,7 @@
 """The games the appliance can referee: importing this package registers their sessions in
-``device.session.SESSIONS`` (one module per family of games)."""
+``device.session.SESSIONS`` (one module per family of games) and their simulated tables in
+``device.sessions.simulated.TABLES`` (``*_sim`` beside each session)."""
 
-from device.sessions import dice, zatre
+from device.sessions import dice, dice_sim, zatre, zatre_sim
 
-__all__ = ["dice", "zatre"]
+__all__ = ["dice", "dice_sim", "zatre", "zatre_sim"]

@@ -23,15 +23,15 @@ TAKE_BACK = "take back"  # the Take back touch
 
 def anchor_of(hand_card: tuple[int, int], placement: Placement) -> tuple[int, tuple[int, int], str]:
     """The half of the hand's card to tap (0 or 1), the cell to tap and the rotation the card must
-    end up in for ``placement``.
+    end up in for ``placement``: the half that lies first (left, top) is tapped and goes on the first
+    cell, so the card lies right or below, the first sides the screen tries.
 
-    >>> anchor_of((3, 4), Placement.parse("4|3@0,0H"))
-    (0, (1, 0), 'left')
+    >>> anchor_of((3, 4), Placement.parse("4|3@0,0H")), anchor_of((3, 4), Placement.parse("3|4@2,5V"))
+    ((1, (0, 0), 'right'), (0, (2, 5), 'below'))
     """
-    (first_cell, _), (second_cell, _) = placement.cells
-    if (placement.card.first, placement.card.second) == hand_card:
-        return 0, first_cell, "right" if placement.orientation == "H" else "below"
-    return 0, second_cell, "left" if placement.orientation == "H" else "above"
+    (first_cell, value), _ = placement.cells
+    anchor = 0 if hand_card[0] == value else 1
+    return anchor, first_cell, "right" if placement.orientation == "H" else "below"
 
 
 def choose_turn(state: ZatreState, rng: random.Random) -> Lay:

@@ -1,4 +1,5 @@
-"""The simulator's keys: R rolls, 1–5 hold, F1–F4 are the seat buttons; autoplay finishes a game."""
+"""The simulator's keys: R rolls, 1–5 hold, F1–F4 are the seat buttons; autoplay finishes a game; one
+simulated table per game, looked up in the registry."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def test_roll_hold_and_reroll(make_app) -> None:
     key(app, pygame.K_r)
     session = app.session
     first = session.dice.values
-    assert session.rolls_used == 1 and sorted(first) == sorted(sim.values)
+    assert session.rolls_used == 1 and sorted(first) == sorted(sim.table.values)
     key(app, pygame.K_1)
     key(app, pygame.K_3)
     assert session.rolls_used == 1  # pushing dice into the hold zone is not a roll
@@ -58,9 +59,10 @@ def test_the_synthetic_camera_renders_the_rolled_dice(make_app) -> None:
         return np.zeros((720, 1280, 3), dtype=np.uint8), None
 
     app = make_app()
-    sim = Simulator(app, seed=2, render=render)
+    sim = Simulator(app, seed=2, camera=True)
     tap(app, "Kości (poker dice)")
     tap(app, "Start")
+    sim.table.render = render
     assert sim.camera_frame().shape == (720, 1280, 3)  # the empty tray before the first roll
     key(app, pygame.K_r)
     assert app.session.rolls_used == 0  # the reading comes from the camera, not from the simulator
@@ -99,3 +101,50 @@ def test_keyboard_seats_of_the_drivers_light_and_press(make_app) -> None:
     key(app, pygame.K_F1 + seat, down=False)
     assert session.state.sheets[seat].get("chance") is not None
     assert seats.led_pattern(seat) is LedPattern.OFF and seats.led_pattern(1 - seat) is LedPattern.ON
+
+
+def test_each_game_gets_its_own_simulated_table(make_app) -> None:
+    from device.sessions.dice_sim import DiceTable
+    from device.sessions.simulated import TABLES, SimulatedTable, register_table
+
+    assert TABLES["yahtzee"] is DiceTable and TABLES["poker_dice"] is DiceTable
+    app = make_app()
+    sim = Simulator(app, seed=6)
+    assert sim.table is None  # no game yet
+    tap(app, "Generał (classic)")
+    tap(app, "Start")
+    first = sim.table
+    assert isinstance(first, DiceTable)
+    key(app, pygame.K_r)
+    assert first.values is not None
+    app.end_session()
+    tap(app, "Kości (poker dice)")
+    tap(app, "Start")
+    assert isinstance(sim.table, DiceTable) and sim.table is not first and sim.table.values is None
+
+    class Other(SimulatedTable):
+        games = ("yahtzee",)
+
+    class Nameless(SimulatedTable):
+        pass
+
+    import pytest
+
+    with pytest.raises(ValueError, match="two simulated tables"):
+        register_table(Other)
+    with pytest.raises(ValueError, match="names no game"):
+        register_table(Nameless)
+    assert TABLES["yahtzee"] is DiceTable
+
+
+def test_a_resumed_game_gets_its_table_when_the_simulator_starts_after_the_app(make_app) -> None:
+    from device.sessions.dice_sim import DiceTable
+
+    app = make_app()
+    Simulator(app, seed=7)
+    tap(app, "Generał (classic)")
+    tap(app, "Start")
+    app.journal.close()
+    again = make_app()  # resumes the unfinished game in its constructor
+    sim = Simulator(again, seed=7)
+    assert isinstance(sim.table, DiceTable)

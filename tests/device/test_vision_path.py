@@ -11,7 +11,7 @@ from device.events import Key
 from device.simulator import Simulator
 from device.vision_worker import VisionWorker
 from tests.device.helpers import tap
-from vision.synth import HOLD_FRACTION, render_dice_scene
+from vision.synth import HOLD_FRACTION
 
 
 class SimulatorCamera:
@@ -34,7 +34,7 @@ def settle(app, worker: VisionWorker, frames: int = 12) -> None:
 
 def test_a_roll_and_a_reroll_through_the_camera(make_app) -> None:
     app = make_app()
-    sim = Simulator(app, seed=8, render=render_dice_scene)
+    sim = Simulator(app, seed=8, camera=True)
     zone = vision.HoldZone(0, HOLD_FRACTION * 720, 1280, 720)
     calibration = vision.Calibration.identity((1280, 720), hold_zone=zone)
     worker = VisionWorker(
@@ -54,14 +54,14 @@ def test_a_roll_and_a_reroll_through_the_camera(make_app) -> None:
     app.step()
     settle(app, worker)
     session = app.session
-    assert session.rolls_used == 1 and sorted(session.dice.values) == sorted(sim.values)
-    kept = sim.values[0]
+    assert session.rolls_used == 1 and sorted(session.dice.values) == sorted(sim.table.values)
+    kept = sim.table.values[0]
     app.post(Key(pygame.K_1))
     app.step()
     app.post(Key(pygame.K_r))
     app.step()
     settle(app, worker)
-    assert session.rolls_used == 2 and sorted(session.dice.values) == sorted(sim.values)
+    assert session.rolls_used == 2 and sorted(session.dice.values) == sorted(sim.table.values)
     (held,) = session.history[-1].held
     assert session.dice.values[held] == kept
     app.step()

@@ -1,0 +1,83 @@
+"""The simulated tables: what lies on a game's table when the appliance runs as the simulator.
+
+Each game that can be played in the simulator registers a :class:`SimulatedTable` here
+(``@register_table``, beside its session: ``device.sessions.dice_sim`` for the dice games). The
+simulator (``device.simulator.Simulator``) makes one table for each game that starts or resumes and
+hands it the keys, the clicks, one poll per frame and, with ``--autoplay``, the simulated players'
+turn; the synthetic camera films :meth:`SimulatedTable.camera_frame`. A table knows only its own game
+and talks to the appliance the way the players and the camera do: it posts events (seat presses,
+readings) and taps on the screen, or changes what the camera sees.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+import numpy as np
+
+from device.events import Key, Tap
+from device.session import GameSession
+
+if TYPE_CHECKING:
+    from device.app import App
+
+__all__ = ["TABLES", "SimulatedTable", "register_table", "table_for"]
+
+
+class SimulatedTable:
+    """One game's table in the simulator; subclasses override what their game needs.
+
+    ``camera`` says whether the synthetic camera films the table (then :meth:`camera_frame` is what it
+    sees, and the vision worker reads it) or not (then the table posts its readings itself).
+    """
+
+    games: ClassVar[tuple[str, ...]] = ()  # the game names this table simulates
+
+    def __init__(self, app: App, rng: random.Random, *, camera: bool) -> None:
+        self.app = app
+        self.rng = rng
+        self.camera = camera
+
+    def on_key(self, event: Key) -> bool:
+        """A key while this table's game is on (the seat keys are the simulator's); ``True``: used."""
+        return False
+
+    def on_mouse(self, event: Tap) -> bool:
+        """A click or touch, offered before the screens get it; ``True``: used here (not a screen tap)."""
+        return False
+
+    def poll(self, session: GameSession) -> None:
+        """Once per frame while this table's game is on."""
+
+    def play(self, session: GameSession) -> None:
+        """Autoplay: one step of the simulated players (they press, tap and move things like people)."""
+
+    def camera_frame(self) -> np.ndarray | None:
+        """What the synthetic camera sees (BGR); ``None``: nothing on the table yet (the empty felt)."""
+        return None
+
+    @classmethod
+    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, Any]:
+        """Option overrides for a game the simulated players start (beyond two players and a seed)."""
+        return {}
+
+
+TABLES: dict[str, type[SimulatedTable]] = {}
+T = TypeVar("T", bound=type[SimulatedTable])
+
+
+def register_table(cls: T) -> T:
+    """Class decorator: ``cls`` is the simulated table of every game in ``cls.games``."""
+    if not cls.games:
+        raise ValueError(f"{cls.__name__} names no game")
+    for game in cls.games:
+        if game in TABLES and TABLES[game] is not cls:
+            raise ValueError(f"game {game!r} has two simulated tables")
+        TABLES[game] = cls
+    return cls
+
+
+def table_for(game: str) -> type[SimulatedTable] | None:
+    """The simulated table of ``game``, if it has one."""
+    return TABLES.get(game)
