@@ -283,6 +283,7 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         if not isinstance(preset, str):
             allowed = ", ".join(repr(n) for n in spec.options_type.preset_names())
             raise ConfigError(f"{key}.preset", f"{preset!r} is not a preset name; allowed values: {allowed}")
+        table = _deck_manifest(key, name, table)
         rule_values = {k: v for k, v in table.items() if k not in ("timer_seconds", "preset")}
         for k in ("players", "seed"):
             if k in rule_values:
@@ -293,6 +294,30 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
             raise ConfigError(f"{key}.{exc.key}", exc.message) from exc
         out[name] = dict(table)
     return out
+
+
+def _deck_manifest(key: str, game: str, table: dict[str, Any]) -> dict[str, Any]:
+    """A Zatre table's ``deck_manifest`` (the path of a deck manifest counted from a physical deck,
+    ``rules/zatre/deck_default.json``'s format) read into the option ``deck`` once, at start: a journal
+    keeps the 50 cards a game was dealt from, whatever later happens to the file."""
+    if "deck_manifest" not in table:
+        return table
+    if game != "zatre":
+        raise ConfigError(f"{key}.deck_manifest", "only Zatre is played with a deck manifest")
+    if "deck" in table:
+        raise ConfigError(f"{key}.deck_manifest", "give the deck as deck or as deck_manifest, not both")
+    path = table["deck_manifest"]
+    if not isinstance(path, str) or not path:
+        raise ConfigError(f"{key}.deck_manifest", f"{path!r} is not the path of a manifest file")
+    from rules.zatre import DeckError, load_deck
+
+    try:
+        cards = load_deck(path)
+    except DeckError as exc:
+        raise ConfigError(f"{key}.deck_manifest", str(exc)) from None
+    values = {k: v for k, v in table.items() if k != "deck_manifest"}
+    values["deck"] = [str(card) for card in cards]
+    return values
 
 
 def _tuples(values: dict[str, Any]) -> dict[str, Any]:

@@ -272,11 +272,12 @@ class ZatreSession(GameSession):
 
     def _turn_last(self) -> bool:
         """The last pending card turned to the next legal side of its anchor (it stays if none)."""
-        last = self.pending.pop()
-        if self._lay_at(last.hand_index, last.anchor, last.cell, start=last.rotation + 1):
-            return True
-        self.pending.append(last)
-        return False
+        last, picked = self.pending.pop(), self.picked
+        turned = self._lay_at(last.hand_index, last.anchor, last.cell, start=last.rotation + 1)
+        if not turned:
+            self.pending.append(last)
+        self.picked = picked  # a card picked for the next cell stays picked
+        return turned
 
     def _enter(self, lay: Lay) -> bool:
         seat = self.current_seat
