@@ -1,5 +1,6 @@
 """The chrome every game's table screen shares: the top bar (the seat to move in its colour and name,
-the game's own status in the middle, the move clock, the menu) and the refusal line.
+below it every player in seat order, the game's own status in the middle, the move clock, the menu) and
+the refusal line.
 
 A game's table screen derives from :class:`TableScreen`, draws its own body below :meth:`draw_top`,
 and turns taps into calls on its session (``self.session``, which a game's screen narrows to its
@@ -40,11 +41,18 @@ class TableScreen(Screen):
         bar = pygame.Rect(0, 0, canvas.width, canvas.px(56))
         canvas.shape(bar, PANEL)
         seat = session.current_seat
+        colours = self.host.config.seats.colours
+        several = len(session.players) > 1
         if seat is not None:
             player = session.players[seat]
-            colour = seat_colour(self.host.config.seats.colours, player.seat)
+            colour = seat_colour(colours, player.seat)
             canvas.shape((canvas.px(8), canvas.px(6), canvas.px(44), canvas.px(44)), colour, radius=22)
-            canvas.text(player.name, (canvas.px(60), 0, canvas.px(230), bar.height), size=28, bold=True)
+            name = pygame.Rect(canvas.px(60), 0, canvas.px(230), canvas.px(36) if several else bar.height)
+            canvas.text(player.name, name, size=24 if several else 28, bold=True)
+        if several:
+            self.draw_players(
+                canvas, pygame.Rect(canvas.px(60), canvas.px(34), canvas.px(230), canvas.px(20))
+            )
         self.draw_clock(canvas, pygame.Rect(canvas.px(570), 0, canvas.px(110), bar.height))
         canvas.button(
             (canvas.width - canvas.px(112), canvas.px(4), canvas.px(104), canvas.px(48)),
@@ -53,6 +61,22 @@ class TableScreen(Screen):
             size=20,
         )
         return pygame.Rect(canvas.px(300), 0, canvas.px(270), bar.height)
+
+    def draw_players(self, canvas: Canvas, row: pygame.Rect) -> None:
+        """Every player of the game in seat order, each with his seat colour; the one to move bright."""
+        session = self.session
+        width = row.width // len(session.players)
+        for i, player in enumerate(session.players):
+            cell = pygame.Rect(row.left + i * width, row.top, width, row.height)
+            dot = canvas.px(12)
+            colour = seat_colour(self.host.config.seats.colours, player.seat)
+            canvas.shape((cell.left, cell.centery - dot // 2, dot, dot), colour, radius=dot // 2)
+            to_move = player.seat == session.current_seat
+            text = pygame.Rect(
+                cell.left + dot + canvas.px(4), cell.top, width - dot - canvas.px(8), cell.height
+            )
+            canvas.text(player.name, text, size=15, colour=TEXT if to_move else TEXT_DIM, bold=to_move)
+            canvas.record("player", player.name, cell)
 
     def draw_clock(self, canvas: Canvas, rect: pygame.Rect) -> None:
         """The move timer's time left ("move time"), or without a limit the time of this move so far

@@ -308,6 +308,9 @@ def test_the_toy_refuses_a_press_out_of_turn_and_a_press_before_a_choice(toy_gam
     tap(app, "+3")
     press(app, 0)
     assert session.toy.total == 3 and session.current_seat == 1 and session.refusal is None
+    # The shared top bar names every player in seat order, the one to move first in big letters.
+    players = [d.text for d in app.canvas.log if d.kind == "player"]
+    assert players == ["Ala", "Ola"] and "Ola" in app.canvas.texts()
 
 
 def test_no_device_file_knows_the_toy() -> None:
