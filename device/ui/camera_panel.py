@@ -17,12 +17,58 @@ from device.camera_view import CameraView, ViewItem
 from device.ui.canvas import Canvas
 from device.ui.theme import ACCENT, GOOD, HOLD_ZONE, PANEL, TEXT_DIM, WARNING, Colour
 
-__all__ = ["CameraPanel", "item_colour"]
+__all__ = ["CameraPanel", "item_colour", "place_tag"]
 
 
 def item_colour(item: ViewItem) -> Colour:
     """Unsure: red; in a named zone: the zone colour; else green."""
     return WARNING if item.uncertain else HOLD_ZONE if item.zone is not None else GOOD
+
+
+def place_tag(
+    size: tuple[int, int],
+    box: pygame.Rect,
+    area: pygame.Rect,
+    *,
+    taken: list[pygame.Rect],
+    avoid: list[pygame.Rect],
+) -> pygame.Rect:
+    """Where an item's reading goes: above its box, else below, right or left of it — the first
+    place inside ``area`` that covers no tag already ``taken`` and no other item's box; when every
+    place covers something, the one that covers the least of the tags (readings never hide
+    readings if there is any room).
+
+    >>> area = pygame.Rect(0, 0, 400, 300)
+    >>> first = place_tag((30, 30), pygame.Rect(100, 100, 40, 40), area, taken=[], avoid=[])
+    >>> first.midbottom
+    (120, 99)
+    >>> second = place_tag((30, 30), pygame.Rect(120, 100, 40, 40), area, taken=[first], avoid=[])
+    >>> second.colliderect(first), second.top
+    (False, 141)
+    """
+    w, h = size
+    spots = []
+    for place in ("above", "below", "right", "left"):
+        tag = pygame.Rect(0, 0, w, h)
+        if place == "above":
+            tag.midbottom = (box.centerx, box.top - 1)
+        elif place == "below":
+            tag.midtop = (box.centerx, box.bottom + 1)
+        elif place == "right":
+            tag.midleft = (box.right + 1, box.centery)
+        else:
+            tag.midright = (box.left - 1, box.centery)
+        tag = tag.clamp(area)
+        covered = sum(_overlap(tag, t) for t in taken)
+        if not covered and not any(tag.colliderect(b) for b in avoid):
+            return tag
+        spots.append((covered, tag))
+    return min(spots, key=lambda spot: spot[0])[1]
+
+
+def _overlap(a: pygame.Rect, b: pygame.Rect) -> int:
+    clipped = a.clip(b)
+    return clipped.width * clipped.height
 
 
 class CameraPanel:
@@ -86,18 +132,19 @@ class CameraPanel:
                     canvas.text(label, spot, size=18, colour=HOLD_ZONE)
                     break
             canvas.record(f"{zone.name}_zone", label, area)
-        for item, box in zip(view.items, boxes, strict=True):
+        tags: list[pygame.Rect] = []
+        for i, (item, box) in enumerate(zip(view.items, boxes, strict=True)):
             colour = item_colour(item)
             pygame.draw.rect(canvas.surface, colour, box, width=3 if item.uncertain else 2)
             text = item.label + ("?" if item.uncertain and item.label != "?" else "")
-            tag = pygame.Rect(0, 0, canvas.px(30 if len(text) == 1 else 16 + 14 * len(text)), canvas.px(30))
-            tag.midbottom = (box.centerx, box.top - 1)
-            if tag.top < rect.top:
-                tag.midtop = (box.centerx, box.bottom + 1)
-            tag = tag.clamp(rect)
+            size = (canvas.px(30 if len(text) == 1 else 16 + 14 * len(text)), canvas.px(30))
+            others = boxes[:i] + boxes[i + 1 :]
+            tag = place_tag(size, box, rect, taken=tags, avoid=others)
+            tags.append(tag)
             pygame.draw.rect(canvas.surface, colour, tag, border_radius=canvas.px(6))
             canvas.text(text, tag, size=26, bold=True, align="center")
             canvas.record(self.item_kind, text, box)
+            canvas.record("reading", text, tag)
         if moving and view.state == "rolling" and view.moving:
             canvas.text(
                 moving,
