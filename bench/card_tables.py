@@ -80,9 +80,10 @@ def zatre_taps(games: int, size: tuple[int, int]) -> None:
         app.journal.close()
     every = firsts + later
     print(f"Zatre: {games} autoplayed 2-player games, {len(every)} turns laid by taps (+ the seat button)")
-    print(f"  taps per turn            median {statistics.median(every):.0f}   min {min(every)}   max {max(every)}")
-    print(f"  one-card turns           median {statistics.median(later):.0f}   ({len(later)} turns)")
-    print(f"  rounds' first turns      median {statistics.median(firsts):.0f}   ({len(firsts)} turns, two cards)")
+    median = statistics.median
+    print(f"  taps per turn          median {median(every):.0f}   min {min(every)}   max {max(every)}")
+    print(f"  one-card turns         median {median(later):.0f}   ({len(later)} turns)")
+    print(f"  rounds' first turns    median {median(firsts):.0f}   ({len(firsts)} turns, two cards)")
 
 
 def measure(app: App, label: str) -> None:
@@ -95,7 +96,8 @@ def measure(app: App, label: str) -> None:
     if app.screen.name != screen:
         raise SystemExit(f"{label}: the screen went from {screen} to {app.screen.name}: {app.failure}")
     times.sort()
-    print(f"  {label:<44} median {statistics.median(times):5.2f} ms   p95 {times[int(FRAMES * 0.95)]:5.2f} ms")
+    p95 = times[int(FRAMES * 0.95)]
+    print(f"  {label:<44} median {statistics.median(times):5.2f} ms   p95 {p95:5.2f} ms")
 
 
 def zatre_frames(size: tuple[int, int]) -> None:
