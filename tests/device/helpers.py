@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from device.app import App
 from device.events import DiceSeen, SeenDie, Tap
+from device.session import GameSession
 from device.ui.canvas import MIN_TARGET
 from drivers.events import ButtonEvent
 
@@ -23,6 +24,14 @@ def tap(app: App, label: str, nth: int = -1) -> None:
         app.step()
         return
     raise AssertionError(f"no target {label!r} on {app.screen.name}: {labels(app)}")
+
+
+def start(app: App, game: str = "Generał (classic)") -> GameSession:
+    """From the home screen: tap the game, then Start on the players screen; the game's session."""
+    tap(app, game)
+    tap(app, "Start")
+    assert app.session is not None, f"{game} did not start: {labels(app)}"
+    return app.session
 
 
 def press(app: App, seat: int) -> None:

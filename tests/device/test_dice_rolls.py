@@ -15,7 +15,7 @@ from device.events import SeenDie
 from device.sessions.dice_rolls import Scene, as_roll, judge, place, roll_of
 from device.vision_worker import VisionWorker
 from rules.dice import Roll
-from tests.device.helpers import tap
+from tests.device.helpers import start, tap
 from vision.synth import HOLD_FRACTION, render_dice_scene
 
 ROLL = Roll.parse("3 3 5 1 6")
@@ -419,8 +419,7 @@ def test_the_simulator_resumes_mid_turn_without_a_phantom_roll(make_app) -> None
 
     app = make_app()
     sim = Simulator(app, seed=11)
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     sim.poll()
     key(app, pygame.K_r)
     key(app, pygame.K_2)

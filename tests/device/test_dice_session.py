@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from device.events import SeenDie
 from device.sessions.dice import roll_from_seen
 from rules.dice import Roll
-from tests.device.helpers import press, roll, tap
+from tests.device.helpers import press, roll, start, tap
 
 faces = st.integers(1, 6)
 
@@ -37,9 +37,7 @@ def test_first_roll_ignores_the_hold_zone() -> None:
 
 def test_a_held_die_that_changed_is_refused_by_the_rules(make_app) -> None:
     app = make_app()
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
-    session = app.session
+    session = start(app, "Generał (classic)")
     roll(app, (1, 1, 2, 3, 4))
     roll(app, (6, 6, 5, 5, 5), held=(0, 1))
     assert session.refusal is not None and session.refusal.code == "held_die_changed"
@@ -49,8 +47,7 @@ def test_a_held_die_that_changed_is_refused_by_the_rules(make_app) -> None:
 
 def test_a_fourth_roll_is_refused(make_app) -> None:
     app = make_app()
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     for _ in range(4):
         roll(app, (2, 3, 4, 5, 6))
     assert app.session.rolls_used == 3 and app.session.refusal.code == "too_many_rolls"
@@ -58,9 +55,7 @@ def test_a_fourth_roll_is_refused(make_app) -> None:
 
 def test_only_the_current_seat_confirms(make_app) -> None:
     app = make_app()
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
-    session = app.session
+    session = start(app, "Generał (classic)")
     roll(app, (2, 3, 4, 5, 6))
     tap(app, "Large straight")
     current = session.current_seat
@@ -77,8 +72,7 @@ def test_only_the_current_seat_confirms(make_app) -> None:
 
 def test_confirm_without_a_box_is_refused(make_app) -> None:
     app = make_app()
-    tap(app, "Kości (poker dice)")
-    tap(app, "Start")
+    start(app, "Kości (poker dice)")
     roll(app, (2, 3, 4, 5, 6))
     press(app, app.session.current_seat)
     assert app.session.refusal.code == "choose_box_first"
@@ -88,8 +82,7 @@ def test_confirm_without_a_box_is_refused(make_app) -> None:
 def test_a_reading_without_five_dice_waits_and_says_so(make_app, values) -> None:
     # A hand lifting dice, a die off the tray: no roll, no question; the table says how many it sees.
     app = make_app()
-    tap(app, "Kości (poker dice)")
-    tap(app, "Start")
+    start(app, "Kości (poker dice)")
     roll(app, values)
     assert app.screen.name == "dice_table" and app.session.seq == 0
     assert f"{len(values)} dice seen, 5 needed" in app.canvas.texts()
@@ -99,8 +92,7 @@ def test_the_correction_marks_every_die_the_camera_was_unsure_of(make_app) -> No
     from device.events import DiceSeen
 
     app = make_app()
-    tap(app, "Kości (poker dice)")
-    tap(app, "Start")
+    start(app, "Kości (poker dice)")
     dice = (SeenDie(2), SeenDie(3, uncertain=True), SeenDie(None, uncertain=True), SeenDie(5), SeenDie(6))
     app.post(DiceSeen(dice))
     app.step()

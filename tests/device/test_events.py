@@ -8,7 +8,7 @@ from device.events import EventQueue, Key, Quit, Tap, from_pygame
 from device.seat_signals import SeatSignals
 from drivers.events import ButtonEvent
 from drivers.seats import LedPattern
-from tests.device.helpers import roll, tap
+from tests.device.helpers import roll, start
 
 
 def test_touch_mouse_keys_and_quit_are_converted() -> None:
@@ -46,8 +46,7 @@ def test_queue_keeps_order_across_threads() -> None:
 
 def test_button_hold_and_release_do_not_confirm(make_app) -> None:
     app = make_app()
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     roll(app, (6, 6, 6, 6, 6))
     session = app.session
     session.select("yahtzee")

@@ -9,7 +9,7 @@ import rules
 from device.events import Key
 from device.sessions.dice import DiceSession
 from device.ui.names import box_name
-from tests.device.helpers import check_layout, press, roll, sheet_texts, tap
+from tests.device.helpers import check_layout, press, roll, sheet_texts, start, tap
 
 
 def play_turn(app, rng: random.Random, *, reroll: bool) -> None:
@@ -87,9 +87,7 @@ def test_a_whole_kosci_game_in_polish(make_app) -> None:
     app = make_app()
     rng = random.Random(11)
     tap(app, "PL")
-    tap(app, "Kości")
-    tap(app, "Start")
-    session = app.session
+    session = start(app, "Kości")
     assert session.spec.name == "poker_dice"
     assert {"Jedynki", "Ratunek", "Kareta", "Dwie pary"} <= sheet_texts(app)
     play_game(app, rng)
@@ -103,9 +101,7 @@ def test_a_whole_triple_general_game_solo(make_app) -> None:
     app = make_app()
     rng = random.Random(5)
     tap(app, "Triple Generał")
-    tap(app, "−")
-    tap(app, "Start")
-    session = app.session
+    session = start(app, "−")
     assert len(session.players) == 1 and len(session.state.sheets[0].boxes) == 39
     play_game(app, rng)
     assert app.screen.name == "end"
@@ -116,9 +112,7 @@ def test_arrows_pick_a_box_and_enter_confirms(make_app) -> None:
     import pygame
 
     app = make_app()
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
-    session = app.session
+    session = start(app, "Generał (classic)")
     seat = session.current_seat
     roll(app, (2, 2, 2, 5, 5))
     app.post(Key(pygame.K_RIGHT))

@@ -12,7 +12,7 @@ import device
 from device.i18n import LANGUAGES, LOCALE_DIR, Translator, load_catalogue, parse_po
 from device.ui.names import box_name
 from rules import poker_dice, yahtzee
-from tests.device.helpers import sheet_texts, tap
+from tests.device.helpers import sheet_texts, start, tap
 
 SOURCE = Path(device.__file__).parent
 CALL = re.compile(r'(?:self\._|(?<!p)gettext|tr\.format)\(\s*"((?:[^"\\]|\\.)+)"')
@@ -122,8 +122,7 @@ def test_catalogues_are_valid_po_files() -> None:
 
 def test_language_switch_at_run_time(make_app) -> None:
     app = make_app()
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     tap(app, "Sheets")
     assert "Chance" in sheet_texts(app)
     tap(app, "Menu")

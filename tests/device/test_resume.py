@@ -117,12 +117,11 @@ def test_kill_9_loses_no_confirmed_action(tmp_path: Path) -> None:
 
 def test_the_app_resumes_the_journal_state_exactly(tmp_path: Path, make_app) -> None:
     from tests.device.conftest import make_config
-    from tests.device.helpers import press, roll, tap
+    from tests.device.helpers import press, roll, start
 
     config = make_config(tmp_path)
     app = make_app(config=config)
-    tap(app, "Kości (poker dice)")
-    tap(app, "Start")
+    start(app, "Kości (poker dice)")
     for values in ((1, 2, 3, 4, 5), (2, 2, 2, 6, 6)):
         seat = app.session.current_seat
         roll(app, values)

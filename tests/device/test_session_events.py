@@ -9,14 +9,12 @@ from device.journal import JournalError
 from device.settings import move_seconds
 from rules.rummikub import RummikubOptions
 from tests.device.conftest import make_config
-from tests.device.helpers import press, roll, tap
+from tests.device.helpers import press, roll, start, tap
 
 
 def test_a_seat_press_behind_the_settings_screen_is_not_lost(make_app) -> None:
     app = make_app()
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
-    session = app.session
+    session = start(app, "Generał (classic)")
     roll(app, (2, 3, 4, 5, 6))
     tap(app, "Large straight")
     seat = session.current_seat
@@ -35,8 +33,7 @@ def test_the_move_time_resolves_in_one_place(tmp_path, make_app) -> None:
     app = make_app(config=make_config(tmp_path, games={"rummikub": {"move_seconds": 90}}))
     assert app.settings.move_seconds(RummikubOptions(move_seconds=30)) == 30  # the options played
     assert app.settings.timer_seconds("rummikub") == 90  # a new game with the file's options
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     app.set_move_seconds("yahtzee", 45)
     assert app.session.timer.limit_seconds == 45 and app.settings.timer_seconds("yahtzee") == 45
 

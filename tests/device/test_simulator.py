@@ -8,7 +8,7 @@ import pygame
 
 from device.events import Key
 from device.simulator import Simulator
-from tests.device.helpers import tap
+from tests.device.helpers import start
 
 
 def key(app, code: int, down: bool = True) -> None:
@@ -20,8 +20,7 @@ def key(app, code: int, down: bool = True) -> None:
 def test_roll_hold_and_reroll(make_app) -> None:
     app = make_app()
     sim = Simulator(app, seed=3)
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     sim.poll()
     key(app, pygame.K_r)
     session = app.session
@@ -40,8 +39,7 @@ def test_roll_hold_and_reroll(make_app) -> None:
 def test_seat_keys_press_the_seat_buttons(make_app) -> None:
     app = make_app()
     Simulator(app, seed=1)
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     key(app, pygame.K_r)
     session = app.session
     seat = session.current_seat
@@ -60,8 +58,7 @@ def test_the_synthetic_camera_renders_the_rolled_dice(make_app) -> None:
 
     app = make_app()
     sim = Simulator(app, seed=2, camera=True)
-    tap(app, "Kości (poker dice)")
-    tap(app, "Start")
+    start(app, "Kości (poker dice)")
     sim.table.render = render
     assert sim.camera_frame().shape == (720, 1280, 3)  # the empty tray before the first roll
     key(app, pygame.K_r)
@@ -90,9 +87,7 @@ def test_keyboard_seats_of_the_drivers_light_and_press(make_app) -> None:
     seats = KeyboardSeats(2, app.post)
     app.signals = SeatSignals([seats], 2)
     Simulator(app, seed=5, seats=seats)
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
-    session = app.session
+    session = start(app, "Generał (classic)")
     seat = session.current_seat
     assert seats.led_pattern(seat) is LedPattern.ON and seats.led_pattern(1 - seat) is LedPattern.OFF
     key(app, pygame.K_r)
@@ -111,15 +106,13 @@ def test_each_game_gets_its_own_simulated_table(make_app) -> None:
     app = make_app()
     sim = Simulator(app, seed=6)
     assert sim.table is None  # no game yet
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     first = sim.table
     assert isinstance(first, DiceTable)
     key(app, pygame.K_r)
     assert first.values is not None
     app.end_session()
-    tap(app, "Kości (poker dice)")
-    tap(app, "Start")
+    start(app, "Kości (poker dice)")
     assert isinstance(sim.table, DiceTable) and sim.table is not first and sim.table.values is None
 
     class Other(SimulatedTable):
@@ -142,8 +135,7 @@ def test_a_resumed_game_gets_its_table_when_the_simulator_starts_after_the_app(m
 
     app = make_app()
     Simulator(app, seed=7)
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     app.journal.close()
     again = make_app()  # resumes the unfinished game in its constructor
     sim = Simulator(again, seed=7)

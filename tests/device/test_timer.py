@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from device.timer import MoveTimer
 from tests.device.conftest import FakeClock, make_config
-from tests.device.helpers import press, roll, tap
+from tests.device.helpers import press, roll, start, tap
 
 
 def test_warning_then_timeout_once_each() -> None:
@@ -66,9 +66,7 @@ def test_table_warns_then_enters_the_best_box_on_timeout(tmp_path, make_app, clo
     app = make_app(config=config)
     panel = RecordingPanel()
     app.signals.panels = [panel]
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
-    session = app.session
+    session = start(app, "Generał (classic)")
     assert session is not None and session.timer.limit_seconds == 30
     seat = session.current_seat
     roll(app, (6, 6, 6, 2, 2))
@@ -96,9 +94,7 @@ def test_table_warns_then_enters_the_best_box_on_timeout(tmp_path, make_app, clo
 def test_timeout_before_rolling_enters_the_best_box_on_the_roll(tmp_path, make_app, clock) -> None:
     config = make_config(tmp_path, games={"poker_dice": {"timer_seconds": 30}})
     app = make_app(config=config)
-    tap(app, "Kości (poker dice)")
-    tap(app, "Start")
-    session = app.session
+    session = start(app, "Kości (poker dice)")
     seat = session.current_seat
     clock.advance(31)
     app.step()
@@ -113,8 +109,7 @@ def test_timeout_before_rolling_enters_the_best_box_on_the_roll(tmp_path, make_a
 def test_owner_pauses_and_resumes(tmp_path, make_app, clock) -> None:
     config = make_config(tmp_path, games={"yahtzee": {"timer_seconds": 30}})
     app = make_app(config=config)
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     tap(app, "Menu")
     for digit in "0000":
         tap(app, digit)

@@ -10,7 +10,7 @@ import vision
 from device.events import Key
 from device.simulator import Simulator
 from device.vision_worker import VisionWorker
-from tests.device.helpers import tap
+from tests.device.helpers import start
 from vision.synth import HOLD_FRACTION
 
 
@@ -45,8 +45,7 @@ def test_a_roll_and_a_reroll_through_the_camera(make_app) -> None:
         clock=lambda: 0.0,  # no camera stalls here (a slow test machine is not a lost frame)
     )
     app.camera = worker
-    tap(app, "Generał (classic)")
-    tap(app, "Start")
+    start(app, "Generał (classic)")
     sim.poll()
     settle(app, worker)  # the empty tray: nothing is posted
     assert app.session.rolls_used == 0
