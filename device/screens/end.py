@@ -71,6 +71,10 @@ class EndScreen(Screen):
             size=24,
             colour=ACCENT,
         )
+        notes = getattr(session, "end_notes", None)  # what a game adds (Kalooki: the pool's winnings)
+        for n, (text, values) in enumerate(notes() if notes is not None else []):
+            top = y + canvas.px(52) + n * canvas.px(30)
+            canvas.text(self._(text, **values), (m, top, list_w, canvas.px(28)), size=22, colour=TEXT_DIM)
         chart = pygame.Rect(
             m + list_w + canvas.px(16),
             area.top + canvas.px(8),

@@ -1,0 +1,328 @@
+"""Kalooki at the table: the players tell the device what they lay with a card picker; the engine
+referees every entry at once.
+
+The cards are in the players' hands, not the device's, so a game at the table is played in the
+engine's **referee mode** (``KalookiOptions.mode = "referee"``, whatever the config says): hands are
+counts; what is laid, built, released and discarded is entered and checked; a card entered more often
+than the two decks hold is refused (``too_many_copies``); at the end of a deal each loser enters the
+cards left in his hand (``hand_count`` when their number is wrong).
+
+The picker (:class:`Picker`) builds an *entry*: rank then suit (or suit then rank) makes a card, the
+joker key a joker, a card of the *recent* row (the last cards used, most recent first) one tap, and
+``to`` after a card followed by a rank the whole run (7♥ *to* 10 enters 7♥ 8♥ 9♥ 10♥). What the entry
+becomes depends on what the player taps next:
+
+- a table meld: the cards are built on it (``Build``, at whichever end takes them); where the rules
+  let those cards only release a joker there, it is the release (``ReleaseJoker``);
+- *Lay down*: the entry (and the melds kept with *+ Meld* before it: an initial meld of several melds)
+  is laid as new melds (``LayDown``; the first must be worth 51: ``opening_too_low``);
+- *Discard* or the seat button: the entry's one card is discarded, ending the turn (``Discard``);
+- in the draw phase *Stock* / *Discard pile* draw (``DrawStock``, ``DrawDiscard``);
+- at the start of a deal the entry's one card is the turned-up card (``TurnUp``); at its end the
+  entry is the hand of the loser named on the screen (``RevealHand``).
+
+Every entry is one action through :meth:`GameSession.submit` (journal before screen); the entry and
+the picker are not journaled. The move timer (off by default) warns; when it runs out the device says
+so and forces nothing — it cannot know a player's hand.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from device.journal import Journal
+from device.session import GameSession, register_session
+from device.timer import MoveTimer
+from rules import Options
+from rules.errors import IllegalAction
+from rules.kalooki import (
+    Build,
+    Card,
+    Deal,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    KalookiOptions,
+    LayDown,
+    ReleaseJoker,
+    RevealHand,
+    Session,
+    TurnUp,
+)
+from rules.kalooki.melds import ACE_HIGH, RunMeld
+
+__all__ = ["RECENT", "KalookiSession", "Picker", "money", "run_cards"]
+
+log = logging.getLogger(__name__)
+
+KalookiPhase = Literal["turn_up", "draw", "play", "reveal", "over"]
+RECENT = 6  # cards offered in the recent row
+
+
+def money(cents: int) -> str:
+    """An amount of the pool in the table's currency, to the cent.
+
+    >>> money(9001), money(5), money(0)
+    ('90.01', '0.05', '0.00')
+    """
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def run_cards(start: Card, rank: int) -> list[Card]:
+    """The cards after ``start`` up to ``rank`` in its suit (an ace after the king is the high ace).
+
+    >>> [str(c) for c in run_cards(Card.parse("7H"), 10)], [str(c) for c in run_cards(Card.parse("JS"), 1)]
+    (['8H', '9H', '10H'], ['QS', 'KS', 'AS'])
+    """
+    first = start.rank
+    last = ACE_HIGH if rank == 1 else rank
+    if start.is_joker or last <= first:
+        return []
+    return [Card(1 if p == ACE_HIGH else p, start.suit) for p in range(first + 1, last + 1)]
+
+
+@dataclass
+class Picker:
+    """The entry being picked: its cards, the melds kept for one lay-down, a rank or suit waiting for
+    its other half, and ``to`` waiting for the run's last rank."""
+
+    cards: list[Card] = field(default_factory=list)
+    groups: list[tuple[Card, ...]] = field(default_factory=list)
+    rank: int | None = None
+    suit: str | None = None
+    to: bool = False
+
+    def clear(self) -> None:
+        self.cards, self.groups, self.rank, self.suit, self.to = [], [], None, None, False
+
+    def tap_rank(self, rank: int) -> None:
+        if self.to and self.cards and not self.cards[-1].is_joker:
+            self.cards += run_cards(self.cards[-1], rank)
+            self.to = False
+            return
+        self.to = False
+        if self.suit is not None:
+            self.cards.append(Card(rank, self.suit))
+            self.suit = None
+        else:
+            self.rank = rank
+
+    def tap_suit(self, suit: str) -> None:
+        self.to = False
+        if self.rank is not None:
+            self.cards.append(Card(self.rank, suit))
+            self.rank = None
+        else:
+            self.suit = suit
+
+    def add(self, card: Card) -> None:
+        self.rank = self.suit = None
+        self.to = False
+        self.cards.append(card)
+
+    def tap_to(self) -> None:
+        if self.cards and not self.cards[-1].is_joker:
+            self.rank = self.suit = None
+            self.to = True
+
+    def back(self) -> None:
+        """Undo: a waiting rank, suit or ``to`` first, then the last card, then the last kept meld."""
+        if self.rank is not None or self.suit is not None or self.to:
+            self.rank = self.suit = None
+            self.to = False
+        elif self.cards:
+            self.cards.pop()
+        elif self.groups:
+            self.cards = list(self.groups.pop())
+
+    def keep_meld(self) -> bool:
+        """*+ Meld*: the cards so far are one meld of the coming lay-down."""
+        if not self.cards:
+            return False
+        self.groups.append(tuple(self.cards))
+        self.cards = []
+        self.rank = self.suit = None
+        self.to = False
+        return True
+
+    def melds(self) -> tuple[tuple[Card, ...], ...]:
+        return (*self.groups, *([tuple(self.cards)] if self.cards else []))
+
+
+def _cards_of(act: object) -> Sequence[Card]:
+    if isinstance(act, LayDown):
+        return [c for meld in act.melds for c in meld]
+    if isinstance(act, Build | ReleaseJoker | RevealHand):
+        return act.cards
+    if isinstance(act, Discard | TurnUp):
+        return (act.card,)
+    return ()
+
+
+@register_session
+class KalookiSession(GameSession):
+    game = "kalooki"
+    table_screen = "kalooki_table"
+    reader = None  # cards are not read by the camera: they are entered with the picker
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.picker = Picker()
+        self.timed_out: tuple[int, float] | None = None  # the seat whose time ran out, and when
+        self.last_entry: str = ""  # what the last accepted entry was, for the screen
+        self._progress: tuple[int, list[list[int]]] | None = None
+
+    @classmethod
+    def start(cls, journal: Journal, options: Options, names: list[str], timer: MoveTimer) -> GameSession:
+        """A game at the table is refereed: the hands are the players', the device counts them."""
+        assert isinstance(options, KalookiOptions)
+        return super().start(journal, options.replace(mode="referee"), names, timer)
+
+    # --- what the screen shows -----------------------------------------------------------------------
+
+    @property
+    def kalooki(self) -> Session:
+        state = self.state
+        assert isinstance(state, Session)
+        return state
+
+    @property
+    def deal(self) -> Deal:
+        return self.kalooki.deal
+
+    @property
+    def phase(self) -> KalookiPhase:
+        if self.finished:
+            return "over"
+        return self.deal.phase
+
+    def revealing(self) -> int | None:
+        """The seat whose hand is to be entered now (end of a deal), else ``None``."""
+        deal = self.deal
+        if self.finished or deal.phase != "reveal":
+            return None
+        return next((seat for seat, hand in enumerate(deal.revealed) if hand is None), None)
+
+    def recent(self) -> list[Card]:
+        """The last cards used (entered or drawn from the discards), most recent first, each once."""
+        seen: list[Card] = []
+        for act in reversed(self.history):
+            for card in reversed(list(_cards_of(act))):
+                if card not in seen and not card.is_joker:
+                    seen.append(card)
+            if len(seen) >= RECENT:
+                break
+        return seen[:RECENT]
+
+    # --- entries -------------------------------------------------------------------------------------
+
+    def _enter(self, act: Any, what: str) -> bool:
+        if not self.submit(act):
+            return False
+        self.picker.clear()
+        self.last_entry = what
+        self.timed_out = None
+        return True
+
+    def draw(self, from_stock: bool) -> bool:
+        return self._enter(DrawStock() if from_stock else DrawDiscard(), "draw")
+
+    def lay_down(self) -> bool:
+        melds = self.picker.melds()
+        if not melds:
+            self.refuse("pick_cards_first", "pick the cards of the meld first")
+            return False
+        return self._enter(LayDown(melds), "lay_down")
+
+    def keep_meld(self) -> None:
+        if not self.picker.keep_meld():
+            self.refuse("pick_cards_first", "pick the cards of the meld first")
+
+    def on_meld(self, index: int) -> bool:
+        """A table meld was tapped with cards picked: build them on it, or release its joker."""
+        cards = tuple(self.picker.cards)
+        if not cards:
+            self.refuse("pick_cards_first", "pick the cards to build on the meld first")
+            return False
+        meld = self.deal.table[index] if 0 <= index < len(self.deal.table) else None
+        ends: tuple[Literal["low", "high"], ...] = ("high", "low") if isinstance(meld, RunMeld) else ("high",)
+        refused: list[IllegalAction] = []
+        for act in (*(Build(index, cards, end) for end in ends), ReleaseJoker(index, cards)):
+            try:
+                self.state.apply(act)
+            except IllegalAction as exc:
+                refused.append(exc)
+                continue
+            return self._enter(act, "release" if isinstance(act, ReleaseJoker) else "build")
+        # The build's reason, unless the rules say those cards release a joker (then the release's).
+        shown = refused[-1] if refused[0].code == "joker_release" else refused[0]
+        self.refuse(shown.code, shown.message, **shown.details)
+        return False
+
+    def discard(self) -> bool:
+        """The entry's one card: discarded (in play), or the turned-up card (at the start of a deal)."""
+        cards = self.picker.cards
+        if len(cards) != 1 or self.picker.groups:
+            self.refuse("pick_one_card", "pick exactly one card", count=len(cards))
+            return False
+        if self.deal.phase == "turn_up":
+            return self._enter(TurnUp(cards[0]), "turn_up")
+        return self._enter(Discard(cards[0]), "discard")
+
+    def reveal(self) -> bool:
+        """The entry is the hand left to the loser named on the screen (his penalty follows)."""
+        seat = self.revealing()
+        if seat is None:
+            return False
+        return self._enter(RevealHand(seat, tuple(self.picker.cards)), "reveal")
+
+    def confirm(self, seat: int) -> bool:
+        """The seat button: the discard (the turn's end) or, at the start of a deal, the turned-up card."""
+        if self.finished:
+            return False
+        if self.deal.phase == "turn_up":
+            return self.discard()
+        if self.pressed_out_of_turn(seat):
+            return False
+        if self.deal.phase == "draw":
+            self.refuse("draw_first", "draw a card first: the stock or the discard pile")
+            return False
+        return self.discard()
+
+    def on_press(self, seat: int) -> None:
+        self.confirm(seat)
+
+    def on_timeout(self) -> None:
+        seat = self.current_seat
+        if seat is not None:
+            self.timed_out = (seat, self.timer.now())
+
+    def begin_move(self) -> None:
+        super().begin_move()
+        self.picker.clear()
+        self.timed_out = None
+
+    def score_progress(self) -> list[list[int]]:
+        """Each player's penalty total after each deal."""
+        if self._progress is not None and self._progress[0] == self.seq:
+            return self._progress[1]
+        totals = [0] * len(self.players)
+        progress: list[list[int]] = [[] for _ in self.players]
+        for result in self.kalooki.results:
+            for seat, penalty in enumerate(result.penalties):
+                totals[seat] += penalty
+                progress[seat].append(totals[seat])
+        self._progress = (self.seq, progress)
+        return progress
+
+    def end_notes(self) -> list[tuple[str, dict[str, Any]]]:
+        """What the end screen adds (texts to translate and their values): each player's winnings."""
+        if not self.kalooki.options.pool_cents:
+            return []
+        return [
+            ("{name} wins {amount}", {"name": p.name, "amount": money(w)})
+            for p, w in zip(self.players, self.kalooki.winnings, strict=True)
+        ]

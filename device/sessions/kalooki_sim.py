@@ -1,0 +1,155 @@
+"""Kalooki's simulated table: simulated players who hold real hands and enter what they lay with the
+card picker, tap by tap.
+
+The device referees (hands are counts), so the table keeps the cards itself: a full-information shadow
+of the same game (``mode="full"``, the same seed) deals and holds the hands, and the players choose
+their turns on it with the engine's random legal player (``rules.kalooki.auto.random_turn``). Every
+action is then entered through the Kalooki table screen — taps at the centres of the drawn targets
+(``kalooki_plan.next_tap``), one per frame, the seat button for the discard — and whatever the device
+recorded is played on the shadow too, so both see the same table. The turned-up card of each deal and
+the losers' hands at its end come from the shadow. :attr:`KalookiTable.taps` counts the screen taps of
+each turn (from the draw to the discard, the seat press not counted) for ``bench/card_tables.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import TYPE_CHECKING, Any
+
+from device.events import Tap
+from device.session import GameSession
+from device.sessions.kalooki import KalookiSession
+from device.sessions.kalooki_plan import BUTTONS, next_tap
+from device.sessions.simulated import SimulatedTable, register_table
+from drivers.events import ButtonEvent
+from rules.kalooki import Deal, Discard, RevealHand, Session, TurnUp, new_session
+from rules.kalooki.auto import random_turn
+
+if TYPE_CHECKING:
+    from device.app import App
+
+__all__ = ["KalookiTable"]
+
+log = logging.getLogger(__name__)
+
+
+@register_table
+class KalookiTable(SimulatedTable):
+    games = ("kalooki",)
+
+    def __init__(self, app: App, rng: random.Random, *, camera: bool) -> None:
+        super().__init__(app, rng, camera=camera)
+        self.shadow: Session | None = None
+        self.synced = 0  # the device's actions played on the shadow
+        self.ended: Deal | None = None  # the shadow's last finished deal (its hands are revealed)
+        self.plan: list[Any] = []  # the rest of this turn's actions
+        self.plan_seq = -1
+        self.turn_taps = 0
+        self.taps: list[int] = []
+        self._waiting = -1
+        self._refusal: object = None  # the last refusal seen (the next one makes the player change plan)
+        self._pending_check: tuple[int, int] | None = None
+
+    @classmethod
+    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, Any]:
+        """Autoplay plays for money: two deals with a pool, either formula."""
+        return {"deals": 2, "pool_cents": 1000, "payout": rng.choice(["slice", "proportional"])}
+
+    def _sync(self, session: KalookiSession) -> None:
+        if self.shadow is None or self.synced > session.seq:
+            self.shadow = new_session(session.kalooki.options.replace(mode="full"))
+            self.synced = 0
+        for act in session.history[self.synced :]:
+            self.synced += 1
+            if isinstance(act, TurnUp | RevealHand):
+                continue  # the shadow deals and knows its hands
+            after = self.shadow.deal.apply(act)
+            if after.result is not None:
+                self.ended = after
+            self.shadow = self.shadow.apply(act)
+
+    def wanted(self, session: KalookiSession) -> Any:
+        """The next action of the simulated players."""
+        assert self.shadow is not None
+        phase = session.phase
+        if phase == "turn_up":
+            return TurnUp(self.shadow.deal.discards[0])
+        if phase == "reveal":
+            seat = session.revealing()
+            assert seat is not None and self.ended is not None
+            return RevealHand(seat, self.ended.hand(seat))
+        if phase == "draw" and self.plan_seq != session.seq:
+            self.plan = random_turn(self.shadow.deal, self.rng)
+            self.turn_taps = 0
+        self.plan_seq = session.seq
+        return self.plan[0] if self.plan else None
+
+    def play(self, session: GameSession) -> None:
+        app = self.app
+        if not isinstance(session, KalookiSession) or session.finished:
+            return
+        if app.screen.name != session.table_screen:
+            app.show_game()
+            return
+        if app.frames <= self._waiting + 1:
+            return
+        before = session.seq
+        self._sync(session)
+        act = self.wanted(session)
+        if act is None:
+            return
+        if session.refusal is not None and session.refusal is not self._refusal and self.plan:
+            self._refusal = session.refusal
+            # The device refused the shadow's plan (their tables differ): end the turn with a discard.
+            assert self.shadow is not None
+            log.info("simulated player: %s refused (%s); discarding", act, session.refusal.code)
+            hand = self.shadow.deal.hand(self.shadow.deal.turn)
+            self.plan = [Discard(self.rng.choice(hand))]
+            return
+        label = next_tap(session, act)
+        if label == "seat":
+            seat = session.current_seat
+            assert seat is not None
+            self.taps.append(self.turn_taps)
+            app.post(ButtonEvent(seat, "press", "autoplay"))
+            self._after(session, before)
+            return
+        if label in BUTTONS:
+            label = app.tr.format(label)
+        target = next((t for t in app.canvas.targets if t.label == label), None)
+        if target is None and label.startswith("meld "):
+            target = next(
+                (
+                    t
+                    for t in app.canvas.targets
+                    if t.label.startswith(app.tr.format("Melds {n} of {total}", n="", total="").split()[0])
+                ),
+                None,
+            )
+        if target is None:
+            return  # not drawn yet
+        if session.phase in ("draw", "play"):
+            self.turn_taps += 1
+        app.post(Tap(target.rect.center))
+        self._after(session, before)
+
+    def _after(self, session: KalookiSession, before: int) -> None:
+        self._waiting = self.app.frames
+        self._pending_check = (before, len(self.plan))
+
+    def poll(self, session: GameSession) -> None:
+        """After an action was entered, the turn's plan moves on."""
+        if not isinstance(session, KalookiSession):
+            return
+        check = getattr(self, "_pending_check", None)
+        if (
+            check is not None
+            and session.seq > check[0]
+            and self.plan
+            and session.phase in ("draw", "play", "turn_up", "reveal", "over")
+        ):
+            last = session.history[-1]
+            if not isinstance(last, TurnUp | RevealHand):
+                self.plan.pop(0)
+            self._pending_check = None
