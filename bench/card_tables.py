@@ -19,7 +19,6 @@ import random
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -36,7 +35,8 @@ from device.sessions.zatre_plan import LAY, choose_turn, next_tap
 from device.sessions.zatre_sim import ZatreTable
 from device.simulator import Simulator
 
-FRAMES = 300
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from device_frame import FRAMES, measure
 
 
 class Clock:
@@ -84,20 +84,6 @@ def zatre_taps(games: int, size: tuple[int, int]) -> None:
     print(f"  taps per turn          median {median(every):.0f}   min {min(every)}   max {max(every)}")
     print(f"  one-card turns         median {median(later):.0f}   ({len(later)} turns)")
     print(f"  rounds' first turns    median {median(firsts):.0f}   ({len(firsts)} turns, two cards)")
-
-
-def measure(app: App, label: str) -> None:
-    screen = app.screen.name
-    times = []
-    for _ in range(FRAMES):
-        start = time.perf_counter()
-        app.step()
-        times.append((time.perf_counter() - start) * 1000)
-    if app.screen.name != screen:
-        raise SystemExit(f"{label}: the screen went from {screen} to {app.screen.name}: {app.failure}")
-    times.sort()
-    p95 = times[int(FRAMES * 0.95)]
-    print(f"  {label:<44} median {statistics.median(times):5.2f} ms   p95 {p95:5.2f} ms")
 
 
 def zatre_frames(size: tuple[int, int]) -> None:

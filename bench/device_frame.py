@@ -20,10 +20,10 @@ import numpy as np
 import pygame
 
 from device.app import App
+from device.camera_view import CameraView, ViewItem, ViewZone
 from device.config import config_from_dict
 from device.events import DiceSeen, SeenDie
 from device.journal import Journal
-from device.vision_worker import CameraView, ViewDie
 
 FRAMES = 300
 
@@ -38,10 +38,13 @@ class MovingCamera:
     def view(self) -> CameraView:
         self.seq += 1
         dice = tuple(
-            ViewDie(v, (150.0 + 200 * i, 300.0), 70.0, i > 2, False) for i, v in enumerate((1, 3, 3, 5, 6))
+            ViewItem(str(v), (150.0 + 200 * i, 300.0), 70.0, "hold" if i > 2 else None)
+            for i, v in enumerate((1, 3, 3, 5, 6))
         )
-        zone = ((0.0, 576.0), (1280.0, 576.0), (1280.0, 720.0), (0.0, 720.0))
-        return CameraView(self.images[self.seq % 8], (1280, 720), dice, zone, "rolling", self.seq)
+        zone = ViewZone("hold", ((0.0, 576.0), (1280.0, 576.0), (1280.0, 720.0), (0.0, 720.0)))
+        return CameraView(
+            self.images[self.seq % 8], (1280, 720), dice, (zone,), "rolling", self.seq, moving=True
+        )
 
 
 def measure(app: App, label: str) -> None:
