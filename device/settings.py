@@ -80,9 +80,19 @@ class Settings:
         self.set("timers", {**self.timers, game: seconds})
 
     def preset(self, game: str) -> str:
-        return self.presets.get(game, str(self.config.games.get(game, {}).get("preset", "seed")))
+        """The preset a new game of ``game`` is played with: the owner's choice, else the config's, else
+        ``seed`` — only ever one of the game's own presets (a choice saved for a preset the game no
+        longer has, or never had, falls back to the config's)."""
+        names = rules.get_game(game).options_type.preset_names()
+        chosen = self.presets.get(game)
+        if chosen in names:
+            return str(chosen)
+        configured = str(self.config.games.get(game, {}).get("preset", "seed"))
+        return configured if configured in names else "seed"
 
     def set_preset(self, game: str, preset: str) -> None:
+        if preset not in rules.get_game(game).options_type.preset_names():
+            raise ValueError(f"{game} has no preset {preset!r}")
         self.set("presets", {**self.presets, game: preset})
 
     def camera_sources(self) -> tuple[str, ...]:

@@ -47,7 +47,8 @@ def pin_delay(failures: int) -> float:
     return min(MAX_DELAY, FIRST_DELAY * 2 ** min(failures - FREE_ATTEMPTS, 20))
 
 
-# The rules presets and camera sources in words a player understands (the ids are the config's).
+# The rules presets and camera sources in words a player understands (the ids are the config's). A
+# game shows the presets its options module has (``preset_names``): Kalooki and Zatre only ``seed``.
 PRESET_WORDS = {"seed": "House rules", "official": "Official rules"}
 SOURCE_WORDS = {"": "Auto", "synthetic": "Simulated", "picamera2": "Pi camera"}
 
@@ -150,8 +151,13 @@ class SettingsScreen(Screen):
         value = steps[max(0, min(len(steps) - 1, steps.index(current) + step))]
         self.host.set_move_seconds(self.game, value)
 
+    def presets(self) -> list[str]:
+        """The rule presets of the game shown, as its options module names them."""
+        return rules.get_game(self.game).options_type.preset_names()
+
     def set_preset(self, preset: str) -> None:
-        self.host.settings.set_preset(self.game, preset)
+        if preset in self.presets():
+            self.host.settings.set_preset(self.game, preset)
 
     def next_coach_mode(self) -> None:
         """The dice games' coach: off → hints → solo → off (a game keeps the mode it started with)."""
@@ -307,10 +313,17 @@ class SettingsScreen(Screen):
         )
         y += row_h + gap
         label(self._("Rule preset"))
-        for i, preset in enumerate(spec.options_type.preset_names()):
+        presets = self.presets()
+        pw = min(canvas.px(150), (canvas.width - x0 - m) // len(presets) - gap)
+        for i, preset in enumerate(presets):
+            word = (
+                self._(PRESET_WORDS[preset])
+                if preset in PRESET_WORDS
+                else preset.replace("_", " ").capitalize()
+            )
             canvas.button(
-                (x0 + i * (canvas.px(150) + gap), y, canvas.px(150), row_h),
-                self._(PRESET_WORDS.get(preset, preset)),
+                (x0 + i * (pw + gap), y, pw, row_h),
+                word,
                 partial(self.set_preset, preset),
                 selected=settings.preset(self.game) == preset,
             )

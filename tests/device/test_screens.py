@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
+import rules
 from device.app import App
 from device.events import DiceSeen, SeenDie
 from device.screens.base import SCREENS
@@ -198,10 +199,28 @@ def test_settings_need_the_pin(make_app) -> None:
     assert {"Language", "Move timer", "Rule preset", "Camera", "Seats", "Off"} <= set(texts)
     tap(app, "+", nth=0)  # the move timer of the first game: off -> 30 s
     assert "30 s" in shot(app)
-    tap(app, "Official rules")
-    game = app.screens["settings"].game
-    assert app.settings.preset(game) == "official"
-    assert app.settings.timer_seconds(game) == 30
+    screen = app.screens["settings"]
+    first = screen.game  # type: ignore[attr-defined]
+    assert app.settings.timer_seconds(first) == 30
+    games = screen.games()  # type: ignore[attr-defined]
+    assert {"kalooki", "zatre", "yahtzee", "poker_dice"} <= set(games)
+    for _ in games:  # every game shows its own presets, and only those
+        game = screen.game  # type: ignore[attr-defined]
+        presets = rules.get_game(game).options_type.preset_names()
+        shown = labels(app)
+        for words, preset in (("House rules", "seed"), ("Official rules", "official")):
+            assert (words in shown) == (preset in presets), (game, presets, shown)
+        assert app.settings.preset(game) == "seed"
+        if "official" in presets:
+            tap(app, "Official rules")
+            assert app.settings.preset(game) == "official"
+            assert app.settings.game_options(game) == rules.get_game(game).options_type.preset("official")
+        tap(app, rules.get_game(game).title("en"))  # the next game
+    assert screen.game == first  # type: ignore[attr-defined]
+    assert app.settings.preset("kalooki") == "seed" and app.settings.preset("zatre") == "seed"
+    app.settings.presets["kalooki"] = "official"  # saved by an older version: Kalooki has no such preset
+    assert app.settings.preset("kalooki") == "seed"
+    assert app.settings.timer_seconds(first) == 30
 
 
 def test_failsafe_shows_the_error_and_keeps_running(make_app) -> None:
