@@ -1,5 +1,5 @@
 """The actions of a Kalooki turn: draw, lay down, build, release a joker, discard; and, in referee
-mode, the turned-up card of a deal and the hands revealed at its end.
+mode, the turned-up card of a deal and the hands revealed at its end (or just their penalty points).
 
 Cards are given by their text form in JSON (``"10H"``, ``"JOKER"``); melds as lists of cards in
 table order; a run is built on with the added cards low to high.
@@ -18,6 +18,7 @@ __all__ = [
     "Discard",
     "DrawDiscard",
     "DrawStock",
+    "HandPoints",
     "KalookiAction",
     "LayDown",
     "ReleaseJoker",
@@ -91,4 +92,17 @@ class RevealHand(Action):
     cards: tuple[Card, ...]
 
 
-KalookiAction = DrawStock | DrawDiscard | LayDown | Build | ReleaseJoker | Discard | TurnUp | RevealHand
+@action("kalooki.hand_points")
+@dataclass(frozen=True)
+class HandPoints(Action):
+    """Referee mode: instead of his cards, the penalty ``points`` of the hand ``seat`` is left with at
+    the end of a deal, as he counted them (the cards' values: the +25 after a Kalooki is added by the
+    rules)."""
+
+    seat: int
+    points: int
+
+
+KalookiAction = (
+    DrawStock | DrawDiscard | LayDown | Build | ReleaseJoker | Discard | TurnUp | RevealHand | HandPoints
+)

@@ -19,6 +19,7 @@ from rules.kalooki.actions import (
     Discard,
     DrawDiscard,
     DrawStock,
+    HandPoints,
     LayDown,
     ReleaseJoker,
     RevealHand,
@@ -28,6 +29,7 @@ from rules.kalooki.cards import JOKER, SUITS, Card
 from rules.kalooki.deal import Deal
 from rules.kalooki.melds import ACE_HIGH, RunMeld, SetMeld, read_meld
 from rules.kalooki.options import KalookiOptions
+from rules.kalooki.scoring import hand_penalty
 from rules.kalooki.session import Session, new_session
 
 __all__ = ["auto_play", "candidate_melds", "random_turn"]
@@ -194,7 +196,8 @@ def auto_play(options: KalookiOptions, journal: list[Action] | None = None) -> S
     appended to ``journal`` when one is given.
 
     In referee mode a full-information session runs alongside and plays the cards; the referee
-    session sees only what a camera would (the turned-up cards, the table, the revealed hands).
+    session sees only what a camera would (the turned-up cards, the table, the revealed hands); at
+    the end of a deal every other loser enters just his hand's points (``HandPoints``).
     """
     rng = random.Random(f"kalooki-auto/{options.seed}")
     shadow = new_session(options.replace(mode="full"))
@@ -210,8 +213,10 @@ def auto_play(options: KalookiOptions, journal: list[Action] | None = None) -> S
             state = state.apply(act)
             taken.append(act)
         if state.deal.phase == "reveal":
-            for seat, hand in enumerate(state.deal.revealed):
-                if hand is None:
-                    taken.append(RevealHand(seat, finished.hand(seat)))
-                    state = state.apply(taken[-1])
+            number = state.deal.number
+            for seat in state.deal.to_reveal():  # every other loser just counts his points
+                hand = finished.hand(seat)
+                points = (number + seat) % 2 == 1
+                taken.append(HandPoints(seat, hand_penalty(hand)) if points else RevealHand(seat, hand))
+                state = state.apply(taken[-1])
     return state

@@ -5,7 +5,7 @@ discard. ``Deal.apply`` returns the next state or raises ``IllegalAction`` with 
 ``draw_first``, ``already_drawn``, ``stock_empty``, ``not_in_hand``, ``invalid_meld``,
 ``opening_too_low``, ``not_opened``, ``unknown_meld``, ``invalid_build``, ``meld_closed``,
 ``joker_release``, ``no_release``, ``no_discard``, ``joker_not_laid``, ``wrong_phase``, ``wrong_seat``,
-``hand_count``, ``too_many_copies``, ``deal_over``.
+``hand_count``, ``too_many_copies``, ``impossible_points``, ``deal_over``.
 
 Two modes (``options.mode``):
 
@@ -13,9 +13,12 @@ Two modes (``options.mode``):
   come from the player's hand (``not_in_hand``).
 - ``referee``: at a real table the device sees the table melds and the discards but only counts the
   cards in each hand; the stock is a count. A deal starts with :class:`TurnUp` (the turned-up card)
-  and ends with :class:`RevealHand` for every hand left, from which the penalties are counted. What
-  can be checked is checked: hand sizes (``hand_count``) and that no card is seen more often than
-  the deck holds it (``too_many_copies``).
+  and ends with :class:`RevealHand` for every hand left, from which the penalties are counted — or,
+  for a player who would rather not show his cards, :class:`HandPoints`: the points he counted. What
+  can be checked is checked: hand sizes (``hand_count``), that no card is seen more often than the
+  deck holds it (``too_many_copies``), and that the points entered are a sum the hand's number of
+  cards can make from the cards nobody has seen (``impossible_points``: never negative, never more
+  than the unseen jokers, aces and tens would come to).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from rules.kalooki.actions import (
     Discard,
     DrawDiscard,
     DrawStock,
+    HandPoints,
     LayDown,
     ReleaseJoker,
     RevealHand,
@@ -43,7 +47,7 @@ from rules.kalooki.cards import DECK, DECK_COUNTS, JOKER, Card, cards_text
 from rules.kalooki.melds import ENDS, End, Meld, read_meld
 from rules.kalooki.options import KalookiOptions
 from rules.kalooki.payout import payouts
-from rules.kalooki.scoring import deal_penalties, hand_penalty
+from rules.kalooki.scoring import hand_penalty, penalties_of_points, possible_points
 from rules.outcome import Termination
 
 __all__ = ["HAND_SIZE", "Deal", "DealResult", "Phase", "new_deal"]
@@ -93,6 +97,7 @@ class Deal:
     termination: Termination | None = None
     kalooki: bool = False
     revealed: tuple[tuple[Card, ...] | None, ...] = ()
+    declared: tuple[int | None, ...] = ()
 
     @property
     def players(self) -> int:
@@ -121,13 +126,37 @@ class Deal:
     def table_cards(self) -> list[Card]:
         return [card for meld in self.table for card in meld.cards]
 
+    def hand_points(self, seat: int) -> int:
+        """The penalty points of the cards ``seat`` holds: the points he entered instead of his hand
+        (referee mode), else his (revealed) hand's."""
+        declared = self.declared[seat] if self.declared else None
+        return hand_penalty(self.hand(seat)) if declared is None else declared
+
+    def to_reveal(self) -> tuple[int, ...]:
+        """The seats whose hand (or its points) the end of the deal still waits for, in seat order."""
+        if self.phase != "reveal":
+            return ()
+        return tuple(
+            seat
+            for seat in range(self.players)
+            if self.revealed[seat] is None and (not self.declared or self.declared[seat] is None)
+        )
+
+    def unseen(self) -> Counter[Card]:
+        """The cards of the two decks not seen so far: not on the table, in the discards or in a
+        revealed hand (in referee mode, where the hands, the stock and the points declared are)."""
+        seen = Counter(self.table_cards()) + Counter(self.discards)
+        for hand in self.revealed:
+            seen.update(hand or ())
+        return DECK_COUNTS - seen
+
     @property
     def result(self) -> DealResult | None:
         """``None`` until the deal is over (in referee mode: until every hand is revealed)."""
         if self.phase != "over" or self.winner is None or self.termination is None:
             return None
-        hands = [self.hand(seat) for seat in range(self.players)]
-        penalties = deal_penalties(hands, self.winner, self.kalooki)
+        points = [self.hand_points(seat) for seat in range(self.players)]
+        penalties = penalties_of_points(points, self.winner, self.kalooki)
         amounts = payouts(self.options.pool_cents, penalties, self.winner, self.options.payout)
         return DealResult(self.winner, self.termination, self.kalooki, penalties, tuple(amounts))
 
@@ -139,6 +168,8 @@ class Deal:
             return self._turn_up(action.card)
         if isinstance(action, RevealHand):
             return self._reveal(action.seat, action.cards)
+        if isinstance(action, HandPoints):
+            return self._declare(action.seat, action.points)
         if self.phase in ("turn_up", "reveal"):
             what = "the turned-up card" if self.phase == "turn_up" else "the hands left"
             raise IllegalAction("wrong_phase", f"waiting for {what}, not {type(action).__name__}")
@@ -287,11 +318,11 @@ class Deal:
         if self.full_information:
             return replace(state, phase="over", winner=state._lowest_hand() if winner is None else winner)
         revealed = tuple(() if seat == winner else None for seat in range(self.players))
-        return replace(state, phase="reveal", revealed=revealed)
+        return replace(state, phase="reveal", revealed=revealed, declared=(None,) * self.players)
 
     def _lowest_hand(self) -> int:
         """The seat with the lowest hand penalty (the earliest seat on equal hands)."""
-        values = [hand_penalty(self.hand(seat)) for seat in range(self.players)]
+        values = [self.hand_points(seat) for seat in range(self.players)]
         return values.index(min(values))
 
     def _turn_up(self, card: Card) -> Deal:
@@ -299,11 +330,42 @@ class Deal:
             raise IllegalAction("wrong_phase", "the turned-up card is given once, at the start of a deal")
         return replace(self, discards=(card,), phase="draw")
 
-    def _reveal(self, seat: int, cards: Sequence[Card]) -> Deal:
+    def _revealing(self, seat: int) -> None:
+        """Refuses a hand (or its points) out of place: not at the end of a deal in referee mode, or
+        for a seat that has no hand left to reveal (the winner's, or one entered already)."""
         if self.phase != "reveal":
             raise IllegalAction("wrong_phase", "hands are revealed only at the end of a deal in referee mode")
-        if not 0 <= seat < self.players or self.revealed[seat] is not None:
+        if seat not in self.to_reveal():
             raise IllegalAction("wrong_seat", f"seat {seat} has no hand left to reveal", seat=seat)
+
+    def _declare(self, seat: int, points: int) -> Deal:
+        self._revealing(seat)
+        count = self.counts[seat]
+        unseen = sorted(card.penalty for card in self.unseen().elements())
+        low, high = sum(unseen[:count]), sum(unseen[-count:]) if count else 0
+        if points < 0 or not possible_points(self.unseen().elements(), count) >> points & 1:
+            raise IllegalAction(
+                "impossible_points",
+                f"player {seat}'s {count} cards cannot be worth {points} points"
+                f" (the cards not seen make {low}–{high})",
+                seat=seat,
+                points=points,
+                cards=count,
+                low=low,
+                high=high,
+            )
+        declared = _replace_at(self.declared, seat, points)
+        return replace(self, declared=declared)._revealed()
+
+    def _revealed(self) -> Deal:
+        """The deal once a hand (or its points) is in: over when no hand is left to reveal."""
+        if self.to_reveal():
+            return self
+        state = replace(self, phase="over")
+        return state if state.winner is not None else replace(state, winner=state._lowest_hand())
+
+    def _reveal(self, seat: int, cards: Sequence[Card]) -> Deal:
+        self._revealing(seat)
         if len(cards) != self.counts[seat]:
             raise IllegalAction(
                 "hand_count",
@@ -312,11 +374,7 @@ class Deal:
             )
         revealed = list(self.revealed)
         revealed[seat] = tuple(sorted(cards, key=Card.sort_key))
-        state = replace(self, revealed=tuple(revealed))._checked(cards)
-        if any(hand is None for hand in revealed):
-            return state
-        state = replace(state, phase="over")
-        return state if state.winner is not None else replace(state, winner=state._lowest_hand())
+        return replace(self, revealed=tuple(revealed))._checked(cards)._revealed()
 
     # --- hands --------------------------------------------------------------------------------------
 

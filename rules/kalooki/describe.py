@@ -25,7 +25,10 @@ def _deal_lines(deal: Deal) -> list[str]:
         lines.append(f"  meld {index} by {seat_label(owner)}: {meld}{closed}")
     for seat in range(deal.players):
         known = deal.hands is not None or (deal.revealed and deal.revealed[seat] is not None)
+        declared = deal.declared[seat] if deal.declared else None
         cards = (cards_text(deal.hand(seat)) or "-") if known else "(hidden)"
+        if declared is not None:
+            cards = f"hidden, {declared} points entered"
         state = "has laid the initial meld" if deal.opened[seat] else "has not laid the initial meld"
         count = f"{deal.counts[seat]} card{'' if deal.counts[seat] == 1 else 's'}"
         lines.append(f"  {seat_label(seat)}: {count} in hand ({cards}), {state}")

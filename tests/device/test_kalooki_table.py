@@ -14,7 +14,7 @@ from device.i18n import LANGUAGES, Translator
 from device.sessions.kalooki import KalookiSession, Picker, money
 from device.sessions.kalooki_sim import KalookiTable
 from device.simulator import Simulator
-from rules.kalooki import Card, payouts, parse_cards
+from rules.kalooki import Card, parse_cards, payouts
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, tap
 
@@ -272,5 +272,7 @@ def test_autoplay_plays_whole_games_through_the_picker(make_app, clock) -> None:
     assert isinstance(table, KalookiTable) and table.taps
     assert any(isinstance(e, Tap) for e in posted)
     assert ",kalooki," in to_csv(app.journal)
-    replayed = rules.replay(options, [rules.action_from_json(a.action) for a in app.journal.actions(session.game_id)])
+    replayed = rules.replay(
+        options, [rules.action_from_json(a.action) for a in app.journal.actions(session.game_id)]
+    )
     assert replayed.outcome == session.state.outcome

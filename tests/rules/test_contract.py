@@ -135,6 +135,7 @@ EXAMPLES: list[Action] = [
     rules.rummikub.Reveal(((Tile.parse("R1"), Tile.parse("J")), ())),
     rules.kalooki.TurnUp(parse_cards("7H")[0]),
     rules.kalooki.RevealHand(1, tuple(parse_cards("AS KD JOKER"))),
+    rules.kalooki.HandPoints(2, 46),
     rules.kalooki.DrawStock(),
     rules.kalooki.DrawDiscard(),
     rules.kalooki.Discard(parse_cards("QC")[0]),

@@ -14,6 +14,7 @@ from rules.kalooki import (
     Discard,
     DrawDiscard,
     DrawStock,
+    HandPoints,
     KalookiOptions,
     LayDown,
     ReleaseJoker,
@@ -41,6 +42,8 @@ def c(text: str) -> tuple[Card, ...]:
         TurnUp(c("KD")[0]),
         RevealHand(2, c("AS QD JOKER")),
         RevealHand(0, ()),
+        HandPoints(1, 36),
+        HandPoints(0, 0),
     ],
 )
 def test_actions_round_trip_through_json(act: Action) -> None:

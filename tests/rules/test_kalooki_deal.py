@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+import rules
 from rules import Action, IllegalAction
 from rules.kalooki import (
     DECK,
@@ -17,6 +18,7 @@ from rules.kalooki import (
     Discard,
     DrawDiscard,
     DrawStock,
+    HandPoints,
     KalookiOptions,
     LayDown,
     ReleaseJoker,
@@ -294,3 +296,64 @@ class TestRefereeMode:
         refused(deal, DrawStock(), "wrong_phase")
         deal = deal.apply(RevealHand(1, cards("AS JOKER")))
         assert deal.result is not None and deal.result.penalties == (0, 36)
+
+    def reveal_phase(self, counts: tuple[int, ...] = (3, 2, 4)) -> Deal:
+        """A referee deal of len(counts) players just ended: seat 0 went out, the others hold counts."""
+        options = KalookiOptions(players=len(counts), mode="referee")
+        deal = new_deal(options).apply(TurnUp(cards("KD")[0]))
+        deal = replace(
+            deal, counts=counts, opened=(True,) + (False,) * (len(counts) - 1), kalooki_chance=False
+        )
+        deal = deal.apply(DrawStock()).apply(melds("7S 7H 7D")).apply(Discard(cards("9C")[0]))
+        assert deal.phase == "reveal" and deal.to_reveal() == tuple(range(1, len(counts)))
+        return deal
+
+    def test_a_loser_may_enter_just_his_points(self) -> None:
+        deal = self.reveal_phase()
+        deal = deal.apply(HandPoints(2, 53))  # e.g. AS KD 7C JOKER
+        assert deal.to_reveal() == (1,) and deal.result is None and deal.hand_points(2) == 53
+        refused(deal, HandPoints(2, 40), "wrong_seat")  # once per seat
+        refused(deal, RevealHand(2, cards("AS KD 7C JOKER")), "wrong_seat")
+        deal = deal.apply(RevealHand(1, cards("AS JOKER")))
+        assert deal.result is not None and deal.result.penalties == (0, 36, 53)
+        assert "53 points entered" in rules.kalooki.describe(rules.kalooki.Session(deal.options, deal))
+
+    def test_points_are_checked_against_what_the_hand_can_hold(self) -> None:
+        deal = self.reveal_phase()
+        refused(deal, HandPoints(0, 0), "wrong_seat")  # the winner holds nothing
+        refused(deal, HandPoints(3, 10), "wrong_seat")
+        refused(deal, HandPoints(1, -1), "impossible_points")
+        # Two cards: at least 2 + 2, at most two jokers; 51 (two jokers and one point) is no pair.
+        error = refused(deal, HandPoints(1, 51), "impossible_points")
+        assert (error.details["low"], error.details["high"], error.details["cards"]) == (4, 50, 2)
+        refused(deal, HandPoints(1, 3), "impossible_points")
+        refused(deal, HandPoints(1, 49), "impossible_points")
+        assert deal.apply(HandPoints(1, 50)).hand_points(1) == 50
+        assert deal.apply(HandPoints(1, 4)).hand_points(1) == 4
+        refused(deal, HandPoints(2, 4 * 25), "impossible_points")  # four cards, only two jokers
+        assert deal.apply(HandPoints(2, 25 + 25 + 11 + 11)).hand_points(2) == 72
+
+    def test_the_maximum_leaves_out_the_cards_seen(self) -> None:
+        deal = self.reveal_phase()
+        deal = deal.apply(RevealHand(2, cards("JOKER JOKER AS AH")))  # both jokers are seen
+        refused(deal, HandPoints(1, 50), "impossible_points")
+        error = refused(deal, HandPoints(1, 36), "impossible_points")
+        assert error.details["high"] == 22  # two of the six aces left
+        deal = deal.apply(HandPoints(1, 22))
+        assert deal.result is not None and deal.result.penalties == (0, 22, 72)
+
+    def test_points_end_a_deal_lost_by_all_and_choose_the_lowest(self) -> None:
+        options = KalookiOptions(players=2, mode="referee", max_reshuffles=0)
+        deal = new_deal(options).apply(TurnUp(cards("KD")[0]))
+        deal = replace(deal, stock_count=1).apply(DrawStock()).apply(Discard(cards("9C")[0]))
+        assert deal.phase == "reveal" and deal.to_reveal() == (0, 1)
+        deal = deal.apply(HandPoints(0, 90)).apply(HandPoints(1, 60))
+        assert deal.result is not None and deal.result.winner == 1
+        assert deal.result.termination == Termination.POOL_EXHAUSTED
+
+    def test_points_only_at_the_end_of_a_deal(self) -> None:
+        deal = new_deal(self.options())
+        refused(deal, HandPoints(1, 20), "wrong_phase")
+        refused(deal.apply(TurnUp(cards("KD")[0])), HandPoints(1, 20), "wrong_phase")
+        full = new_deal(KalookiOptions(players=2))
+        refused(full, HandPoints(1, 20), "wrong_phase")

@@ -7,7 +7,7 @@ import pytest
 import rules
 from device.cli import main
 from rules import IllegalAction
-from rules.kalooki import DrawStock, KalookiOptions, auto_play, describe, new_session
+from rules.kalooki import DrawStock, HandPoints, KalookiOptions, RevealHand, auto_play, describe, new_session
 from rules.outcome import Termination
 
 
@@ -56,3 +56,15 @@ def test_describe_hides_hands_in_referee_mode_until_revealed() -> None:
     assert "(hidden)" not in text
     assert "pool 10.00 (slice)" in text
     assert "(hidden)" in describe(new_session(KalookiOptions(players=2, mode="referee")))
+
+
+def test_a_referee_session_with_points_entered_replays_from_its_actions() -> None:
+    options = KalookiOptions(players=3, seed=5, deals=2, mode="referee", pool_cents=1000)
+    journal: list[rules.Action] = []
+    final = auto_play(options, journal)
+    points = [a for a in journal if isinstance(a, HandPoints)]
+    assert points and any(isinstance(a, RevealHand) for a in journal)
+    stored = [rules.action_to_json(a) for a in journal]
+    assert rules.replay(options, [rules.action_from_json(a) for a in stored]) == final
+    full = auto_play(options.replace(mode="full"))  # the same cards, every hand known
+    assert [r.penalties for r in final.results] == [r.penalties for r in full.results]
