@@ -4,11 +4,13 @@ pile, the stock and every hand's count, the entry being picked, and the card pic
 The picker (bottom): the ranks A–K; the suits, the joker, ``to`` (a whole run: 7 ♥ *to* 10) and undo;
 the recent cards (the last ones used, one tap each); and the phase's actions — *Stock* / *Discard
 pile* to draw, *+ Meld* / *Lay down* / *Discard* to play, the turned-up card at the start of a deal,
-a loser's hand at its end. At the start of every deal after the first the table shows the last deal's
-penalties, running totals and payouts.
+a loser's hand at its end. At the end of a deal *Points* swaps the picker for a number pad: the loser
+types just the penalty points of his hand (*Cards* goes back to the picker). At the start of every deal
+after the first the table shows the last deal's penalties, running totals and payouts.
 
 Target labels for the tests and the simulated players: the ranks ``A`` … ``K``, ``suit S`` …,
-``Joker``, ``recent 7H``, ``meld 3`` (the table's meld number 3, 1-based).
+``Joker``, ``recent 7H``, ``meld 3`` (the table's meld number 3, 1-based); on the number pad the digits
+``0`` … ``9`` and ``<`` (the picker is not drawn beside it).
 """
 
 from __future__ import annotations
@@ -56,7 +58,12 @@ class KalookiTableScreen(TableScreen):
             seat = self.session.current_seat
             self.session.confirm(0 if seat is None else seat)
         elif isinstance(event, Key) and event.key == pygame.K_BACKSPACE:
-            self.session.picker.back()
+            if self.session.pad is not None:
+                self.session.pad_back()
+            else:
+                self.session.picker.back()
+        elif isinstance(event, Key) and self.session.pad is not None and event.text.isdigit():
+            self.session.pad_digit(int(event.text))
         else:
             super().handle(event)
 
@@ -86,6 +93,9 @@ class KalookiTableScreen(TableScreen):
     def reveal(self) -> None:
         self.session.reveal()
 
+    def enter_points(self) -> None:
+        self.session.enter_points()
+
     def next_meld_page(self) -> None:
         self.meld_page += 1
 
@@ -111,8 +121,13 @@ class KalookiTableScreen(TableScreen):
             self.draw_melds(canvas, session, table)
         self.draw_side(canvas, session, side)
         entry = pygame.Rect(m, table.bottom + canvas.px(4), canvas.width - 2 * m, canvas.px(48))
-        self.draw_entry(canvas, session, entry)
-        self.draw_picker(canvas, session, pygame.Rect(m, entry.bottom + canvas.px(4), entry.width, 0))
+        below = pygame.Rect(m, entry.bottom + canvas.px(4), entry.width, 0)
+        if session.pad is not None and session.revealing() is not None:
+            self.draw_entry_points(canvas, session, entry)
+            self.draw_pad(canvas, session, below)
+        else:
+            self.draw_entry(canvas, session, entry)
+            self.draw_picker(canvas, session, below)
 
     def draw_melds(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
         canvas.shape(area, PANEL, radius=8)
@@ -254,11 +269,52 @@ class KalookiTableScreen(TableScreen):
         if text:
             canvas.paragraph(text, message, size=18, colour=WARNING if session.refusal else ACCENT)
 
+    def draw_entry_points(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
+        """The points typed so far for the loser named, beside the refusal line."""
+        seat = session.revealing()
+        assert seat is not None
+        label = pygame.Rect(area.left, area.top, canvas.px(96), area.height)
+        canvas.text(self._("Points"), label, size=18, colour=ACCENT)
+        box = pygame.Rect(label.right, area.top, canvas.px(120), area.height)
+        pygame.draw.rect(canvas.surface, ACCENT, box, width=2, border_radius=canvas.px(6))
+        canvas.text(session.pad or "", box.inflate(-canvas.px(12), 0), size=30, bold=True, align="right")
+        message = pygame.Rect(
+            box.right + canvas.px(12), area.top, area.right - box.right - canvas.px(12), area.height
+        )
+        text = self.message()
+        if text:
+            canvas.paragraph(text, message, size=18, colour=WARNING if session.refusal else ACCENT)
+
+    def draw_pad(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
+        """The number pad: the digits in one row, undo and how a hand is counted, the phase's actions."""
+        gap = canvas.px(4)
+        h = canvas.px(52)
+        w = (area.width - 9 * gap) // 10
+        for i, digit in enumerate((1, 2, 3, 4, 5, 6, 7, 8, 9, 0)):
+            rect = pygame.Rect(area.left + i * (w + gap), area.top, w, h)
+            canvas.button(rect, str(digit), partial(session.pad_digit, digit), size=26)
+        y = area.top + h + gap
+        back = pygame.Rect(area.left, y, w, h)
+        canvas.button(back, "<", session.pad_back, size=24)
+        canvas.paragraph(
+            self._("The cards left in the hand: 2–10 their value, J, Q, K 10, ace 11, joker 25."),
+            (back.right + canvas.px(12), y + canvas.px(4), area.right - back.right - canvas.px(12), h),
+            size=18,
+            colour=TEXT_DIM,
+        )
+        self.draw_actions(canvas, session, pygame.Rect(area.left, y + h + gap, area.width, h))
+
     def status_line(self) -> str:
         session = self.session
         if session.timed_out is not None and session.timer.now() - session.timed_out[1] < NOTICE_SECONDS:
             return self._("Time is up for {name}.", name=session.players[session.timed_out[0]].name)
         seat = session.revealing()
+        if seat is not None and session.pad is not None:
+            return self._(
+                "{name} holds {n} cards: type their points, then Enter points.",
+                name=session.players[seat].name,
+                n=session.deal.counts[seat],
+            )
         if seat is not None:
             return self._(
                 "{name} holds {n} cards: enter them, then Enter hand.",
@@ -325,8 +381,12 @@ class KalookiTableScreen(TableScreen):
             buttons.append((self._("+ Meld"), session.keep_meld, None))
             buttons.append((self._("Lay down"), self.lay_down, None))
             buttons.append((self._("Discard"), self.discard, GOOD))
+        elif phase == "reveal" and session.pad is not None:
+            buttons.append((self._("Enter points"), self.enter_points, GOOD))
+            buttons.append((self._("Cards"), partial(session.use_pad, False), None))
         elif phase == "reveal":
             buttons.append((self._("Enter hand"), self.reveal, GOOD))
+            buttons.append((self._("Points"), partial(session.use_pad, True), None))
         pages = -(-len(session.deal.table) // MELDS_PER_PAGE)
         if pages > 1:
             buttons.append(
@@ -336,7 +396,8 @@ class KalookiTableScreen(TableScreen):
                     None,
                 )
             )
-        buttons.append((self._("Clear"), session.picker.clear, None))
+        clear = partial(setattr, session, "pad", "") if session.pad is not None else session.picker.clear
+        buttons.append((self._("Clear"), clear, None))
         w = (row.width - gap * (len(buttons) - 1)) // len(buttons)
         for i, (label, action, colour) in enumerate(buttons):
             canvas.button(

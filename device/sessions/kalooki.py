@@ -19,7 +19,9 @@ becomes depends on what the player taps next:
 - *Discard* or the seat button: the entry's one card is discarded, ending the turn (``Discard``);
 - in the draw phase *Stock* / *Discard pile* draw (``DrawStock``, ``DrawDiscard``);
 - at the start of a deal the entry's one card is the turned-up card (``TurnUp``); at its end the
-  entry is the hand of the loser named on the screen (``RevealHand``).
+  entry is the hand of the loser named on the screen (``RevealHand``) — or, on the number pad
+  (*Points*), just the penalty points he counted in it (``HandPoints``: the rules refuse a sum his
+  number of cards cannot make, ``impossible_points``).
 
 Every entry is one action through :meth:`GameSession.submit` (journal before screen); the entry and
 the picker are not journaled. The move timer (off by default) warns; when it runs out the device says
@@ -45,6 +47,7 @@ from rules.kalooki import (
     Discard,
     DrawDiscard,
     DrawStock,
+    HandPoints,
     KalookiOptions,
     LayDown,
     ReleaseJoker,
@@ -54,12 +57,13 @@ from rules.kalooki import (
 )
 from rules.kalooki.melds import ACE_HIGH, RunMeld
 
-__all__ = ["RECENT", "KalookiSession", "Picker", "money", "run_cards"]
+__all__ = ["PAD_DIGITS", "RECENT", "KalookiSession", "Picker", "money", "run_cards"]
 
 log = logging.getLogger(__name__)
 
 KalookiPhase = Literal["turn_up", "draw", "play", "reveal", "over"]
 RECENT = 6  # cards offered in the recent row
+PAD_DIGITS = 3  # the points of a hand on the number pad: up to 999
 
 
 def money(cents: int) -> str:
@@ -159,7 +163,7 @@ def _cards_of(act: object) -> Sequence[Card]:
         return act.cards
     if isinstance(act, Discard | TurnUp):
         return (act.card,)
-    return ()
+    return ()  # a draw from the stock, a hand's points
 
 
 @register_session
@@ -173,6 +177,7 @@ class KalookiSession(GameSession):
         self.picker = Picker()
         self.timed_out: tuple[int, float] | None = None  # the seat whose time ran out, and when
         self.last_entry: str = ""  # what the last accepted entry was, for the screen
+        self.pad: str | None = None  # the points typed on the number pad; None: the hand's cards
         self._progress: tuple[int, list[list[int]]] | None = None
 
     @classmethod
@@ -201,10 +206,10 @@ class KalookiSession(GameSession):
 
     def revealing(self) -> int | None:
         """The seat whose hand is to be entered now (end of a deal), else ``None``."""
-        deal = self.deal
-        if self.finished or deal.phase != "reveal":
+        if self.finished:
             return None
-        return next((seat for seat, hand in enumerate(deal.revealed) if hand is None), None)
+        left = self.deal.to_reveal()
+        return left[0] if left else None
 
     def recent(self) -> list[Card]:
         """The last cards used (entered or drawn from the discards), most recent first, each once."""
@@ -223,6 +228,7 @@ class KalookiSession(GameSession):
         if not self.submit(act):
             return False
         self.picker.clear()
+        self.pad = None
         self.last_entry = what
         self.timed_out = None
         return True
@@ -279,12 +285,42 @@ class KalookiSession(GameSession):
             return False
         return self._enter(RevealHand(seat, tuple(self.picker.cards)), "reveal")
 
+    # --- the number pad: a loser's points instead of his hand ----------------------------------------
+
+    def use_pad(self, on: bool) -> None:
+        """*Points* opens the number pad for the loser named on the screen; *Cards* goes back."""
+        if self.revealing() is None:
+            return
+        self.pad = "" if on else None
+        self.picker.clear()
+
+    def pad_digit(self, digit: int) -> None:
+        if self.pad is not None and len(self.pad) < PAD_DIGITS:
+            self.pad = str(int(self.pad + str(digit)))  # no leading zeros
+
+    def pad_back(self) -> None:
+        if self.pad:
+            self.pad = self.pad[:-1]
+
+    def enter_points(self) -> bool:
+        """The points typed on the pad: the penalty points of the hand of the loser named."""
+        seat = self.revealing()
+        if seat is None or self.pad is None:
+            return False
+        if not self.pad:
+            self.refuse("type_points_first", "type the points of the hand first")
+            return False
+        return self._enter(HandPoints(seat, int(self.pad)), "points")
+
     def confirm(self, seat: int) -> bool:
-        """The seat button: the discard (the turn's end) or, at the start of a deal, the turned-up card."""
+        """The seat button: the discard (the turn's end); at the start of a deal the turned-up card, at
+        its end the loser's hand (or its points)."""
         if self.finished:
             return False
         if self.deal.phase == "turn_up":
             return self.discard()
+        if self.revealing() is not None:  # between turns any seat button enters, as Enter hand does
+            return self.reveal() if self.pad is None else self.enter_points()
         if self.pressed_out_of_turn(seat):
             return False
         if self.deal.phase == "draw":

@@ -3,7 +3,8 @@
 The simulated players (``device.sessions.kalooki_sim``) and the tests enter each action the way a
 person does, one tap at a time, looking at the entry between taps: a recent card is one tap, a run's
 next cards ``to`` and the last rank, a joker its key, any other card rank then suit; *+ Meld* between
-the melds of one lay-down; then the action (a meld of the table, *Lay down*, *Discard*, …).
+the melds of one lay-down; then the action (a meld of the table, *Lay down*, *Discard*, …). A hand's
+points: *Points*, the digits on the number pad, *Enter points*.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from rules.kalooki import (
     Discard,
     DrawDiscard,
     DrawStock,
+    HandPoints,
     LayDown,
     ReleaseJoker,
     RevealHand,
@@ -27,7 +29,19 @@ from rules.kalooki.cards import RANK_NAMES
 __all__ = ["BUTTONS", "next_tap"]
 
 # The phase buttons by their English text (their labels are in the players' language).
-BUTTONS = ("Stock", "Discard pile", "+ Meld", "Lay down", "Discard", "Turned-up card", "Enter hand", "to")
+BUTTONS = (
+    "Stock",
+    "Discard pile",
+    "+ Meld",
+    "Lay down",
+    "Discard",
+    "Turned-up card",
+    "Enter hand",
+    "Points",
+    "Enter points",
+    "Cards",
+    "to",
+)
 
 
 def _card_taps(entered: Sequence[Card], wanted: Sequence[Card], recent: Collection[Card]) -> str:
@@ -56,6 +70,15 @@ def next_tap(session: KalookiSession, act: object) -> str:
         return "Stock"
     if isinstance(act, DrawDiscard):
         return "Discard pile"
+    if isinstance(act, HandPoints):
+        typed, wanted_points = session.pad, str(act.points)
+        if typed is None:
+            return "Points"
+        if not wanted_points.startswith(typed):
+            return "<"
+        return wanted_points[len(typed)] if len(typed) < len(wanted_points) else "Enter points"
+    if session.pad is not None:
+        return "Cards"  # the number pad is open: back to the picker
     groups: tuple[tuple[Card, ...], ...]
     final: str
     if isinstance(act, LayDown):

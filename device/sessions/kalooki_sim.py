@@ -7,7 +7,8 @@ their turns on it with the engine's random legal player (``rules.kalooki.auto.ra
 action is then entered through the Kalooki table screen — taps at the centres of the drawn targets
 (``kalooki_plan.next_tap``), one per frame, the seat button for the discard — and whatever the device
 recorded is played on the shadow too, so both see the same table. The turned-up card of each deal and
-the losers' hands at its end come from the shadow. :attr:`KalookiTable.taps` counts the screen taps of
+the losers' hands at its end come from the shadow (every other loser types just their points on the
+number pad). :attr:`KalookiTable.taps` counts the screen taps of
 each turn (from the draw to the discard, the seat press not counted) for ``bench/card_tables.py``.
 """
 
@@ -23,7 +24,7 @@ from device.sessions.kalooki import KalookiSession
 from device.sessions.kalooki_plan import BUTTONS, next_tap
 from device.sessions.simulated import SimulatedTable, register_table
 from drivers.events import ButtonEvent
-from rules.kalooki import Deal, Discard, RevealHand, Session, TurnUp, new_session
+from rules.kalooki import Deal, Discard, HandPoints, RevealHand, Session, TurnUp, hand_penalty, new_session
 from rules.kalooki.auto import random_turn
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ class KalookiTable(SimulatedTable):
             self.synced = 0
         for act in session.history[self.synced :]:
             self.synced += 1
-            if isinstance(act, TurnUp | RevealHand):
+            if isinstance(act, TurnUp | RevealHand | HandPoints):
                 continue  # the shadow deals and knows its hands
             after = self.shadow.deal.apply(act)
             if after.result is not None:
@@ -78,7 +79,10 @@ class KalookiTable(SimulatedTable):
         if phase == "reveal":
             seat = session.revealing()
             assert seat is not None and self.ended is not None
-            return RevealHand(seat, self.ended.hand(seat))
+            hand = self.ended.hand(seat)
+            if (session.deal.number + seat) % 2 == 1:
+                return HandPoints(seat, hand_penalty(hand))
+            return RevealHand(seat, hand)
         if phase == "draw" and self.plan_seq != session.seq:
             self.plan = random_turn(self.shadow.deal, self.rng)
             self.turn_taps = 0
@@ -150,6 +154,6 @@ class KalookiTable(SimulatedTable):
             and session.phase in ("draw", "play", "turn_up", "reveal", "over")
         ):
             last = session.history[-1]
-            if not isinstance(last, TurnUp | RevealHand):
+            if not isinstance(last, TurnUp | RevealHand | HandPoints):
                 self.plan.pop(0)
             self._pending_check = None

@@ -14,6 +14,7 @@ from device.i18n import LANGUAGES, Translator
 from device.sessions.kalooki import KalookiSession, Picker, money
 from device.sessions.kalooki_sim import KalookiTable
 from device.simulator import Simulator
+from device.ui.names import refusal_text
 from rules.kalooki import Card, parse_cards, payouts
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, tap
@@ -51,9 +52,10 @@ def refused(app: App, code: str) -> None:
     session = app.session
     assert session is not None and session.refusal is not None, code
     assert session.refusal.code == code, session.refusal
+    refusal = session.refusal
     app.step()
-    sentence = app.tr.pgettext("rule", code)
-    assert sentence != code
+    assert app.tr.pgettext("rule", code) != code  # the rule has its sentence
+    sentence = refusal_text(app.tr, refusal)
     shown = " ".join(app.canvas.texts())
     assert sentence.split()[0] in shown, (sentence, shown)
 
@@ -268,6 +270,8 @@ def test_autoplay_plays_whole_games_through_the_picker(make_app, clock) -> None:
     texts = " ".join(app.canvas.texts())
     for player, won in zip(session.players, session.kalooki.winnings, strict=True):
         assert f"{player.name} wins {money(won)}" in texts
+    kinds = {type(a) for a in session.history}
+    assert {rules.kalooki.RevealHand, rules.kalooki.HandPoints} <= kinds  # cards, or points on the pad
     table = sim.table
     assert isinstance(table, KalookiTable) and table.taps
     assert any(isinstance(e, Tap) for e in posted)
@@ -276,3 +280,54 @@ def test_autoplay_plays_whole_games_through_the_picker(make_app, clock) -> None:
         options, [rules.action_from_json(a.action) for a in app.journal.actions(session.game_id)]
     )
     assert replayed.outcome == session.state.outcome
+
+
+def test_a_loser_types_just_his_points_on_the_number_pad(make_app, tmp_path) -> None:
+    config = make_config(tmp_path, games={"kalooki": {"deals": 2, "pool_cents": 1000, "payout": "slice"}})
+    app = make_app(config=config)
+    session = start(app)
+    for act in (
+        rules.kalooki.TurnUp(Card.parse("AS")),
+        rules.kalooki.DrawStock(),
+        rules.kalooki.LayDown(
+            tuple(tuple(parse_cards(m)) for m in ("2H 3H 4H 5H 6H 7H 8H", "10S JS QS", "KD KC KH"))
+        ),
+        rules.kalooki.Discard(Card.parse("9C")),
+    ):
+        assert session.submit(act), session.refusal
+    assert session.phase == "reveal" and session.revealing() == 1 and session.deal.kalooki
+    button(app, "Points")
+    assert session.pad == ""
+    shown = labels(app)
+    assert {str(d) for d in range(10)} <= set(shown) and "A" not in shown and "suit S" not in shown
+    assert any("type their points" in t for t in app.canvas.texts())
+    check_layout(app)
+    button(app, "Enter points")
+    refused(app, "type_points_first")
+    taps(app, "9 9 9 9")  # three digits at most
+    assert session.pad == "999"
+    button(app, "Enter points")
+    refused(app, "impossible_points")  # 13 cards: at most the two jokers, the 7 aces unseen, four tens
+    assert any("167" in t for t in app.canvas.texts())
+    check_layout(app)  # the refusal fits beside the pad
+    taps(app, "< < <")
+    assert session.pad == ""
+    button(app, "Cards")
+    assert session.pad is None and "A" in labels(app)
+    button(app, "Points")
+    taps(app, "1 2 0")
+    press(app, 1)  # the seat button enters the points, as Enter points does
+    assert len(session.kalooki.results) == 1 and session.phase == "turn_up" and session.pad is None
+    assert session.history[-1] == rules.kalooki.HandPoints(1, 120)
+    result = session.kalooki.results[0]
+    assert result.kalooki and result.penalties == (0, 120 + 25)
+    assert list(result.payouts) == payouts(1000, [0, 145], winner=0) == [1000, 0]
+    app.step()
+    assert {"145", money(1000), money(0)} <= set(app.canvas.texts())
+    stored = [rules.action_from_json(a.action) for a in app.journal.actions(session.game_id)]
+    assert stored[-1] == rules.kalooki.HandPoints(1, 120)
+    assert rules.replay(session.options, stored) == session.kalooki
+    state = session.kalooki
+    app.journal.close()
+    resumed = make_app(config=config).session  # the journal replays the points entered
+    assert isinstance(resumed, KalookiSession) and resumed.kalooki == state
