@@ -215,6 +215,13 @@ class GameSession:
         """Each player's total after each of his turns, for the end-of-game chart; games override it."""
         return [[] for _ in self.players]
 
+    @classmethod
+    def exported(cls, state: GameState) -> dict[str, Any]:
+        """What the export adds to a finished game of this kind (``device.export``), from its final
+        state: a ``payouts`` list (one amount in cents per seat) becomes the CSV's ``payout_cents``
+        column. Games without anything to add keep this: nothing."""
+        return {}
+
     def abandon(self) -> None:
         self.timer.stop()
         self.journal.abandon(self.game_id)

@@ -354,6 +354,25 @@ class KalookiSession(GameSession):
         self._progress = (self.seq, progress)
         return progress
 
+    @classmethod
+    def exported(cls, state: object) -> dict[str, Any]:
+        """The prize pool of a finished game: its formula, every deal's penalties and payouts, and each
+        seat's winnings over the game (``payouts``, in cents: what the end screen shows)."""
+        assert isinstance(state, Session)
+        options = state.options
+        if not options.pool_cents:
+            return {}
+        deals = [
+            {"winner": r.winner, "penalties": list(r.penalties), "payouts": list(r.payouts)}
+            for r in state.results
+        ]
+        return {
+            "pool_cents": options.pool_cents,
+            "payout": options.payout,
+            "deals": deals,
+            "payouts": list(state.winnings),
+        }
+
     def end_notes(self) -> list[tuple[str, dict[str, Any]]]:
         """What the end screen adds (texts to translate and their values): each player's winnings."""
         if not self.kalooki.options.pool_cents:

@@ -4,12 +4,16 @@ the same journal, the screens' structure, and whole games played by the simulate
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+
 import pytest
 
 import rules
 from device.app import App
 from device.events import Tap
-from device.export import to_csv
+from device.export import to_csv, to_json
 from device.i18n import LANGUAGES, Translator
 from device.sessions.kalooki import KalookiSession, Picker, money
 from device.sessions.kalooki_sim import KalookiTable
@@ -275,7 +279,24 @@ def test_autoplay_plays_whole_games_through_the_picker(make_app, clock) -> None:
     table = sim.table
     assert isinstance(table, KalookiTable) and table.taps
     assert any(isinstance(e, Tap) for e in posted)
-    assert ",kalooki," in to_csv(app.journal)
+    # The export: each deal's payouts and each player's winnings, as rules.kalooki.payouts has them
+    # and as the end screen shows them.
+    expected_deals = [
+        payouts(options.pool_cents, list(r.penalties), r.winner, options.payout)
+        for r in session.kalooki.results
+    ]
+    winnings = [sum(deal[seat] for deal in expected_deals) for seat in range(len(session.players))]
+    shown = " ".join(app.canvas.texts())
+    for player, won in zip(session.players, winnings, strict=True):
+        assert f"{player.name} wins {money(won)}" in shown
+    rows = [r for r in csv.DictReader(io.StringIO(to_csv(app.journal))) if r["game"] == "kalooki"]
+    assert [int(r["payout_cents"]) for r in rows] == winnings
+    assert [r["player"] for r in rows] == [p.name for p in session.players]
+    game = next(g for g in json.loads(to_json(app.journal))["games"] if g["game"] == "kalooki")
+    assert [d["payouts"] for d in game["deals"]] == expected_deals
+    assert [d["penalties"] for d in game["deals"]] == [list(r.penalties) for r in session.kalooki.results]
+    assert game["payouts"] == winnings and game["pool_cents"] == options.pool_cents == 1000
+    assert game["payout"] == options.payout
     replayed = rules.replay(
         options, [rules.action_from_json(a.action) for a in app.journal.actions(session.game_id)]
     )
