@@ -280,6 +280,16 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
             raise ConfigError(exc.key, f"{exc.message} (whole seconds, 0 = off)") from None
         preset = table.get("preset", "seed")
         spec = rules.get_game(name)
+        bounds = spec.options_type.move_seconds_allowed()
+        if (
+            bounds is not None
+            and isinstance(timer, int)
+            and timer > 0
+            and not bounds[0] <= timer <= bounds[1]
+        ):
+            raise ConfigError(
+                f"{key}.timer_seconds", f"{timer} s; allowed: 0 (off) or {bounds[0]}–{bounds[1]} for {name}"
+            )
         if not isinstance(preset, str):
             allowed = ", ".join(repr(n) for n in spec.options_type.preset_names())
             raise ConfigError(f"{key}.preset", f"{preset!r} is not a preset name; allowed values: {allowed}")

@@ -14,28 +14,46 @@ from device.config import Config
 from device.journal import Journal
 from rules import Options
 
-__all__ = ["TIMER_STEPS", "Settings", "move_seconds"]
+__all__ = ["TIMER_STEPS", "Settings", "move_seconds", "timer_steps"]
 
 # The timer choices offered on screen (seconds; 0 = off).
 TIMER_STEPS = (0, 30, 45, 60, 90, 120, 180)
 
 
+def timer_steps(game: str) -> tuple[int, ...]:
+    """The timer choices of ``game``: off, and the steps its rules allow (Kalooki: 30–120 s).
+
+    >>> timer_steps("kalooki"), timer_steps("yahtzee")[-1]
+    ((0, 30, 45, 60, 90, 120), 180)
+    """
+    allowed = rules.get_game(game).options_type.move_seconds_allowed()
+    if allowed is None:
+        return TIMER_STEPS
+    return tuple(s for s in TIMER_STEPS if s == 0 or allowed[0] <= s <= allowed[1])
+
+
 def move_seconds(options: Options, *, config: int | None = None, owner: int | None = None) -> int:
     """The one answer to "how long may a move take" (seconds, 0 = no limit): the owner's setting on the
     screen, else the config file's ``timer_seconds`` for the game, else the rule option of the
-    ``options`` the game is played with (its preset: Rummikub's ``move_seconds``), else none.
+    ``options`` the game is played with (its preset: Rummikub's ``move_seconds``), else none — within
+    what the game's rules allow when on (``Options.fit_move_seconds``: Kalooki 30–120 s).
 
     >>> from rules.rummikub import RummikubOptions
     >>> move_seconds(RummikubOptions()), move_seconds(RummikubOptions(move_seconds=90))
     (60, 90)
     >>> move_seconds(RummikubOptions(), config=45), move_seconds(RummikubOptions(), config=45, owner=0)
     (45, 0)
+    >>> from rules.kalooki import KalookiOptions
+    >>> move_seconds(KalookiOptions()), move_seconds(KalookiOptions(), owner=180)
+    (0, 120)
     """
     if owner is not None:
-        return owner
-    if config is not None:
-        return config
-    return options.move_limit_seconds
+        chosen = owner
+    elif config is not None:
+        chosen = config
+    else:
+        chosen = options.move_limit_seconds
+    return type(options).fit_move_seconds(chosen)
 
 
 @dataclass

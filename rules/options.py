@@ -124,6 +124,24 @@ class Options:
         """The move time limit the rules set (0: none); Rummikub's ``move_seconds``."""
         return 0
 
+    @classmethod
+    def move_seconds_allowed(cls) -> tuple[int, int] | None:
+        """The least and the most seconds a move may be given when the timer is on, where the rules
+        bound it (Kalooki: 30–120); ``None`` where they do not."""
+        return None
+
+    @classmethod
+    def fit_move_seconds(cls, seconds: int) -> int:
+        """``seconds`` (0: off) brought within :meth:`move_seconds_allowed`.
+
+        >>> Options.fit_move_seconds(300)
+        300
+        """
+        allowed = cls.move_seconds_allowed()
+        if allowed is None or seconds <= 0:
+            return max(0, seconds)
+        return min(max(seconds, allowed[0]), allowed[1])
+
     def replace(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
 

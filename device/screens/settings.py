@@ -21,7 +21,7 @@ from device.host import Host
 from device.i18n import LANGUAGES
 from device.screens.base import Screen, screen
 from device.session import SESSIONS
-from device.settings import TIMER_STEPS
+from device.settings import timer_steps
 from device.ui.canvas import Canvas
 from device.ui.theme import PANEL, TEXT_DIM, WARNING
 from device.ui.widgets import pin_pad
@@ -147,7 +147,7 @@ class SettingsScreen(Screen):
 
     def step_timer(self, step: int) -> None:
         current = self.move_seconds()
-        steps = sorted({*TIMER_STEPS, current})
+        steps = sorted({*timer_steps(self.game), current})
         value = steps[max(0, min(len(steps) - 1, steps.index(current) + step))]
         self.host.set_move_seconds(self.game, value)
 

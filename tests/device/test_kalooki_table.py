@@ -12,6 +12,7 @@ import pytest
 
 import rules
 from device.app import App
+from device.config import ConfigError, config_from_dict
 from device.events import Tap
 from device.export import to_csv, to_json
 from device.i18n import LANGUAGES, Translator
@@ -352,3 +353,34 @@ def test_a_loser_types_just_his_points_on_the_number_pad(make_app, tmp_path) -> 
     app.journal.close()
     resumed = make_app(config=config).session  # the journal replays the points entered
     assert isinstance(resumed, KalookiSession) and resumed.kalooki == state
+
+
+def test_the_move_timer_is_off_unless_set_then_30_to_120_seconds(make_app, tmp_path) -> None:
+    app = make_app()
+    session = start(app)
+    assert session.timer.limit_seconds == 0 and not session.timer.enabled  # off by default
+    app.journal.close()
+    config = make_config(tmp_path / "timed", games={"kalooki": {"timer_seconds": 60}})
+    app = make_app(config=config)
+    assert start(app).timer.limit_seconds == 60
+    screen = app.screens["settings"]
+    app.show("settings")
+    screen.unlocked = True  # type: ignore[attr-defined]
+    assert screen.game == "kalooki"  # type: ignore[attr-defined]
+    seen = []
+    for _ in range(4):  # the steps up: never more than 120 s
+        tap(app, "+", nth=0)
+        seen.append(app.settings.timer_seconds("kalooki"))
+    assert seen == [90, 120, 120, 120] and app.session.timer.limit_seconds == 120
+    for _ in range(6):
+        tap(app, "−", nth=0)
+    assert app.settings.timer_seconds("kalooki") == 0 and "Off" in app.canvas.texts()
+    tap(app, "+", nth=0)
+    assert app.settings.timer_seconds("kalooki") == 30  # the least, once on
+    app.settings.set_timer("kalooki", 180)  # saved by an older version
+    assert app.settings.timer_seconds("kalooki") == 120
+    for bad in (10, 180):
+        with pytest.raises(ConfigError, match=r"games\.kalooki\.timer_seconds: .*30–120"):
+            config_from_dict({"games": {"kalooki": {"timer_seconds": bad}}})
+    with pytest.raises(ConfigError, match=r"games\.kalooki\.move_seconds"):
+        config_from_dict({"games": {"kalooki": {"move_seconds": 200}}})

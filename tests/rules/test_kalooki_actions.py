@@ -87,6 +87,9 @@ def test_another_games_action_is_refused() -> None:
         ({"deals": 0}, "deals"),
         ({"mode": "camera"}, "mode"),
         ({"players": 5}, "players"),
+        ({"move_seconds": 29}, "move_seconds"),
+        ({"move_seconds": 121}, "move_seconds"),
+        ({"move_seconds": -30}, "move_seconds"),
     ],
 )
 def test_bad_options_name_the_key(values: dict[str, object], key: str) -> None:
@@ -99,3 +102,10 @@ def test_options_round_trip_and_no_extra_presets() -> None:
     options = KalookiOptions.preset("seed", players=4, initial_meld=40, payout="proportional")
     assert KalookiOptions.from_dict(options.to_dict()) == options
     assert KalookiOptions.preset_names() == ["seed"]
+
+
+def test_the_move_timer_is_off_by_default_else_30_to_120_seconds() -> None:
+    assert KalookiOptions().move_seconds == 0 and KalookiOptions().move_limit_seconds == 0
+    assert [KalookiOptions(move_seconds=s).move_limit_seconds for s in (30, 75, 120)] == [30, 75, 120]
+    assert KalookiOptions.move_seconds_allowed() == (30, 120)
+    assert [KalookiOptions.fit_move_seconds(s) for s in (0, 10, 60, 180)] == [0, 30, 60, 120]
