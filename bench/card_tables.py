@@ -1,14 +1,17 @@
 """The card games at the table: screen taps per turn and the UI frame time of each screen.
 
-Taps: whole games autoplayed by the simulator (``--autoplay zatre``: simulated players who tap the
-screen's targets), the taps of each turn counted by the simulated table (the seat press that enters
-the turn not counted); the median and the spread over every turn of every game, and the median of the
-later turns (one card) apart from the rounds' first turns (two cards).
+Taps: whole games autoplayed by the simulator (``--autoplay zatre`` / ``kalooki``: simulated players
+who tap the screen's targets), the taps of each turn counted by the simulated table (the seat press
+that enters the turn not counted); the median and the spread over every turn of every game. Zatre: the
+later turns (one card) apart from the rounds' first turns (two cards). Kalooki (two deals, a prize
+pool): the turns that only draw and discard apart from the ones that lay, build or release a joker.
 
 Frame time at 800×480 (or WxH): the Zatre table mid-game with a card pending (the board view) and the
-pad (the sheets view), the budget of DESIGN.md (≤ 8 ms) beside it.
+pad (the sheets view); every Kalooki screen of a 4-player game played by the simulated players (the
+set-up, a turn with melds on the table and cards picked, a refusal, the end of a deal with the number
+pad, the last deal's results, the end screen); the budget of DESIGN.md (≤ 8 ms) beside them.
 
-    .venv/bin/python bench/card_tables.py [--games N] [WxH]
+    .venv/bin/python bench/card_tables.py [--games N] [--only zatre|kalooki] [WxH]
 """
 
 from __future__ import annotations
@@ -30,10 +33,13 @@ import pygame
 from device.app import App
 from device.config import config_from_dict
 from device.journal import Journal
+from device.sessions.kalooki import KalookiSession
+from device.sessions.kalooki_sim import KalookiTable
 from device.sessions.zatre import ZatreSession
 from device.sessions.zatre_plan import LAY, choose_turn, next_tap
 from device.sessions.zatre_sim import ZatreTable
 from device.simulator import Simulator
+from rules.kalooki import Build, Discard, LayDown, ReleaseJoker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from device_frame import FRAMES, measure
@@ -114,16 +120,106 @@ def zatre_frames(size: tuple[int, int]) -> None:
     measure(app, "Zatre: the pad (sheets), 4 players")
 
 
+def kalooki_turns(session: KalookiSession) -> list[bool]:
+    """For each turn entered by a discard, in order: whether it laid, built or released a joker."""
+    turns: list[bool] = []
+    laid = False
+    for act in session.history:
+        if isinstance(act, LayDown | Build | ReleaseJoker):
+            laid = True
+        elif isinstance(act, Discard):
+            turns.append(laid)
+            laid = False
+    return turns
+
+
+def kalooki_taps(games: int, size: tuple[int, int]) -> None:
+    plain: list[int] = []
+    laying: list[int] = []
+    for game in range(games):
+        app, clock = new_app(size)
+        sim = Simulator(app, seed=game, autoplay="kalooki")
+        for _ in range(40000):
+            sim.poll()
+            app.step()
+            clock.now += 0.1
+            if app.screen.name == "end":
+                break
+        table, session = sim.table, app.session
+        assert isinstance(table, KalookiTable) and isinstance(session, KalookiSession) and session.finished
+        turns = kalooki_turns(session)
+        assert len(turns) == len(table.taps), (len(turns), len(table.taps))
+        for taps, laid in zip(table.taps, turns, strict=True):
+            (laying if laid else plain).append(taps)
+        app.journal.close()
+    every = plain + laying
+    median = statistics.median
+    print(
+        f"Kalooki: {games} autoplayed 2-player games of 2 deals, {len(every)} turns entered by taps"
+        " (+ the seat button)"
+    )
+    print(f"  taps per turn          median {median(every):.0f}   min {min(every)}   max {max(every)}")
+    print(f"  draw and discard       median {median(plain):.0f}   ({len(plain)} turns)")
+    if laying:
+        print(f"  lay, build or release  median {median(laying):.0f}   ({len(laying)} turns)")
+
+
+def kalooki_frames(size: tuple[int, int]) -> None:
+    """Every Kalooki screen of a 4-player game with a pool, as the simulated players reach it."""
+    app, clock = new_app(size)
+    print(f"UI frame at {size[0]}×{size[1]} ({FRAMES} frames each; budget ≤ 8 ms)")
+    app.show("players", game="kalooki")
+    measure(app, "Kalooki: set-up (players)")
+    options = app.settings.game_options("kalooki", players=4, seed=3, deals=2, pool_cents=10000)
+    app.start_game(options, ["Ala", "Ola", "Jan", "Eva"])
+    session = app.session
+    assert isinstance(session, KalookiSession)
+    sim = Simulator(app, seed=3, autoplay="kalooki")
+    wanted = {
+        "turn": "Kalooki: a turn, 4+ melds, cards picked",
+        "refusal": "Kalooki: a refusal on the entry line",
+        "pad": "Kalooki: end of a deal, the number pad",
+        "results": "Kalooki: the last deal's results",
+    }
+    for _ in range(40000):
+        sim.poll()
+        app.step()
+        clock.now += 0.1
+        if app.screen.name == "end":
+            break
+        if app.screen.name != "kalooki_table":
+            continue
+        phase = session.phase
+        if "turn" in wanted and phase == "play" and len(session.deal.table) >= 4 and session.picker.cards:
+            measure(app, wanted.pop("turn"))
+        elif "refusal" in wanted and phase == "play" and session.picker.cards and session.refusal is None:
+            session.refuse("pick_one_card", "pick exactly one card")  # as a wrong tap would
+            measure(app, wanted.pop("refusal"))
+            session.refusal = None
+        elif "pad" in wanted and phase == "reveal" and session.pad is not None:
+            measure(app, wanted.pop("pad"))
+        elif "results" in wanted and phase == "turn_up" and session.kalooki.results:
+            measure(app, wanted.pop("results"))
+    assert app.screen.name == "end" and not wanted, wanted
+    measure(app, "Kalooki: end screen (winnings + chart)")
+    app.journal.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--only", choices=("zatre", "kalooki"), default=None)
     parser.add_argument("size", nargs="?", default="800x480")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     assert len(size) == 2
     pygame.display.init()
-    zatre_frames((size[0], size[1]))
-    zatre_taps(args.games, (size[0], size[1]))
+    if args.only in (None, "zatre"):
+        zatre_frames((size[0], size[1]))
+        zatre_taps(args.games, (size[0], size[1]))
+    if args.only in (None, "kalooki"):
+        kalooki_frames((size[0], size[1]))
+        kalooki_taps(args.games, (size[0], size[1]))
 
 
 if __name__ == "__main__":
