@@ -46,16 +46,23 @@ class Player:
 
 @dataclass(frozen=True)
 class Refusal:
-    """An action the rules refused, kept for the screen (translated by ``code``) for a few seconds."""
+    """An action the rules refused, kept for the screen for a few seconds: translated by ``key`` (its
+    sentence in the catalogues, ``msgctxt "rule"``), which is the ``code`` unless the game's sentences
+    are its own (:attr:`GameSession.own_rule_texts`: ``kalooki_invalid_meld``)."""
 
     code: str
     message: str
     details: dict[str, Any]
     at: float
+    key: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            object.__setattr__(self, "key", self.code)
 
     @classmethod
-    def of(cls, error: IllegalAction, at: float) -> Refusal:
-        return cls(error.code, error.message, dict(error.details), at)
+    def of(cls, error: IllegalAction, at: float, key: str = "") -> Refusal:
+        return cls(error.code, error.message, dict(error.details), at, key)
 
 
 class GameSession:
@@ -65,6 +72,10 @@ class GameSession:
     table_screen: ClassVar[str] = ""  # the name of the screen that shows this game's table
     screens: ClassVar[tuple[str, ...]] = ()  # its other screens (the dice: correction); table first
     reader: ClassVar[GameReader[Observation] | None] = None  # what the camera reads for this game
+    # Refusal codes whose sentences are this game's own, in the catalogues as ``<game>_<code>``: the
+    # rules' codes are short words several games use (Rummikub's and Kalooki's ``invalid_meld``), and a
+    # sentence about tiles must not speak of cards.
+    own_rule_texts: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(
         self,
@@ -179,7 +190,7 @@ class GameSession:
         try:
             new_state = self.state.apply(act)
         except IllegalAction as exc:
-            self.refusal = Refusal.of(exc, self.timer.now())
+            self.refusal = Refusal.of(exc, self.timer.now(), self.rule_key(exc.code))
             log.info("refused %s: %s", act, exc)
             return False
         seat = self.current_seat
@@ -209,7 +220,12 @@ class GameSession:
 
     def refuse(self, code: str, message: str, **details: Any) -> None:
         """A device-level refusal (not the rules': a seat button pressed out of turn, no box chosen)."""
-        self.refusal = Refusal(code, message, details, self.timer.now())
+        self.refusal = Refusal(code, message, details, self.timer.now(), self.rule_key(code))
+
+    @classmethod
+    def rule_key(cls, code: str) -> str:
+        """The catalogue key of a refusal's sentence: ``<game>_<code>`` for the game's own codes."""
+        return f"{cls.game}_{code}" if code in cls.own_rule_texts else code
 
     def score_progress(self) -> list[list[int]]:
         """Each player's total after each of his turns, for the end-of-game chart; games override it."""

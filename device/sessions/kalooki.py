@@ -41,6 +41,7 @@ from device.timer import MoveTimer
 from rules import Options
 from rules.errors import IllegalAction
 from rules.kalooki import (
+    CODES,
     Build,
     Card,
     Deal,
@@ -171,6 +172,13 @@ class KalookiSession(GameSession):
     game = "kalooki"
     table_screen = "kalooki_table"
     reader = None  # cards are not read by the camera: they are entered with the picker
+    # Every refusal of Kalooki's has its own sentence (``kalooki_invalid_meld``: Rummikub refuses an
+    # ``invalid_meld`` too, of tiles); ``game_over`` and ``not_your_turn`` are every game's.
+    own_rule_texts = (frozenset(CODES) - {"game_over"}) | {
+        "pick_cards_first",
+        "pick_one_card",
+        "type_points_first",
+    }
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

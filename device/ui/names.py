@@ -61,9 +61,9 @@ def clock_text(seconds: float) -> str:
 
 
 def refusal_text(tr: Translator, refusal: Refusal) -> str:
-    """A refused action in the players' language, by its rule code; the rules' English message when
-    the catalogue has no sentence for the code."""
-    text = tr.pgettext("rule", refusal.code)
-    if text == refusal.code:
+    """A refused action in the players' language, by its sentence's key (the rule code, or the game's
+    own ``kalooki_invalid_meld``); the rules' English message when the catalogue has no sentence."""
+    text = tr.pgettext("rule", refusal.key)
+    if text == refusal.key:
         return f"{refusal.message} [{refusal.code}]"
     return text.format(**refusal.details) if refusal.details else text

@@ -41,6 +41,7 @@ from rules.kalooki.session import Session, new_session
 from rules.registry import GameSpec, register
 
 __all__ = [
+    "CODES",
     "DECK",
     "JOKER",
     "SPEC",
@@ -71,6 +72,31 @@ __all__ = [
     "payouts",
     "read_meld",
 ]
+
+CODES = (
+    "already_drawn",
+    "deal_over",
+    "draw_first",
+    "game_over",
+    "hand_count",
+    "impossible_points",
+    "invalid_build",
+    "invalid_meld",
+    "joker_not_laid",
+    "joker_release",
+    "meld_closed",
+    "no_discard",
+    "no_release",
+    "not_in_hand",
+    "not_opened",
+    "opening_too_low",
+    "stock_empty",
+    "too_many_copies",
+    "unknown_meld",
+    "wrong_phase",
+    "wrong_seat",
+)
+"""Every code of a Kalooki ``IllegalAction`` (``game_over`` is every game's)."""
 
 SPEC = register(
     GameSpec(

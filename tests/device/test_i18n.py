@@ -134,3 +134,21 @@ def test_language_switch_at_run_time(make_app) -> None:
     assert app.screen.name == "dice_table"
     assert {"Esély", "Egyesek", "Összesen"} <= sheet_texts(app)
     assert app.journal.setting("language") == "hu"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_kalooki_refusals_are_its_own_sentences(language: str) -> None:
+    """Kalooki's refusal codes are short words other games use too (Rummikub refuses an
+    ``invalid_meld`` of tiles): its sentences are keyed ``kalooki_<code>``, every one translated."""
+    from device.sessions.kalooki import KalookiSession
+    from rules import kalooki
+
+    tr = Translator(language)
+    catalogue = load_catalogue(language)
+    own = KalookiSession.own_rule_texts
+    assert set(kalooki.CODES) - {"game_over"} <= own and "not_your_turn" not in own
+    for code in own:
+        key = KalookiSession.rule_key(code)
+        assert key == f"kalooki_{code}" and tr.pgettext("rule", key) != key, (language, code)
+        assert catalogue.lookup("rule", code) is None, (language, code)  # no sentence another game would get
+    assert KalookiSession.rule_key("game_over") == "game_over"

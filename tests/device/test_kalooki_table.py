@@ -59,7 +59,9 @@ def refused(app: App, code: str) -> None:
     assert session.refusal.code == code, session.refusal
     refusal = session.refusal
     app.step()
-    assert app.tr.pgettext("rule", code) != code  # the rule has its sentence
+    # The rule has its sentence, Kalooki's own unless every game shares it (not_your_turn).
+    assert refusal.key == (code if code == "not_your_turn" else f"kalooki_{code}")
+    assert app.tr.pgettext("rule", refusal.key) != refusal.key
     sentence = refusal_text(app.tr, refusal)
     shown = " ".join(app.canvas.texts())
     assert sentence.split()[0] in shown, (sentence, shown)

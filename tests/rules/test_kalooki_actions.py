@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
+import rules
 from rules import Action, IllegalAction, OptionError, action, action_from_json, action_to_json
 from rules.kalooki import (
     JOKER,
@@ -109,3 +112,13 @@ def test_the_move_timer_is_off_by_default_else_30_to_120_seconds() -> None:
     assert [KalookiOptions(move_seconds=s).move_limit_seconds for s in (30, 75, 120)] == [30, 75, 120]
     assert KalookiOptions.move_seconds_allowed() == (30, 120)
     assert [KalookiOptions.fit_move_seconds(s) for s in (0, 10, 60, 180)] == [0, 30, 60, 120]
+
+
+def test_codes_lists_every_refusal_the_engine_raises() -> None:
+    raised = set()
+    for path in Path(rules.kalooki.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction":
+                assert isinstance(node.args[0], ast.Constant), (path.name, node.lineno)
+                raised.add(node.args[0].value)
+    assert raised == set(rules.kalooki.CODES)
