@@ -29,8 +29,18 @@ class EndScreen(Screen):
             return
         outcome = session.state.outcome
         m = canvas.px(16)
-        row_h = canvas.px(52)
+        notes_of = getattr(session, "end_notes", None)  # what a game adds (Kalooki: the pool's winnings)
+        notes = notes_of() if notes_of is not None else []
+        # The notes go in two columns from three on; the ranking's rows give way so that all of it
+        # stays above the buttons (Kalooki's four or five players and their winnings).
+        note_cols = 2 if len(notes) > 2 else 1
+        note_rows = -(-len(notes) // note_cols)
+        note_h = canvas.px(28)
+        bottom = canvas.height - canvas.px(76)
         y = area.top + canvas.px(8)
+        free = bottom - y - canvas.px(48) - note_rows * note_h
+        rows = max(1, len(session.players))
+        row_h = max(canvas.px(36), min(canvas.px(52), free // rows - canvas.px(4)))
         colours = [seat_colour(self.host.config.seats.colours, p.seat) for p in session.players]
         used = session.time_used()
         order = sorted(range(len(session.players)), key=lambda i: (outcome.places[i], i))
@@ -45,9 +55,8 @@ class EndScreen(Screen):
                 colour=ACCENT if place == 1 else TEXT_DIM,
                 bold=True,
             )
-            canvas.shape(
-                (m + canvas.px(44), y + canvas.px(10), canvas.px(32), canvas.px(32)), colours[i], radius=16
-            )
+            dot = min(canvas.px(32), row_h - canvas.px(8))
+            canvas.shape((m + canvas.px(44), y + (row_h - dot) // 2, dot, dot), colours[i], radius=16)
             canvas.text(player.name, (m + canvas.px(84), y, canvas.px(150), row_h), size=26, bold=place == 1)
             canvas.text(
                 str(outcome.scores[i]),
@@ -71,10 +80,11 @@ class EndScreen(Screen):
             size=24,
             colour=ACCENT,
         )
-        notes = getattr(session, "end_notes", None)  # what a game adds (Kalooki: the pool's winnings)
-        for n, (text, values) in enumerate(notes() if notes is not None else []):
-            top = y + canvas.px(52) + n * canvas.px(30)
-            canvas.text(self._(text, **values), (m, top, list_w, canvas.px(28)), size=22, colour=TEXT_DIM)
+        note_w = list_w // note_cols
+        for n, (text, values) in enumerate(notes):
+            row, col = divmod(n, note_cols)
+            rect = (m + col * note_w, y + canvas.px(48) + row * note_h, note_w - canvas.px(8), note_h)
+            canvas.text(self._(text, **values), rect, size=22 if note_cols == 1 else 20, colour=TEXT_DIM)
         chart = pygame.Rect(
             m + list_w + canvas.px(16),
             area.top + canvas.px(8),

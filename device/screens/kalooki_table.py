@@ -225,8 +225,10 @@ class KalookiTableScreen(TableScreen):
         for seat, player in enumerate(session.players):
             colour = ACCENT if seat == deal.to_move else TEXT
             mark = " · " + self._("opened") if deal.opened[seat] else ""
+            count = deal.counts[seat]
+            cards = self._("1 card") if count == 1 else self._("{n} cards", n=count)
             canvas.text(
-                f"{player.name}: {self._('{n} cards', n=deal.counts[seat])}{mark}",
+                f"{player.name}: {cards}{mark}",
                 (inner.left, y, inner.width, row_h),
                 size=18,
                 colour=colour,
@@ -317,7 +319,7 @@ class KalookiTableScreen(TableScreen):
             )
         if seat is not None:
             return self._(
-                "{name} holds {n} cards: enter them, then Enter hand.",
+                "{name} holds {n} cards: enter them, or their points (Points).",
                 name=session.players[seat].name,
                 n=session.deal.counts[seat],
             )

@@ -220,13 +220,16 @@ class KalookiSession(GameSession):
         return left[0] if left else None
 
     def recent(self) -> list[Card]:
-        """The last cards used (entered or drawn from the discards), most recent first, each once."""
+        """The last cards used in this deal (entered, the turned-up card included), most recent first,
+        each once."""
         seen: list[Card] = []
+        if self.deal.phase == "turn_up":
+            return seen  # a new deal: nothing of it entered yet
         for act in reversed(self.history):
             for card in reversed(list(_cards_of(act))):
                 if card not in seen and not card.is_joker:
                     seen.append(card)
-            if len(seen) >= RECENT:
+            if len(seen) >= RECENT or isinstance(act, TurnUp):  # the deal's first entry
                 break
         return seen[:RECENT]
 

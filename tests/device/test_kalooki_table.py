@@ -343,6 +343,7 @@ def test_a_loser_types_just_his_points_on_the_number_pad(make_app, tmp_path) -> 
     press(app, 1)  # the seat button enters the points, as Enter points does
     assert len(session.kalooki.results) == 1 and session.phase == "turn_up" and session.pad is None
     assert session.history[-1] == rules.kalooki.HandPoints(1, 120)
+    assert session.recent() == []  # a new deal: none of the last deal's cards are offered
     result = session.kalooki.results[0]
     assert result.kalooki and result.penalties == (0, 120 + 25)
     assert list(result.payouts) == payouts(1000, [0, 145], winner=0) == [1000, 0]
@@ -386,3 +387,28 @@ def test_the_move_timer_is_off_unless_set_then_30_to_120_seconds(make_app, tmp_p
             config_from_dict({"games": {"kalooki": {"timer_seconds": bad}}})
     with pytest.raises(ConfigError, match=r"games\.kalooki\.move_seconds"):
         config_from_dict({"games": {"kalooki": {"move_seconds": 200}}})
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_end_screen_keeps_every_winning_above_the_buttons(make_app, tmp_path, players) -> None:
+    table = {"deals": 2, "pool_cents": 10000, "max_players": 5}
+    app = make_app(config=make_config(tmp_path, games={"kalooki": table}))
+    options = app.settings.game_options("kalooki", players=players, seed=11)
+    names = ["Aleksandra", "Ola", "Jan", "Eva", "Zbigniew"][:players]
+    app.start_game(options, names)
+    session = app.session
+    assert isinstance(session, KalookiSession)
+    journal: list[rules.Action] = []
+    rules.kalooki.auto_play(session.kalooki.options, journal)  # the same seed: the same cards
+    for act in journal:
+        assert session.submit(act), (act, session.refusal)
+    app.step()
+    assert session.finished and app.screen.name == "end"
+    check_layout(app)
+    buttons = [d for d in app.canvas.log if d.kind == "button" and d.text in ("New game", "Home")]
+    notes = [d for d in app.canvas.log if d.kind == "text" and " wins " in d.text]
+    assert len(notes) == players and len(buttons) == 2
+    top = min(b.rect[1] for b in buttons)
+    assert all(d.rect[1] + d.rect[3] <= top for d in notes), (notes, top)
+    for player, won in zip(session.players, session.kalooki.winnings, strict=True):
+        assert f"{player.name} wins {money(won)}" in [d.text for d in notes]
