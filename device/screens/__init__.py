@@ -8,6 +8,7 @@ from device.screens import (
     history,
     home,
     players,
+    rummikub_table,
     settings,
     zatre_table,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "history",
     "home",
     "players",
+    "rummikub_table",
     "screen",
     "settings",
     "zatre_table",
