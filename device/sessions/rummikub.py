@@ -62,7 +62,7 @@ from rules.rummikub import (
 from rules.rummikub.tiles import JOKER
 from vision.tiles import TableObservation, read_tiles
 
-__all__ = ["TILE_READER", "Correction", "RummikubSession", "Verdict", "same_table", "tile_count"]
+__all__ = ["TILE_READER", "Correction", "RummikubSession", "Verdict", "beside", "same_table", "tile_count"]
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +122,24 @@ class Correction:
         return tuple(self.tile(i) for i in range(len(self.observation.tiles)))
 
 
+def beside(tiles: Sequence[Tile], table: Sequence[Meld]) -> tuple[Tile, ...]:
+    """The tiles of a reading that are not the table's (a rack laid beside the melds), in reading
+    order.
+
+    >>> from rules.rummikub import parse_tiles
+    >>> [str(t) for t in beside(parse_tiles("R1 K5 R2 R3 K5"), [Meld.parse("R1 R2 R3")])]
+    ['K5', 'K5']
+    """
+    left = tile_count(t for m in table for t in m)
+    out = []
+    for tile in tiles:
+        if left[str(tile)] > 0:
+            left[str(tile)] -= 1
+        else:
+            out.append(tile)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What the last check decided, for the screen: the seat, ``play`` / ``draw`` / ``timeout``, the
@@ -142,6 +160,7 @@ class RummikubSession(GameSession):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.awaiting: Awaiting | None = None  # what the requested reading is for
+        self.asked = 0  # readings asked for so far (the simulated table answers each once)
         self.live: TableObservation | None = None  # the camera's latest reading
         self.refused: TableObservation | None = None  # the reading of the last refused play
         self.correction: Correction | None = None
@@ -372,7 +391,7 @@ class RummikubSession(GameSession):
             return
         self.correction = None
         if corr.for_ == "reveal":
-            self._reveal(corr.tiles())
+            self._reveal(beside(corr.tiles(), self.before))
         else:
             self._play(corr.melds(), corr.observation)
 
@@ -386,6 +405,7 @@ class RummikubSession(GameSession):
 
     def _ask(self, what: Awaiting) -> None:
         self.awaiting = what
+        self.asked += 1
         self.request_reading()
 
     def on_reading(self, seen: Seen) -> None:
@@ -499,7 +519,7 @@ class RummikubSession(GameSession):
         if obs.uncertain:
             self.correction = Correction(obs, {}, "reveal", obs.uncertain[0])
             return
-        self._reveal(obs.values)
+        self._reveal(beside(obs.values, self.before))
 
     def _reveal(self, tiles: Sequence[Tile]) -> None:
         seat = self.revealing if self.revealing is not None else self.to_reveal()
