@@ -137,6 +137,10 @@ class RummikubTableScreen(TableScreen):
             self.draw_reveal(canvas, session, left)
         else:
             self.draw_move(canvas, session, left)
+        if phase in ("playing", "checking", "restore") and below.height > canvas.px(60):
+            seen = pygame.Rect(below.left, below.top, below.width, below.height - canvas.px(48))
+            self.draw_seen(canvas, session, seen)
+            below.top, below.height = seen.bottom + canvas.px(2), canvas.px(46)
         if below.height > canvas.px(24):
             self.draw_message(canvas, below)
 
@@ -184,6 +188,7 @@ class RummikubTableScreen(TableScreen):
             camera_label=self._("Camera"),
             zone_labels={},
             moving=self._("Moving…"),
+            labelled=False,
         )
         if view is None:
             return
@@ -256,6 +261,35 @@ class RummikubTableScreen(TableScreen):
                 align="right",
             )
 
+    def draw_seen(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
+        """The camera's reading as tiles, meld by meld (loose tiles alone), the refused meld outlined."""
+        obs = session.refused if session.refused is not None and session.refusal is not None else session.live
+        if obs is None or not obs.tiles:
+            return
+        groups = [*obs.melds, *((i,) for i in obs.loose)]
+        melds = [[obs.tiles[i].tile for i in g] for g in groups]
+        tw, th = canvas.px(18), canvas.px(24)
+        label = pygame.Rect(area.left, area.top, canvas.px(56), th)
+        canvas.text(self._("Seen:"), label, size=16, colour=TEXT_DIM)
+        inner = pygame.Rect(label.right, area.top, area.width - label.width, area.height)
+        places = tiles_layout(melds, inner.width, (tw, th), canvas.px(6))
+        offending = set(session.offending()) if obs is session.refused else set()
+        unsure = set(obs.uncertain)
+        for group, meld, spots in zip(groups, melds, places, strict=True):
+            rects = []
+            for index, t, (x, y) in zip(group, meld, spots, strict=True):
+                rect = pygame.Rect(inner.left + x, inner.top + y, tw - 1, th)
+                if rect.bottom > inner.bottom:
+                    break
+                self.draw_tile(canvas, t, rect, kind="seen_tile_drawn")
+                if index in unsure:
+                    pygame.draw.rect(canvas.surface, ACCENT, rect, width=2)
+                rects.append(rect)
+            if rects and offending & set(group):
+                box = rects[0].unionall(rects[1:]).inflate(canvas.px(4), canvas.px(4))
+                pygame.draw.rect(canvas.surface, WARNING, box, width=max(2, canvas.px(3)), border_radius=4)
+                canvas.record("refused_meld", " ".join(str(t) for t in meld), box)
+
     def before_melds(self, session: RummikubSession) -> list[list[Tile]]:
         return [list(m) for m in session.before]
 
@@ -267,7 +301,7 @@ class RummikubTableScreen(TableScreen):
         for p in session.players:
             mark = "" if state.opened[p.seat] else "*" if state.announced[p.seat] else "°"
             parts.append(f"{p.name} {state.rack_counts[p.seat]}{mark}")
-        canvas.paragraph(self._("Racks: {racks}", racks=" · ".join(parts)), area, size=18, colour=TEXT_DIM)
+        canvas.paragraph(self._("Racks: {racks} (° not opened, * announced)", racks=" · ".join(parts)), area, size=18, colour=TEXT_DIM)
 
     def draw_move(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
         canvas.text(

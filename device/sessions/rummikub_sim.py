@@ -52,7 +52,8 @@ __all__ = ["TABLE_SIZE", "TILE_SIZE", "RummikubTable"]
 log = logging.getLogger(__name__)
 
 TABLE_SIZE = (1280, 720)  # the synthetic camera's frame
-TILE_SIZE = 64.0  # px: a tile's long side in the synthetic frame
+TILE_SIZES = (84.0, 72.0, 60.0, 50.0)  # px: a tile's long side in the synthetic frame (smaller if need be)
+TILE_SIZE = TILE_SIZES[0]
 LAY_SECONDS = 0.6  # autoplay: how long a player takes to lay his tiles before pressing
 TRIES = 6  # layouts tried (tiles nudged) until the reader reads the table right
 MISTAKES = {"loose": 0.07, "crooked": 0.06, "unfinished": 0.04}
@@ -94,6 +95,7 @@ class RummikubTable(SimulatedTable):
         self._laid_start: Any = ()
         self._revealing: tuple[int, int] | None = None  # (seat, how: 0 camera, 1 picker) of a reveal
         self._taps: list[str] = []  # queued screen taps (one per frame)
+        self.tapped: list[str] = []  # every screen tap, in order
         self.moves = Counter[str]()  # what the autoplay did: plays, draws, timeouts, refusals, …
 
     # --- the tiles -----------------------------------------------------------------------------------
@@ -187,20 +189,27 @@ class RummikubTable(SimulatedTable):
             return self._frame[1], self._frame[2]
         scene = self.scene()
         frame, truth = None, None
-        for attempt in range(TRIES):
-            frame, truth = render_table(
-                scene,
-                seed=self.layout + attempt,
-                size=TABLE_SIZE,
-                tile_size=TILE_SIZE,
-                angle=0.0,
-                gap=1.0,
-                row_gap=0.5,
-                background="wood",
-                warm=0.0,
-                noise=2.0,
-                tilts=self.tilts,
-            )
+        sizes = list(TILE_SIZES)
+        for attempt in range(TRIES + len(TILE_SIZES)):
+            try:
+                frame, truth = render_table(
+                    scene,
+                    seed=self.layout + attempt,
+                    size=TABLE_SIZE,
+                    tile_size=sizes[0],
+                    angle=0.0,
+                    gap=1.0,
+                    row_gap=0.5,
+                    background="wood",
+                    warm=0.0,
+                    noise=2.0,
+                    tilts=self.tilts,
+                )
+            except ValueError:  # the table does not fit the frame at this size: smaller tiles
+                if len(sizes) == 1:
+                    raise
+                sizes.pop(0)
+                continue
             if self.tilts or not self.camera:
                 break
             reading = read_tiles(frame)
@@ -220,25 +229,49 @@ class RummikubTable(SimulatedTable):
         return self.render()[0]
 
     def observation(self) -> TableObservation:
-        """What lies on the table as a reading (no camera): every tile sure, the melds as laid."""
+        """What lies on the table as a reading (no camera): every tile sure but a crooked one, the
+        melds as laid, in rows as the synthetic camera would see them."""
         tiles: list[SeenTile] = []
         melds: list[tuple[int, ...]] = []
         loose: list[int] = []
-        _, truth = self.render() if self.scene() else (None, None)
-        if truth is None:
-            return TableObservation(())
-        for synthetic in truth.tiles:
-            side = synthetic.size
-            tiles.append(
-                SeenTile(synthetic.tile, synthetic.center, synthetic.corners, side, side * 0.75, 0.0, 1.0)
-            )
-        for group in truth.melds:
+        width = TILE_SIZE * 0.75
+        x, y = width, TILE_SIZE
+        unsure = []
+        for i, meld in enumerate(self.scene()):
+            if x + width * len(meld) > TABLE_SIZE[0] - width:
+                x, y = width, y + TILE_SIZE * 1.5
+            group = []
+            for k, tile in enumerate(meld):
+                half_w, half_h = width / 2, TILE_SIZE / 2
+                corners = (
+                    (x - half_w, y - half_h),
+                    (x + half_w, y - half_h),
+                    (x + half_w, y + half_h),
+                    (x - half_w, y + half_h),
+                )
+                if (i, k) in self.tilts:
+                    unsure.append(len(tiles))
+                group.append(len(tiles))
+                tiles.append(SeenTile(tile, (x, y), corners, TILE_SIZE, width, 0.0, 1.0))
+                x += width
+            x += width
             if len(group) > 1:
-                melds.append(group)
+                melds.append(tuple(group))
             else:
-                loose.append(group[0])
-        unsure = tuple(truth.melds[i][k] for i, k in self.tilts if i < len(truth.melds))
-        return TableObservation(tuple(tiles), tuple(melds), tuple(loose), unsure)
+                loose.extend(group)
+        return TableObservation(tuple(tiles), tuple(melds), tuple(loose), tuple(unsure))
+
+    def truth_tile(self, center: tuple[float, float]) -> Tile:
+        """The tile lying at ``center`` (frame px) of the last picture or reading."""
+        if self.camera:
+            truth = self.render()[1]
+            return min(
+                truth.tiles, key=lambda t: (t.center[0] - center[0]) ** 2 + (t.center[1] - center[1]) ** 2
+            ).tile
+        obs = self.observation()
+        return min(
+            obs.tiles, key=lambda t: (t.center[0] - center[0]) ** 2 + (t.center[1] - center[1]) ** 2
+        ).tile
 
     def poll(self, session: GameSession) -> None:
         if not isinstance(session, RummikubSession):
@@ -373,6 +406,7 @@ class RummikubTable(SimulatedTable):
         if target is None:
             return False
         self.app.post(Tap(target.rect.center))
+        self.tapped.append(label)
         return True
 
     def play(self, session: GameSession) -> None:
@@ -444,10 +478,12 @@ class RummikubTable(SimulatedTable):
                 intent.mistake = None
             elif intent.refusals > 2:
                 self.put_back()
-                self.draw(session, now)
-                return
+                intent.mistake = "draw"
             else:
                 self.changed()  # nudge the tiles: another layout
+            intent.pressed_at = None
+            self.wait_until = now + LAY_SECONDS  # the camera sees the table fixed, then the press
+            return
         self.press(session, now)
 
     def start_move(self, session: RummikubSession, intent: Intent) -> None:
@@ -499,13 +535,8 @@ class RummikubTable(SimulatedTable):
             self.app.post(ButtonEvent(seat, "press", "autoplay"))
             self.wait_until = now + LAY_SECONDS
             return
-        truth = self.render()[1]
         for index in corr.unsure:
-            seen = corr.observation.tiles[index]
-            tile = min(
-                truth.tiles,
-                key=lambda t: (t.center[0] - seen.center[0]) ** 2 + (t.center[1] - seen.center[1]) ** 2,
-            ).tile
+            tile = self.truth_tile(corr.observation.tiles[index].center)
             self._taps.append(f"unsure {index + 1}")
             self._taps.extend(self.picker_taps(tile, session))
         self._taps.append(self.app.tr.format("Check"))
@@ -523,9 +554,8 @@ class RummikubTable(SimulatedTable):
         if seat is None:
             return
         if self._revealing is not None and self._revealing[0] == seat:
-            # A reading that did not enter the rack: enter it with the picker instead.
-            if self._revealing[1] == 1:
-                return
+            # A reading (or an entry) that did not enter the rack: enter it with the picker.
+            self.moves["rack entered again"] += 1
             self._revealing = (seat, 1)
         else:
             self._revealing = (seat, 0 if self.rng.random() < 0.7 else 1)

@@ -4,22 +4,26 @@ the same journal, the screens' structure."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 import pytest
 
+import rules
 from device.app import App
 from device.camera_view import CameraView, view_items
 from device.events import Seen
 from device.screens.rummikub_table import RummikubTableScreen
 from device.sessions.rummikub import RummikubSession, same_table
+from device.sessions.rummikub_sim import RummikubTable
+from device.simulator import Simulator
 from drivers.events import ButtonEvent
 from rules.rummikub import Meld, Play, RevealRack, Start, Timeout, parse_tiles
-from rules.rummikub.tiles import Tile
+from rules.rummikub.tiles import Tile, full_set
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, tap
-from vision.tiles import SeenTile, TableObservation
+from vision.tiles import SeenTile, TableObservation, read_tiles
 
 TILE = 60.0  # px: a tile's long side in the fake frames
 
@@ -202,11 +206,11 @@ def test_end_of_hand_reveal_by_camera_and_picker(make_app) -> None:
     check_layout(app)
     # Seat 2 lays his rack before the camera (a count that does not match is refused).
     tap(app, "Read the rack")
-    read(app, seen([], ["K5", "K6"]))
+    read(app, seen(table, ["K5", "K6"]))  # the camera sees the melds and the rack beside them
     assert session.refusal is not None and session.refusal.code == "reveal_mismatch"
     rack = "K5 K6 J O1 O2 O3 O4 O5 O6 O7 O8 O9 O10 O11"
     tap(app, "Read the rack")
-    read(app, seen([], rack.split()))
+    read(app, seen(table, rack.split()))
     assert isinstance(session.history[-1], RevealRack) and session.to_reveal() == 2
     # Seat 3 enters his rack with the picker.
     wanted = parse_tiles("R13 R13 B1 B1 K1 K2 K3 K4 O12 O13 R12 B2 B3 J")
@@ -228,6 +232,9 @@ def test_end_of_hand_reveal_by_camera_and_picker(make_app) -> None:
     assert app.screen.name == "end"
 
 
+RACK = "K5 K6 K7 K8 K9 K10 K11 K12 K13 O1 O2 O3 O4 O5"
+
+
 def test_several_hands_totals_and_next_hand(make_app, tmp_path) -> None:
     config = make_config(tmp_path, games={"rummikub": {"hands": 2}})
     app = make_app(config=config)
@@ -235,9 +242,10 @@ def test_several_hands_totals_and_next_hand(make_app, tmp_path) -> None:
     for hand in (1, 2):
         tap(app, "start 1")
         press(app, 0)
-        read(app, seen(["R1 R2 R3 R4 R5", "B9 B10 B11 B12 B13", "K7 O7 R7 B7"]))
+        melds = ["R1 R2 R3 R4 R5", "B9 B10 B11 B12 B13", "K7 O7 R7 B7"]
+        read(app, seen(melds))
         tap(app, "Read the rack")
-        read(app, seen([], "K5 K6 K7 K8 K9 K10 K11 K12 K13 O1 O2 O3 O4 O5".split()))
+        read(app, seen(melds, RACK.split()))
         if hand == 1:
             assert session.phase == "hand_over"
             app.step()
@@ -340,3 +348,85 @@ def test_played_tile_accounting_matches_the_engine(make_app) -> None:
     app.step()
     assert f"{session.players[0].name} laid 6 tiles." in " ".join(app.canvas.texts())
     assert Tile.parse("K1") in [t for m in session.before for t in m]
+
+
+def play_until_finished(app: App, sim: Simulator, clock, frames: int, games: int = 1) -> list:
+    """Step the appliance and the simulated players (0.1 s per frame) until ``games`` are finished;
+    the refusals shown on the way are counted in ``refusals``."""
+    last = None
+    for _ in range(frames):
+        app.step()
+        sim.poll()
+        clock.advance(0.1)
+        session = app.session
+        if session is not None and session.refusal is not None and session.refusal is not last:
+            last = session.refusal
+            refusals[last.code] += 1
+        done = app.journal.games(finished_only=True)
+        if len(done) >= games:
+            return done
+    raise AssertionError(f"no game finished in {frames} frames: {app.session and app.session.phase}")
+
+
+refusals: Counter[str] = Counter()
+
+
+def test_autoplay_plays_whole_games_and_the_journal_replays_them(make_app, clock) -> None:
+    app = make_app()
+    sim = Simulator(app, seed=11, autoplay="rummikub")
+    refusals.clear()
+    done = play_until_finished(app, sim, clock, 60000, games=3)
+    kinds: Counter[str] = Counter()
+    for game in done:
+        actions = [rules.action_from_json(a.action) for a in app.journal.actions(game.id)]
+        kinds.update(type(a).__name__ for a in actions)
+        # The journal replays to the same result the game showed.
+        options = RummikubSession.stored_options(game)
+        assert options.information == "referee"
+        state = rules.get_game("rummikub").new_game(options)
+        for act in actions:
+            state = state.apply(act)
+        assert state.outcome is not None and list(state.outcome.scores) == list(game.scores)
+        assert sum(game.scores) == 0  # zero-sum, hand by hand
+    assert kinds["Play"] >= 6 and kinds["Draw"] >= 3 and kinds["RevealRack"] >= 3, kinds
+    assert kinds["Timeout"] >= 1, kinds  # an unfinished move: the clock ran out
+    assert refusals["invalid_meld"] >= 1, refusals  # a tile left loose, refused, taken back
+
+
+def test_simulated_table_keeps_every_tile(make_app, clock) -> None:
+    """No tile is created or lost: racks, pool and table always hold the 106 tiles of the set."""
+    app = make_app()
+    sim = Simulator(app, seed=5, autoplay="rummikub")
+    for _ in range(1500):
+        app.step()
+        sim.poll()
+        clock.advance(0.1)
+        table = sim.table
+        if isinstance(table, RummikubTable) and table.racks:
+            held = [t for r in table.racks for t in r] + table.pool + [t for m in table.table for t in m]
+            held += [table.held] if table.held is not None else []
+            if not table.beside:
+                assert Counter(map(str, held)) == Counter(map(str, full_set())), len(held)
+            session = app.session
+            if isinstance(session, RummikubSession) and table.seq == session.seq:
+                counts = session.rummikub.rack_counts
+                mine = [
+                    len(r) + (len(table.taken) if s == table.mover else 0) for s, r in enumerate(table.racks)
+                ]
+                assert mine == list(counts)
+
+
+def test_camera_path_reads_the_synthetic_table(make_app) -> None:
+    """The simulated table filmed and read back through read_tiles: the reading is the table."""
+    app = make_app()
+    sim = Simulator(app, seed=2, camera=True)
+    session = start_game(app)
+    tap(app, "start 1")
+    table = sim.table
+    assert isinstance(table, RummikubTable) and table.camera
+    table.poll(session)
+    assert table.lay_best(session) or table.lay_loose(session)
+    frame = sim.camera_frame()
+    assert frame.shape == (720, 1280, 3)
+    reading = read_tiles(frame)
+    assert sorted(map(str, reading.values)) == sorted(str(t) for m in table.table for t in m)
