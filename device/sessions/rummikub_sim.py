@@ -90,6 +90,7 @@ class RummikubTable(SimulatedTable):
         self._frame: tuple[Any, np.ndarray, TableTruth] | None = None
         self.intent: Intent | None = None
         self.wait_until = 0.0
+        self.filmed_at = 0.0
         self.answered = 0  # no camera: the readings asked for that the table answered
         self.restore_told = -1  # no camera: the action count at which the restored table was shown
         self._laid_start: Any = ()
@@ -178,13 +179,23 @@ class RummikubTable(SimulatedTable):
     def scene(self) -> list[list[Tile]]:
         return [*self.table, *([t] for t in self.beside)]
 
+    def scene_key(self) -> Any:
+        return (tuple(map(tuple, self.scene())), tuple(sorted(self.tilts.items())))
+
+    def filmed(self, now: float) -> bool:
+        """Whether the camera has filmed the table as it lies now, a moment ago (a player presses once
+        the tiles lie still; the synthetic camera needs its time to draw them)."""
+        if not self.camera or not self.scene():
+            return True
+        return self._frame is not None and self._frame[0] == self.scene_key() and now - self.filmed_at > 0.4
+
     def render(self) -> tuple[np.ndarray, TableTruth]:
         """The table filmed, in a layout the reader reads right (the players nudge the tiles until the
         screen shows them right; a crooked tile stays crooked)."""
         from vision.synth import render_table
         from vision.tiles import read_tiles
 
-        key = (tuple(map(tuple, self.scene())), tuple(sorted(self.tilts.items())))
+        key = self.scene_key()
         if self._frame is not None and self._frame[0] == key:
             return self._frame[1], self._frame[2]
         scene = self.scene()
@@ -221,6 +232,7 @@ class RummikubTable(SimulatedTable):
         assert frame is not None and truth is not None
         self.layout += 1
         self._frame = (key, frame, truth)
+        self.filmed_at = self.clock()
         return frame, truth
 
     def camera_frame(self) -> np.ndarray | None:
@@ -417,7 +429,7 @@ class RummikubTable(SimulatedTable):
             app.show_game()
             return
         now = self.clock()
-        if now < self.wait_until or session.awaiting is not None:
+        if now < self.wait_until or session.awaiting is not None or not self.filmed(now):
             return
         if self._taps:
             label = self._taps.pop(0)

@@ -251,6 +251,7 @@ def test_home_says_when_the_journal_file_was_refused(tmp_path, make_app) -> None
 def test_every_screen_is_covered() -> None:
     covered = {"home", "players", "dice_table", "correction", "end", "history", "settings", "failsafe"}
     covered |= {"zatre_table"}  # tests/device/test_zatre_table.py
+    covered |= {"rummikub_table"}  # tests/device/test_rummikub_table.py
     assert set(SCREENS) == covered
 
 

@@ -46,7 +46,8 @@ def play_hand(state: RummikubState, rack: tuple = RACK) -> RummikubState:
 def test_an_opened_player_loses_his_rack_with_the_joker_at_its_preset_value() -> None:
     state = referee(players=3).apply(Start(1)).apply(Play((Meld.parse("O10 O11 O12"),)))
     state = state.apply(Draw()).apply(Play((*state.table, *GO_OUT)))  # seat 0 (not opened) goes out
-    state = state.apply(RevealRack(1, RACK[:11])).apply(RevealRack(2, RACK))
+    # Seat 2 drew a tile: 15 on his rack.
+    state = state.apply(RevealRack(1, RACK[:11])).apply(RevealRack(2, (*RACK, *parse_tiles("B7"))))
     loss = sum(t.number for t in RACK[:11] if not t.is_joker) + 50
     assert state.outcome is not None and state.outcome.scores == (loss + 200, -loss, -200)
 
