@@ -301,7 +301,12 @@ class RummikubTableScreen(TableScreen):
         for p in session.players:
             mark = "" if state.opened[p.seat] else "*" if state.announced[p.seat] else "°"
             parts.append(f"{p.name} {state.rack_counts[p.seat]}{mark}")
-        canvas.paragraph(self._("Racks: {racks} (° not opened, * announced)", racks=" · ".join(parts)), area, size=18, colour=TEXT_DIM)
+        canvas.paragraph(
+            self._("Racks: {racks} (° not opened, * announced)", racks=" · ".join(parts)),
+            area,
+            size=18,
+            colour=TEXT_DIM,
+        )
 
     def draw_move(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
         canvas.text(

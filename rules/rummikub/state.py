@@ -328,7 +328,8 @@ class RummikubState:
         if len(action.rack) != count:
             raise IllegalAction(
                 "reveal_mismatch",
-                f"seat {seat} revealed {len(action.rack)} tiles ({tiles_text(action.rack)}) but holds {count}",
+                f"seat {seat} revealed {len(action.rack)} tiles ({tiles_text(action.rack)})"
+                f" but holds {count}",
                 seat=seat,
                 shown=len(action.rack),
                 count=count,

@@ -194,7 +194,9 @@ def test_a_reading_asked_for_is_taken_anyway_when_the_scene_never_settles() -> N
 
     posted: list[object] = []
     now = [0.0]
-    worker = VisionWorker(Camera(frames), Reading([Status("rolling")] * 3), posted.append, clock=lambda: now[0])
+    worker = VisionWorker(
+        Camera(frames), Reading([Status("rolling")] * 3), posted.append, clock=lambda: now[0]
+    )
     worker.process_latest()
     worker.request()
     worker.process_latest()
