@@ -43,6 +43,7 @@ class MoveTimer:
         self._warned = False
         self._timed_out = False
         self._used: dict[int, float] = {}
+        self._extra = 0.0  # seconds added to the current move (Rummikub's time extensions)
 
     def now(self) -> float:
         return self._clock()
@@ -64,6 +65,18 @@ class MoveTimer:
         self._lap_mark = 0.0
         self._warned = False
         self._timed_out = False
+        self._extra = 0.0
+
+    def extend(self, seconds: float) -> None:
+        """Add ``seconds`` to the current move's limit; the warning and the timeout come again."""
+        if self._seat is None or not self.enabled:
+            return
+        self._extra += seconds
+        left = self.remaining()
+        if left is not None and left > WARNING_SECONDS:
+            self._warned = False
+        if left is not None and left > 0:
+            self._timed_out = False
 
     def lap(self) -> float:
         """Seconds of the current move since the previous lap (or its start): one action's share."""
@@ -93,7 +106,7 @@ class MoveTimer:
         """Seconds left, or ``None`` when the timer has no limit."""
         if not self.enabled:
             return None
-        return max(0.0, self.limit_seconds - self.elapsed())
+        return max(0.0, self.limit_seconds + self._extra - self.elapsed())
 
     def warning(self) -> bool:
         left = self.remaining()

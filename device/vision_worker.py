@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 PREVIEW_WIDTH = 480  # px: enough for the camera panel at 1920×1080, cheap to convert each frame
 GAP_SECONDS = 1.0  # no new frame for this long: the camera lost frames, whatever moved is unknown
+REQUEST_WAIT_SECONDS = 3.0  # a reading asked for while things move waits this long for a still scene
 O = TypeVar("O", bound=Observation)  # noqa: E741
 
 
@@ -82,6 +83,7 @@ class VisionWorker(Generic[O]):
         self._last_frame_at: float | None = None
         self._gap = False  # frames were lost since the last settled reading
         self._moving = False
+        self._request_since: float | None = None  # a request waiting for the scene to be still
 
     def start(self) -> None:
         self._thread.start()
@@ -95,7 +97,8 @@ class VisionWorker(Generic[O]):
         return self._view
 
     def request(self) -> None:
-        """Read the newest frame as it is (settled or not) and post it as a requested reading."""
+        """Read the table and post it as a requested reading: at once when the scene is still (or
+        empty), else as soon as it settles, or after :data:`REQUEST_WAIT_SECONDS` as it then is."""
         self._requested.set()
 
     def _run(self) -> None:
@@ -114,8 +117,13 @@ class VisionWorker(Generic[O]):
             return False
         frame, seq = latest
         if self._requested.is_set():
-            self._requested.clear()
-            self.post(Seen(self.tracker.read(frame), kind="requested"))
+            now = self.clock()
+            if self._request_since is None:
+                self._request_since = now
+            if self._last_state != "rolling" or now - self._request_since > REQUEST_WAIT_SECONDS:
+                self._requested.clear()
+                self._request_since = None
+                self.post(Seen(self.tracker.read(frame), kind="requested"))
         if seq == self._last_seq:
             return False
         # The time from the end of the previous frame's work to this frame: the camera's stall, not ours.
@@ -149,6 +157,10 @@ class VisionWorker(Generic[O]):
         if state in ("settled", "empty") and state != self._last_state and observation is not None:
             self.post(Seen(observation, gap=self._gap))
             self._gap = False
+            if self._requested.is_set():  # the reading asked for while things moved: the still scene
+                self._requested.clear()
+                self._request_since = None
+                self.post(Seen(observation, kind="requested"))
         self._last_state = state
         self._last_frame_at = self.clock()
         return True

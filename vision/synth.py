@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -437,6 +437,7 @@ def render_table(
     warm: float | None = None,
     face_down: int = 0,
     noise: float = 3.0,
+    tilts: Mapping[tuple[int, int], float] | None = None,
 ) -> tuple[np.ndarray, TableTruth]:
     """A top-down BGR frame of a Rummikub table and its exact ground truth.
 
@@ -445,7 +446,8 @@ def render_table(
     are ``row_gap`` tile heights apart. The whole layout is turned by ``angle`` degrees (random if None;
     upside down is allowed) and the loose tiles lie apart from all melds at their own turns. ``face_down``
     tiles (blank backs, not part of the truth) lie apart too. Warm light is ``warm`` (0 daylight, 1
-    tungsten; random if None). Raises
+    tungsten; random if None). ``tilts`` turns single tiles of the melds further (``(meld, position)``
+    -> degrees: a tile laid crooked). Raises
     ``ValueError`` when the layout does not fit the frame.
     """
     rng = rng if rng is not None else np.random.default_rng(seed)
@@ -486,7 +488,7 @@ def render_table(
     # A random turn is drawn again (up to 40 times) until the layout fits the frame.
     for _attempt in range(1 if angle is not None else 40):
         turn = float(angle if angle is not None else rng.uniform(-180, 180))
-        placed, order = _lay_out(melds, loose, slots, turn, long_side, size, rng)
+        placed, order = _lay_out(melds, loose, slots, turn, long_side, size, rng, tilts=tilts or {})
         if placed is not None:
             break
     if placed is None:
@@ -518,6 +520,7 @@ def _lay_out(
     size: tuple[int, int],
     rng: np.random.Generator,
     avoid: Sequence[SyntheticTile] = (),
+    tilts: Mapping[tuple[int, int], float] | None = None,
 ) -> tuple[list[SyntheticTile] | None, dict[tuple[int, int], int]]:
     """The tiles of ``slots`` turned by ``turn`` about a point near the centre, and the loose ones apart
     from them; ``None`` when something would leave the frame."""
@@ -530,7 +533,7 @@ def _lay_out(
         jitter = rng.normal(0, 0.6, 2)
         px = cx + x * math.cos(t) - y * math.sin(t) + jitter[0]
         py = cy + x * math.sin(t) + y * math.cos(t) + jitter[1]
-        a = turn + float(rng.normal(0, 1.0))
+        a = turn + float(rng.normal(0, 1.0)) + (tilts or {}).get((i, k), 0.0)
         order[(i, k)] = len(placed)
         placed.append(
             SyntheticTile(melds[i][k], (px, py), long_side, a, tile_corners((px, py), long_side, a))

@@ -9,6 +9,7 @@ from device.screens import (
     home,
     kalooki_table,
     players,
+    rummikub_table,
     settings,
     zatre_table,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "home",
     "kalooki_table",
     "players",
+    "rummikub_table",
     "screen",
     "settings",
     "zatre_table",

@@ -93,7 +93,10 @@ class CameraPanel:
         camera_label: str,
         zone_labels: Mapping[str, str],
         moving: str = "",
+        labelled: bool = True,
     ) -> None:
+        """``labelled``: label each item in a tag beside its box (off where the items are too small and
+        many for tags: a Rummikub table, whose reading the screen shows as tiles)."""
         canvas.shape(rect, PANEL)
         if view is None:
             canvas.text(no_camera, rect, size=22, colour=TEXT_DIM, align="center")
@@ -136,6 +139,9 @@ class CameraPanel:
         for i, (item, box) in enumerate(zip(view.items, boxes, strict=True)):
             colour = item_colour(item)
             pygame.draw.rect(canvas.surface, colour, box, width=3 if item.uncertain else 2)
+            if not labelled:
+                canvas.record(self.item_kind, item.label, box)
+                continue
             text = item.label + ("?" if item.uncertain and item.label != "?" else "")
             size = (canvas.px(30 if len(text) == 1 else 16 + 14 * len(text)), canvas.px(30))
             others = boxes[:i] + boxes[i + 1 :]

@@ -7,7 +7,19 @@ The conformance API of RULES.md: :func:`parse_tiles`, :func:`meld_value`, :func:
 ``opening``, ``arrange``, ``best_move``, ``game`` (registry entry).
 """
 
-from rules.rummikub.actions import Announce, Draw, Open, Play, Redeal, Reveal, Start, Timeout
+from rules.rummikub.actions import (
+    Announce,
+    Draw,
+    Extend,
+    NextHand,
+    Open,
+    Play,
+    Redeal,
+    Reveal,
+    RevealRack,
+    Start,
+    Timeout,
+)
 from rules.rummikub.arrange import arrange
 from rules.rummikub.best_move import Move, best_move
 from rules.rummikub.check import check_turn
@@ -24,13 +36,16 @@ __all__ = [
     "SPEC",
     "Announce",
     "Draw",
+    "Extend",
     "Meld",
     "MeldLike",
     "Move",
+    "NextHand",
     "Open",
     "Play",
     "Redeal",
     "Reveal",
+    "RevealRack",
     "RummikubOptions",
     "RummikubState",
     "Start",

@@ -16,7 +16,19 @@ from rules.actions import Action, action
 from rules.rummikub.melds import Meld
 from rules.rummikub.tiles import Tile
 
-__all__ = ["Announce", "Draw", "Open", "Play", "Redeal", "Reveal", "Start", "Timeout"]
+__all__ = [
+    "Announce",
+    "Draw",
+    "Extend",
+    "NextHand",
+    "Open",
+    "Play",
+    "Redeal",
+    "Reveal",
+    "RevealRack",
+    "Start",
+    "Timeout",
+]
 
 
 @action("rummikub.start")
@@ -79,3 +91,27 @@ class Reveal(Action):
     """Referee mode, at the end: every player's final rack, in seat order."""
 
     racks: tuple[tuple[Tile, ...], ...]
+
+
+@action("rummikub.reveal_rack")
+@dataclass(frozen=True)
+class RevealRack(Action):
+    """Referee mode, at the end of a hand: one player's final rack (the hand is scored once every
+    rack is known; ``Reveal`` gives them all at once)."""
+
+    seat: int
+    rack: tuple[Tile, ...]
+
+
+@action("rummikub.extend")
+@dataclass(frozen=True)
+class Extend(Action):
+    """The player to move takes one of his time extensions (``extension_seconds`` more)."""
+
+    seat: int
+
+
+@action("rummikub.next_hand")
+@dataclass(frozen=True)
+class NextHand(Action):
+    """After a scored hand that did not end the game: a new hand is dealt."""

@@ -96,10 +96,14 @@ def read_meld(meld: MeldLike) -> Reading:
     tiles = _tiles(meld)
     text = tiles_text(tiles)
     if len(tiles) < MIN_MELD:
-        raise IllegalAction("invalid_meld", f"{text} is not a meld: fewer than 3 tiles", meld=text)
+        raise IllegalAction(
+            "invalid_meld", f"{text} is not a meld: fewer than 3 tiles", meld=text, why="too_few"
+        )
     naturals = [t for t in tiles if not t.is_joker]
     if not naturals:
-        raise IllegalAction("invalid_meld", f"{text} is not a meld: no natural tile", meld=text)
+        raise IllegalAction(
+            "invalid_meld", f"{text} is not a meld: no natural tile", meld=text, why="no_natural"
+        )
     readings: list[Reading] = []
     directions = (1,) if len(naturals) == 1 else (1, -1)
     run_reasons = []
@@ -114,15 +118,25 @@ def read_meld(meld: MeldLike) -> Reading:
         readings.append(group)
     if readings:
         return max(readings, key=lambda r: r.value)
+    # ``why`` names the reason for a translated sentence (``colour``: the repeated colour's name).
+    details: dict[str, str] = {"meld": text}
     if len({t.number for t in naturals}) == 1:
         reason = f"is not a group: {group_reason}"
+        repeated = [c for c, k in Counter(t.colour for t in naturals).items() if k > 1]
+        if repeated:
+            details.update(why="group_colour", colour=COLOUR_NAMES[repeated[0]])
+        else:
+            details["why"] = "group_too_long"
     elif len({t.colour for t in naturals}) == 1:
         numbers = {t.number for t in naturals}
         wraps = 1 in numbers and 13 in numbers
         reason = f"is not a run: {'1 cannot follow 13' if wraps else run_reasons[0]}"
+        edge = run_reasons[0] == "runs past 1 or 13"
+        details["why"] = "run_wrap" if wraps else "run_edge" if edge else "run_gap"
     else:
         reason = "is neither a run nor a group: mixed colours and numbers"
-    raise IllegalAction("invalid_meld", f"{text} {reason}", meld=text)
+        details["why"] = "mixed"
+    raise IllegalAction("invalid_meld", f"{text} {reason}", **details)
 
 
 def meld_value(meld: MeldLike) -> int:

@@ -7,6 +7,10 @@ rack's tile count and the pool count, and the racks are revealed (``Reveal``) to
 
 The table in the state is always the table at the start of the current move, so a timeout restores
 it exactly.
+
+A game is one hand or several (``options.hands``, ``options.target_score``): a scored hand that does
+not end the game leaves the state *between hands* (``hand_scores`` holds every scored hand) until
+``NextHand`` deals the next one; the game's outcome is the sum of the hands.
 """
 
 from __future__ import annotations
@@ -21,7 +25,19 @@ from typing import Any, TypeVar
 from rules.actions import Action
 from rules.errors import IllegalAction
 from rules.outcome import Outcome, Termination
-from rules.rummikub.actions import Announce, Draw, Open, Play, Redeal, Reveal, Start, Timeout
+from rules.rummikub.actions import (
+    Announce,
+    Draw,
+    Extend,
+    NextHand,
+    Open,
+    Play,
+    Redeal,
+    Reveal,
+    RevealRack,
+    Start,
+    Timeout,
+)
 from rules.rummikub.check import check_turn
 from rules.rummikub.melds import Meld
 from rules.rummikub.options import RummikubOptions
@@ -76,6 +92,20 @@ class RummikubState:
     outcome: Outcome | None = None
     final_racks: tuple[tuple[Tile, ...], ...] | None = None
     starting_draws: tuple[tuple[Tile, ...], ...] = ()
+    hand: int = 1  # which hand of the game (1-based)
+    hand_scores: tuple[tuple[int, ...], ...] = ()  # each scored hand's scores, in seat order
+    between_hands: bool = False  # a hand is scored and the next is still to be dealt
+    revealed: tuple[tuple[Tile, ...] | None, ...] = ()  # referee mode: the racks shown so far
+    extensions_used: tuple[int, ...] = ()  # time extensions taken per seat, over the whole game
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each player's running total over the scored hands."""
+        return tuple(sum(hand[seat] for hand in self.hand_scores) for seat in range(self.players))
+
+    def extensions_left(self, seat: int) -> int:
+        used = self.extensions_used[seat] if self.extensions_used else 0
+        return max(0, self.options.extensions - used)
 
     @property
     def players(self) -> int:
@@ -95,10 +125,22 @@ class RummikubState:
         """The state after ``action``; ``IllegalAction`` (the state unchanged) if the rules forbid it."""
         if self.outcome is not None:
             raise IllegalAction("game_over", "the game is over")
+        if self.between_hands:
+            if not isinstance(action, NextHand):
+                raise IllegalAction("hand_over", f"hand {self.hand} is scored: deal the next hand")
+            return self._next_hand()
+        if isinstance(action, NextHand):
+            raise IllegalAction("hand_not_over", f"hand {self.hand} is still being played")
+        if isinstance(action, Extend):
+            return self._extend(action.seat)
         if self.ended is not None:
+            if isinstance(action, RevealRack):
+                return self._reveal_rack(action)
             if not isinstance(action, Reveal):
                 raise IllegalAction("awaiting_reveal", "the game has ended: reveal the racks to score it")
             return self._reveal(action)
+        if isinstance(action, RevealRack):
+            raise IllegalAction("game_not_over", "racks are revealed only at the end of the game")
         if isinstance(action, Start):
             return self._start(action.seat)
         if isinstance(action, Announce):
@@ -144,8 +186,30 @@ class RummikubState:
                     "redeal_not_allowed",
                     f"seat {seat} holds {pairs} identical pairs, a redeal needs {REDEAL_PAIRS}",
                 )
-        fresh = new_game(self.options, deal=self.deals + 1)
-        return dataclasses.replace(fresh, turn=self.turn if self.racks is None else fresh.turn)
+        fresh = new_game(self.options, deal=self.deals + 1, hand=self.hand)
+        return dataclasses.replace(
+            fresh,
+            turn=self.turn if self.racks is None else fresh.turn,
+            hand_scores=self.hand_scores,
+            extensions_used=self.extensions_used,
+        )
+
+    def _extend(self, seat: int) -> RummikubState:
+        self._seat(seat)
+        if self.to_move != seat:
+            raise IllegalAction("not_your_turn", f"seat {seat} is not to move", seat=seat)
+        if self.extensions_left(seat) <= 0:
+            raise IllegalAction(
+                "no_extension_left",
+                f"seat {seat} has no time extension left ({self.options.extensions} per game)",
+                seat=seat,
+            )
+        used = self.extensions_used or (0,) * self.players
+        return dataclasses.replace(self, extensions_used=_set(used, seat, used[seat] + 1))
+
+    def _next_hand(self) -> RummikubState:
+        fresh = new_game(self.options, hand=self.hand + 1)
+        return dataclasses.replace(fresh, hand_scores=self.hand_scores, extensions_used=self.extensions_used)
 
     def _announce(self, seat: int) -> RummikubState:
         self._seat(seat)
@@ -251,19 +315,69 @@ class RummikubState:
             )
         return self._score(action.racks)
 
+    def _reveal_rack(self, action: RevealRack) -> RummikubState:
+        if self.racks is not None:
+            raise IllegalAction("game_over", "the game is over")
+        seat = action.seat
+        self._seat(seat)
+        # An emptied rack is known from the start: nothing to show.
+        revealed = self.revealed or tuple(() if n == 0 else None for n in self.rack_counts)
+        if revealed[seat] is not None:
+            raise IllegalAction("already_revealed", f"seat {seat}'s rack is already known", seat=seat)
+        count = self.rack_counts[seat]
+        if len(action.rack) != count:
+            raise IllegalAction(
+                "reveal_mismatch",
+                f"seat {seat} revealed {len(action.rack)} tiles ({tiles_text(action.rack)})"
+                f" but holds {count}",
+                seat=seat,
+                shown=len(action.rack),
+                count=count,
+            )
+        known = [*(t for m in self.table for t in m.tiles), *(t for r in revealed if r for t in r)]
+        extra = Counter([*known, *action.rack]) - Counter(full_set())
+        if extra:
+            text = tiles_text(sorted(extra.elements(), key=Tile.sort_key))
+            raise IllegalAction(
+                "reveal_mismatch",
+                f"{text}: more copies on the racks and the table than the set holds",
+                seat=seat,
+                tiles=text,
+            )
+        revealed = _set(revealed, seat, tuple(action.rack))
+        if all(r is not None for r in revealed):
+            return dataclasses.replace(self, revealed=revealed)._score(
+                tuple(r for r in revealed if r is not None)
+            )
+        return dataclasses.replace(self, revealed=revealed)
+
+    def rack_known(self, seat: int) -> bool:
+        """Referee mode, at the end of a hand: whether ``seat``'s final rack has been shown (an
+        emptied rack is known)."""
+        if self.rack_counts[seat] == 0:
+            return True
+        return bool(self.revealed) and self.revealed[seat] is not None
+
     def _score(self, racks: tuple[tuple[Tile, ...], ...]) -> RummikubState:
         scores = score_game(racks, self.opened, self.announced, joker_penalty=self.options.joker_penalty)
         assert self.ended is not None
-        return dataclasses.replace(self, final_racks=racks, outcome=Outcome.from_scores(self.ended, scores))
+        hands = (*self.hand_scores, tuple(scores))
+        state = dataclasses.replace(self, final_racks=racks, hand_scores=hands)
+        totals = state.totals
+        target = self.options.target_score
+        if self.hand >= self.options.hands or (target > 0 and max(totals) >= target):
+            return dataclasses.replace(state, outcome=Outcome.from_scores(self.ended, totals))
+        return dataclasses.replace(state, between_hands=True)
 
 
 def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
-def new_game(options: RummikubOptions, deal: int = 1) -> RummikubState:
-    """A new game: in full information the seeded starting draw and deal (``deal`` counts
-    redeals); in referee mode 14 tiles per rack and the starter still to be set (``Start``)."""
+def new_game(options: RummikubOptions, deal: int = 1, hand: int = 1) -> RummikubState:
+    """A new game (or its ``hand``-th hand): in full information the seeded starting draw and deal
+    (``deal`` counts redeals); in referee mode 14 tiles per rack and the starter still to be set
+    (``Start``)."""
     players = options.players
     pool_count = 106 - RACK_SIZE * players
     common: dict[str, Any] = {
@@ -274,10 +388,11 @@ def new_game(options: RummikubOptions, deal: int = 1) -> RummikubState:
         "opened": (False,) * players,
         "announced": (False,) * players,
         "deals": deal,
+        "hand": hand,
     }
     if options.information == "referee":
         return RummikubState(racks=None, pool=None, turn=None, **common)
-    rng = random.Random(f"rummikub:{options.seed}:{deal}")
+    rng = random.Random(f"rummikub:{options.seed}:{deal}" + (f":hand{hand}" if hand > 1 else ""))
     starter, draws = starting_draw(rng, players)
     tiles = full_set()
     rng.shuffle(tiles)

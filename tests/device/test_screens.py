@@ -270,6 +270,7 @@ def test_home_says_when_the_journal_file_was_refused(tmp_path, make_app) -> None
 def test_every_screen_is_covered() -> None:
     covered = {"home", "players", "dice_table", "correction", "end", "history", "settings", "failsafe"}
     covered |= {"zatre_table", "kalooki_table"}  # tests/device/test_zatre_table.py, test_kalooki_table.py
+    covered |= {"rummikub_table"}  # tests/device/test_rummikub_table.py
     assert set(SCREENS) == covered
 
 

@@ -161,3 +161,46 @@ def test_a_reading_on_request_is_posted_whether_or_not_the_scene_settled() -> No
     worker.request()
     assert worker.process_latest()
     assert posted == [Seen(read, kind="requested")]
+
+
+def test_a_reading_asked_for_while_things_move_waits_for_the_still_scene() -> None:
+    frames = [np.full((720, 1280, 3), i, dtype=np.uint8) for i in range(4)]
+    moving, still = observation([1, 1, 1, 1, 1]), observation([2, 3, 4, 5, 6])
+
+    class Reading(Tracker):
+        def read(self, frame: np.ndarray) -> Observation:
+            return moving
+
+    posted: list[object] = []
+    now = [0.0]
+    script = [Status("rolling"), Status("rolling"), Status("rolling"), Status("settled", still)]
+    worker = VisionWorker(Camera(frames), Reading(script), posted.append, clock=lambda: now[0])
+    worker.process_latest()  # the first frame: things move
+    worker.request()
+    worker.process_latest()
+    worker.process_latest()
+    assert posted == []  # no reading of a moving scene
+    worker.process_latest()
+    assert posted == [Seen(still), Seen(still, kind="requested")]
+
+
+def test_a_reading_asked_for_is_taken_anyway_when_the_scene_never_settles() -> None:
+    frames = [np.full((720, 1280, 3), i, dtype=np.uint8) for i in range(3)]
+    moving = observation([1, 1, 1, 1, 1])
+
+    class Reading(Tracker):
+        def read(self, frame: np.ndarray) -> Observation:
+            return moving
+
+    posted: list[object] = []
+    now = [0.0]
+    worker = VisionWorker(
+        Camera(frames), Reading([Status("rolling")] * 3), posted.append, clock=lambda: now[0]
+    )
+    worker.process_latest()
+    worker.request()
+    worker.process_latest()
+    assert posted == []
+    now[0] = 10.0
+    worker.process_latest()
+    assert posted == [Seen(moving, kind="requested")]

@@ -1,0 +1,586 @@
+"""Rummikub's simulated table: real racks, real tiles on a synthetic table, filmed and read back.
+
+The device plays in referee mode (it never sees a rack); the simulated table holds the whole set: the
+racks, the pool and the tiles lying on the table. It deals a hand from the counts the game starts
+with, and follows the game's actions the way players do: a tile drawn goes from the pool to the
+rack, tiles laid leave it. The synthetic camera films the table (``vision.synth.render_table``, at
+the camera size) and the vision worker reads it with ``read_tiles``, so every move goes through the
+camera path. Without a camera (``--no-camera``) the table answers each reading the game asks for
+itself, with what lies on it.
+
+Autoplay (``--autoplay rummikub``): the simulated players lay the solvers' moves (``best_opening``,
+``best_move``), and sometimes play badly: a tile left loose beside the melds (refused, then taken
+back), a tile laid crooked (unsure: corrected with the picker, or straightened), a move left
+unfinished when the clock runs out (the table restored). They read the starting draw, lay their
+racks face up at the end of a hand, or enter them with the picker.
+
+Keys, for a person playing a seat by hand: **M** lays the best move from the rack of the seat to
+move, **L** lays one rack tile loose (a mistake), **C** turns a laid tile crooked, **T** takes back
+every tile laid this move, **R** restores the table after a timeout, **S** lays the starting draw's
+tiles, **V** lays the rack of the seat to reveal face up; the seat keys end the move (a long press
+draws). The mouse moves tiles on the table as the camera panel shows it: click a tile to pick it
+up, click another to lay it after that one (or on the felt to start a new meld).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pygame
+
+from device.events import Key, Seen, Tap
+from device.session import GameSession
+from device.sessions.rummikub import RummikubSession, same_table
+from device.sessions.simulated import SimulatedTable, register_table
+from drivers.events import ButtonEvent
+from rules.rummikub import Draw, Meld, NextHand, Play, RevealRack, Start, best_move, best_opening
+from rules.rummikub.tiles import Tile, full_set
+from vision.tiles import SeenTile, TableObservation
+
+if TYPE_CHECKING:
+    from device.app import App
+    from vision.synth import TableTruth
+
+__all__ = ["TABLE_SIZE", "TILE_SIZE", "RummikubTable"]
+
+log = logging.getLogger(__name__)
+
+TABLE_SIZE = (1280, 720)  # the synthetic camera's frame
+TILE_SIZES = (84.0, 72.0, 60.0, 50.0)  # px: a tile's long side in the synthetic frame (smaller if need be)
+TILE_SIZE = TILE_SIZES[0]
+LAY_SECONDS = 0.6  # autoplay: how long a player takes to lay his tiles before pressing
+TRIES = 6  # layouts tried (tiles nudged) until the reader reads the table right
+MISTAKES = {"loose": 0.07, "crooked": 0.06, "unfinished": 0.04}
+
+
+@dataclass
+class Intent:
+    """What the simulated player on turn is doing this move, and what he did wrong on purpose."""
+
+    seq: int
+    mistake: str | None = None
+    pressed_at: float | None = None
+    refusals: int = 0
+
+
+@register_table
+class RummikubTable(SimulatedTable):
+    games = ("rummikub",)
+
+    def __init__(self, app: App, rng: random.Random, *, camera: bool) -> None:
+        super().__init__(app, rng, camera=camera)
+        self.clock = app.clock
+        self.hand = 0
+        self.racks: list[list[Tile]] = []
+        self.pool: list[Tile] = []
+        self.table: list[list[Tile]] = []  # the melds lying on the table, as the camera sees them
+        self.beside: list[Tile] = []  # tiles laid apart: the starting draw, a rack shown face up
+        self.taken: list[Tile] = []  # the mover's rack tiles lying on the table this move
+        self.mover: int | None = None  # whose tiles ``taken`` are
+        self.tilts: dict[tuple[int, int], float] = {}
+        self.held: Tile | None = None  # a tile picked up with the mouse
+        self.seq = -1
+        self.layout = 0  # which layout of the same tiles (a nudge gives another)
+        self._frame: tuple[Any, np.ndarray, TableTruth] | None = None
+        self.intent: Intent | None = None
+        self.wait_until = 0.0
+        self.filmed_at = 0.0
+        self.answered = 0  # no camera: the readings asked for that the table answered
+        self.restore_told = -1  # no camera: the action count at which the restored table was shown
+        self._laid_start: Any = ()
+        self._revealing: tuple[int, int] | None = None  # (seat, how: 0 camera, 1 picker) of a reveal
+        self._taps: list[str] = []  # queued screen taps (one per frame)
+        self.tapped: list[str] = []  # every screen tap, in order
+        self.moves = Counter[str]()  # what the autoplay did: plays, draws, timeouts, refusals, …
+
+    # --- the tiles -----------------------------------------------------------------------------------
+
+    def deal(self, session: RummikubSession) -> None:
+        """The racks and the pool for the game as it stands (a new hand, or a game resumed): the table
+        as the game has it, each rack as many tiles as its count, the rest in the pool."""
+        state = session.rummikub
+        self.hand = state.hand
+        self.table = [list(m) for m in state.table]
+        rest = Counter(full_set())
+        rest.subtract(t for m in self.table for t in m)
+        tiles = sorted(rest.elements(), key=Tile.sort_key)
+        self.rng.shuffle(tiles)
+        self.racks = []
+        for count in state.rack_counts:
+            self.racks.append(tiles[:count])
+            tiles = tiles[count:]
+        self.pool = tiles
+        self.taken, self.mover, self.beside, self.tilts = [], None, [], {}
+        self.changed()
+
+    def changed(self) -> None:
+        self._frame = None
+
+    def follow(self, session: RummikubSession) -> None:
+        """After each action of the game: the racks follow the counts (tiles drawn, tiles laid)."""
+        state = session.rummikub
+        if state.hand != self.hand or len(self.racks) != len(state.rack_counts):
+            self.deal(session)
+            return
+        last = session.history[-1] if session.history else None
+        if isinstance(last, Play):
+            if same_table(self.physical_melds(), state.table):
+                self.taken, self.mover, self.tilts = [], None, {}
+            else:
+                log.warning("the game accepted a table that is not the one lying here: %s", last)
+                self.deal(session)
+                return
+        if isinstance(last, (RevealRack, Start, NextHand)):
+            self.beside = []
+            self.changed()
+        if isinstance(last, Draw):
+            self.put_back()  # nothing of the mover's may stay on the table when he draws
+        for seat, count in enumerate(state.rack_counts):
+            have = len(self.racks[seat]) + (len(self.taken) if seat == self.mover else 0)
+            while have < count and self.pool:
+                self.racks[seat].append(self.pool.pop())
+                have += 1
+            if have > count:
+                log.warning("seat %d holds %d tiles, the game counts %d: dealt again", seat, have, count)
+                self.deal(session)
+                return
+
+    def physical_melds(self) -> list[Meld]:
+        return [Meld(tuple(m)) for m in self.table]
+
+    def lay(self, seat: int, table: list[list[Tile]], placed: list[Tile]) -> None:
+        """The mover lays ``placed`` from his rack, leaving ``table`` on the table."""
+        rack = self.racks[seat]
+        for tile in placed:
+            rack.remove(tile)
+        self.taken.extend(placed)
+        self.mover = seat
+        self.table = table
+        self.changed()
+
+    def put_back(self) -> None:
+        """The mover takes his laid tiles back; the table as it was at the start of the move."""
+        session = self.app.session
+        if isinstance(session, RummikubSession):
+            if self.mover is not None:
+                self.racks[self.mover].extend(self.taken)
+            self.taken, self.mover, self.tilts = [], None, {}
+            self.table = [list(m) for m in session.rummikub.table]
+            self.changed()
+
+    # --- the camera ----------------------------------------------------------------------------------
+
+    def scene(self) -> list[list[Tile]]:
+        return [*self.table, *([t] for t in self.beside)]
+
+    def scene_key(self) -> Any:
+        return (tuple(map(tuple, self.scene())), tuple(sorted(self.tilts.items())))
+
+    def filmed(self, now: float) -> bool:
+        """Whether the camera has filmed the table as it lies now, a moment ago (a player presses once
+        the tiles lie still; the synthetic camera needs its time to draw them)."""
+        if not self.camera or not self.scene():
+            return True
+        return self._frame is not None and self._frame[0] == self.scene_key() and now - self.filmed_at > 0.4
+
+    def render(self) -> tuple[np.ndarray, TableTruth]:
+        """The table filmed, in a layout the reader reads right (the players nudge the tiles until the
+        screen shows them right; a crooked tile stays crooked)."""
+        from vision.synth import render_table
+        from vision.tiles import read_tiles
+
+        key = self.scene_key()
+        if self._frame is not None and self._frame[0] == key:
+            return self._frame[1], self._frame[2]
+        scene = self.scene()
+        frame, truth = None, None
+        sizes = list(TILE_SIZES)
+        for attempt in range(TRIES + len(TILE_SIZES)):
+            try:
+                frame, truth = render_table(
+                    scene,
+                    seed=self.layout + attempt,
+                    size=TABLE_SIZE,
+                    tile_size=sizes[0],
+                    angle=0.0,
+                    gap=1.0,
+                    row_gap=0.5,
+                    background="wood",
+                    warm=0.0,
+                    noise=2.0,
+                    tilts=self.tilts,
+                )
+            except ValueError:  # the table does not fit the frame at this size: smaller tiles
+                if len(sizes) == 1:
+                    raise
+                sizes.pop(0)
+                continue
+            if self.tilts or not self.camera:
+                break
+            reading = read_tiles(frame)
+            if (
+                sorted(map(str, reading.values)) == sorted(str(t) for m in scene for t in m)
+                and reading.certain
+            ):
+                break
+        assert frame is not None and truth is not None
+        self.layout += 1
+        self._frame = (key, frame, truth)
+        self.filmed_at = self.clock()
+        return frame, truth
+
+    def camera_frame(self) -> np.ndarray | None:
+        if not self.scene():
+            return None
+        return self.render()[0]
+
+    def observation(self) -> TableObservation:
+        """What lies on the table as a reading (no camera): every tile sure but a crooked one, the
+        melds as laid, in rows as the synthetic camera would see them."""
+        tiles: list[SeenTile] = []
+        melds: list[tuple[int, ...]] = []
+        loose: list[int] = []
+        width = TILE_SIZE * 0.75
+        x, y = width, TILE_SIZE
+        unsure = []
+        for i, meld in enumerate(self.scene()):
+            if x + width * len(meld) > TABLE_SIZE[0] - width:
+                x, y = width, y + TILE_SIZE * 1.5
+            group = []
+            for k, tile in enumerate(meld):
+                half_w, half_h = width / 2, TILE_SIZE / 2
+                corners = (
+                    (x - half_w, y - half_h),
+                    (x + half_w, y - half_h),
+                    (x + half_w, y + half_h),
+                    (x - half_w, y + half_h),
+                )
+                if (i, k) in self.tilts:
+                    unsure.append(len(tiles))
+                group.append(len(tiles))
+                tiles.append(SeenTile(tile, (x, y), corners, TILE_SIZE, width, 0.0, 1.0))
+                x += width
+            x += width
+            if len(group) > 1:
+                melds.append(tuple(group))
+            else:
+                loose.extend(group)
+        return TableObservation(tuple(tiles), tuple(melds), tuple(loose), tuple(unsure))
+
+    def truth_tile(self, center: tuple[float, float]) -> Tile:
+        """The tile lying at ``center`` (frame px) of the last picture or reading."""
+        if self.camera:
+            truth = self.render()[1]
+            return min(
+                truth.tiles, key=lambda t: (t.center[0] - center[0]) ** 2 + (t.center[1] - center[1]) ** 2
+            ).tile
+        obs = self.observation()
+        return min(
+            obs.tiles, key=lambda t: (t.center[0] - center[0]) ** 2 + (t.center[1] - center[1]) ** 2
+        ).tile
+
+    def poll(self, session: GameSession) -> None:
+        if not isinstance(session, RummikubSession):
+            return
+        if session.seq != self.seq:
+            self.follow(session)
+            self.seq = session.seq
+        if self.camera:
+            return
+        # No camera: the table answers each reading the game asks for with what lies on it, and
+        # shows the restored table once it is.
+        if session.awaiting is not None and self.answered != session.asked:
+            self.answered = session.asked
+            self.app.post(Seen(self.observation(), kind="requested"))
+        restored = same_table(self.physical_melds(), session.before) and not self.beside
+        if session.phase == "restore" and self.restore_told != session.seq and restored:
+            self.restore_told = session.seq
+            self.app.post(Seen(self.observation(), kind="settled"))
+
+    # --- a person at the keys and the mouse ----------------------------------------------------------
+
+    def on_key(self, event: Key) -> bool:
+        session = self.app.session
+        if not event.down or not isinstance(session, RummikubSession):
+            return False
+        actions: dict[int, Callable[[RummikubSession], object]] = {
+            pygame.K_m: self.lay_best,
+            pygame.K_l: self.lay_loose,
+            pygame.K_c: self.lay_crooked,
+            pygame.K_t: lambda s: self.put_back(),
+            pygame.K_r: lambda s: self.put_back(),
+            pygame.K_s: self.lay_start,
+            pygame.K_v: self.lay_rack,
+        }
+        action = actions.get(event.key)
+        if action is None:
+            return False
+        action(session)
+        return True
+
+    def on_mouse(self, event: Tap) -> bool:
+        """A click on the camera panel: pick a tile up, or lay the one picked up after another."""
+        panel = next(
+            (d for d in self.app.canvas.log if d.kind == "image" and d.text == self.app.tr.format("Camera")),
+            None,
+        )
+        if panel is None or self._frame is None:
+            return False
+        rect = pygame.Rect(panel.rect)
+        if not rect.collidepoint(event.pos):
+            return False
+        x = (event.pos[0] - rect.left) * TABLE_SIZE[0] / rect.width
+        y = (event.pos[1] - rect.top) * TABLE_SIZE[1] / rect.height
+        truth = self._frame[2]
+        place = None
+        for i, group in enumerate(truth.melds):
+            for k, index in enumerate(group):
+                tile = truth.tiles[index]
+                if abs(tile.center[0] - x) < tile.size * 0.4 and abs(tile.center[1] - y) < tile.size * 0.5:
+                    place = (i, k)
+        if self.held is None:
+            if place is None or place[0] >= len(self.table):
+                return place is not None
+            self.held = self.table[place[0]].pop(place[1])
+            self.table = [m for m in self.table if m]
+        else:
+            if place is not None and place[0] < len(self.table):
+                self.table[place[0]].insert(place[1] + 1, self.held)
+            else:
+                self.table.append([self.held])
+            self.held = None
+        self.tilts = {}
+        self.changed()
+        return True
+
+    def lay_best(self, session: RummikubSession) -> bool:
+        """The mover lays the best his rack allows (his opening if he has not opened)."""
+        seat = session.current_seat
+        if seat is None or session.phase != "playing":
+            return False
+        self.put_back()
+        rack = self.racks[seat]
+        if not session.rummikub.opened[seat]:
+            value, melds = best_opening(rack)
+            if value < 30 or not melds:
+                return False
+            placed = [t for m in melds for t in m]
+            self.lay(seat, [*self.table, *(list(m) for m in melds)], placed)
+            return True
+        move = best_move(self.physical_melds(), rack, fewest_changed=False)
+        if move is None:
+            return False
+        self.lay(seat, [list(m) for m in move.table], list(move.placed))
+        return True
+
+    def lay_loose(self, session: RummikubSession) -> bool:
+        seat = session.current_seat
+        if seat is None or not self.racks[seat]:
+            return False
+        tile = self.rng.choice(self.racks[seat])
+        self.lay(seat, [*self.table, [tile]], [tile])
+        return True
+
+    def lay_crooked(self, session: RummikubSession) -> bool:
+        if not self.table:
+            return False
+        i = self.rng.randrange(len(self.table))
+        self.tilts = {(i, self.rng.randrange(len(self.table[i]))): self.rng.choice((-1, 1)) * 35.0}
+        self.changed()
+        return True
+
+    def lay_start(self, session: RummikubSession) -> None:
+        tiles = full_set()
+        self.rng.shuffle(tiles)
+        self.beside = tiles[: len(session.contenders)]
+        self.changed()
+
+    def lay_rack(self, session: RummikubSession) -> None:
+        seat = session.to_reveal()
+        if seat is not None:
+            self.beside = list(self.racks[seat])
+            self.changed()
+
+    # --- autoplay ------------------------------------------------------------------------------------
+
+    @classmethod
+    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, Any]:
+        return {"move_seconds": 12, "hands": rng.choice((1, 2))}
+
+    def tap(self, label: str) -> bool:
+        target = next((t for t in self.app.canvas.targets if t.label == label), None)
+        if target is None:
+            return False
+        self.app.post(Tap(target.rect.center))
+        self.tapped.append(label)
+        return True
+
+    def play(self, session: GameSession) -> None:
+        if not isinstance(session, RummikubSession):
+            return
+        app = self.app
+        if app.screen.name != session.table_screen:
+            app.show_game()
+            return
+        now = self.clock()
+        if now < self.wait_until or session.awaiting is not None or not self.filmed(now):
+            return
+        if self._taps:
+            label = self._taps.pop(0)
+            if not self.tap(label):
+                self._taps.clear()
+            self.wait_until = now + 0.05
+            return
+        phase = session.phase
+        if session.correction is not None:
+            self.play_correction(session, now)
+        elif phase == "start":
+            self.play_start(session, now)
+        elif phase == "playing":
+            self.play_move(session, now)
+        elif phase == "restore":
+            if self.taken or self.scene() != [list(m) for m in session.rummikub.table]:
+                self.put_back()
+                self.moves["restored"] += 1
+            self.wait_until = now + 0.5
+        elif phase == "reveal":
+            self.play_reveal(session, now)
+        elif phase == "hand_over":
+            self._taps.append(self.app.tr.format("Next hand"))
+            self.wait_until = now + 0.5
+
+    def play_start(self, session: RummikubSession, now: float) -> None:
+        key = (session.rummikub.hand, session.contenders, session.refusal)
+        if self._laid_start == key:
+            return
+        if self.rng.random() < 0.3:
+            self._taps.append(f"start {self.rng.randrange(len(session.players)) + 1}")
+        else:
+            self.lay_start(session)
+            self._taps.append(self.app.tr.format("Read the drawn tiles"))
+        self._laid_start = key
+        self.wait_until = now + LAY_SECONDS
+
+    def play_move(self, session: RummikubSession, now: float) -> None:
+        seat = session.current_seat
+        assert seat is not None
+        intent = self.intent
+        if intent is None or intent.seq != session.seq:
+            self.intent = intent = Intent(session.seq)
+            self.start_move(session, intent)
+            self.wait_until = now + LAY_SECONDS
+            return
+        if intent.mistake == "unfinished":
+            return  # the clock runs out
+        if intent.pressed_at is not None:
+            # Pressed and still on the move: refused. Fix what was wrong and press again.
+            intent.refusals += 1
+            self.moves["refused"] += 1
+            if intent.mistake == "loose" and self.table and len(self.table[-1]) == 1:
+                tile = self.table.pop()[0]
+                self.taken.remove(tile)
+                self.racks[seat].append(tile)
+                self.changed()
+                intent.mistake = None
+            elif intent.refusals > 2:
+                self.put_back()
+                intent.mistake = "draw"
+            else:
+                self.changed()  # nudge the tiles: another layout
+            intent.pressed_at = None
+            self.wait_until = now + LAY_SECONDS  # the camera sees the table fixed, then the press
+            return
+        self.press(session, now)
+
+    def start_move(self, session: RummikubSession, intent: Intent) -> None:
+        r = self.rng.random()
+        laid = self.lay_best(session)
+        if not laid:
+            intent.mistake = "draw"
+            return
+        if r < MISTAKES["loose"]:
+            intent.mistake = "loose" if self.lay_loose(session) else None
+        elif r < MISTAKES["loose"] + MISTAKES["crooked"]:
+            intent.mistake = "crooked" if self.lay_crooked(session) else None
+        elif r < sum(MISTAKES.values()):
+            intent.mistake = "unfinished"
+            self.moves["unfinished"] += 1
+
+    def press(self, session: RummikubSession, now: float) -> None:
+        intent = self.intent
+        assert intent is not None
+        if intent.mistake == "draw":
+            self.draw(session, now)
+            return
+        seat = session.current_seat
+        assert seat is not None
+        self.app.post(ButtonEvent(seat, "press", "autoplay"))
+        intent.pressed_at = now
+        self.moves["presses"] += 1
+        self.wait_until = now + 0.2
+
+    def draw(self, session: RummikubSession, now: float) -> None:
+        self.moves["draws"] += 1
+        seat = session.current_seat
+        if seat is not None and self.rng.random() < 0.5:
+            self.app.post(ButtonEvent(seat, "hold", "autoplay"))
+        else:
+            self._taps.append(self.app.tr.format("Draw"))
+        if self.intent is not None:
+            self.intent.pressed_at, self.intent.mistake = now, "draw"
+        self.wait_until = now + 0.2
+
+    def play_correction(self, session: RummikubSession, now: float) -> None:
+        corr = session.correction
+        assert corr is not None
+        self.moves["corrected"] += 1
+        seat = session.current_seat
+        if self.tilts and seat is not None and self.rng.random() < 0.4:
+            self.tilts = {}  # straighten the tile and press again
+            self.changed()
+            self.app.post(ButtonEvent(seat, "press", "autoplay"))
+            self.wait_until = now + LAY_SECONDS
+            return
+        for index in corr.unsure:
+            tile = self.truth_tile(corr.observation.tiles[index].center)
+            self._taps.append(f"unsure {index + 1}")
+            self._taps.extend(self.picker_taps(tile, session))
+        self._taps.append(self.app.tr.format("Check"))
+        if self.intent is not None:
+            self.intent.pressed_at = now
+        self.wait_until = now + 0.05
+
+    def picker_taps(self, tile: Tile, session: RummikubSession) -> list[str]:
+        if tile.is_joker:
+            return ["joker"]
+        return [f"colour {tile.colour}", f"number {tile.number}"]
+
+    def play_reveal(self, session: RummikubSession, now: float) -> None:
+        seat = session.to_reveal()
+        if seat is None:
+            return
+        if self._revealing is not None and self._revealing[0] == seat:
+            # A reading (or an entry) that did not enter the rack: enter it with the picker.
+            self.moves["rack entered again"] += 1
+            self._revealing = (seat, 1)
+        else:
+            self._revealing = (seat, 0 if self.rng.random() < 0.7 else 1)
+        if self._revealing[1] == 0:
+            self.lay_rack(session)
+            self._taps.append(self.app.tr.format("Read the rack"))
+        else:
+            self.beside = []
+            self.changed()
+            while session.rack_entry:
+                session.unpick()
+            for tile in self.racks[seat]:
+                self._taps.extend(self.picker_taps(tile, session))
+            self._taps.append(self.app.tr.format("Done"))
+        self.moves["racks shown"] += 1
+        self.wait_until = now + LAY_SECONDS
