@@ -33,6 +33,7 @@ class PlayersScreen(Screen):
         self.count = 2
         self.names: list[str] = []
         self.editing: int | None = None
+        self.hands: int | None = None  # a game of several hands (Rummikub): how many
 
     def enter(self, game: str = "", variant: str | None = None, **_: Any) -> None:
         if game:
@@ -41,6 +42,12 @@ class PlayersScreen(Screen):
         self.count = max(spec.options_type.MIN_PLAYERS, min(self.count, self.max_players()))
         self.names = [self._("Player {n}", n=i + 1) for i in range(4)]
         self.editing = None
+        defaults = self.host.settings.game_options(self.game)
+        self.hands = getattr(defaults, "hands", None)
+
+    def set_hands(self, hands: int) -> None:
+        """A game of ``hands`` hands (1–20; the rules' range)."""
+        self.hands = max(1, min(hands, 20))
 
     def max_players(self) -> int:
         return min(rules.get_game(self.game).options_type.MAX_PLAYERS, self.host.settings.seats)
@@ -53,6 +60,8 @@ class PlayersScreen(Screen):
         overrides: dict[str, Any] = {"players": self.count, "seed": int(self.host.clock() * 1000) % (2**31)}
         if self.variant is not None:
             overrides["variant"] = self.variant
+        if self.hands is not None:
+            overrides["hands"] = self.hands
         options = self.host.settings.game_options(self.game, **overrides)
         names = [n.strip() or self._("Player {n}", n=i + 1) for i, n in enumerate(self.names[: self.count])]
         self.host.start_game(options, names)
@@ -121,6 +130,31 @@ class PlayersScreen(Screen):
             lambda: self.set_count(self.count + 1),
             size=32,
         )
+        if self.hands is not None:
+            hands = self.hands
+            x = m + canvas.px(380)
+            canvas.text(self._("Hands"), (x, top, canvas.px(110), canvas.px(52)), size=26)
+            canvas.button(
+                (x + canvas.px(116), top, canvas.px(64), canvas.px(52)),
+                "−",
+                lambda: self.set_hands(hands - 1),
+                size=32,
+            )
+            canvas.relabel("hands −")  # apart from the players' "−"
+            canvas.text(
+                str(hands),
+                (x + canvas.px(186), top, canvas.px(48), canvas.px(52)),
+                size=32,
+                align="center",
+                bold=True,
+            )
+            canvas.button(
+                (x + canvas.px(240), top, canvas.px(64), canvas.px(52)),
+                "+",
+                lambda: self.set_hands(hands + 1),
+                size=32,
+            )
+            canvas.relabel("hands +")
         row_h = canvas.px(56)
         for i in range(self.count):
             y = top + canvas.px(64) + i * (row_h + canvas.px(6))

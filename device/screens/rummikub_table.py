@@ -27,7 +27,7 @@ from device.screens.base import screen
 from device.screens.table import REFUSAL_SECONDS, TableScreen
 from device.sessions.rummikub import Correction, RummikubSession
 from device.ui.camera_panel import CameraPanel
-from device.ui.canvas import Canvas, Target
+from device.ui.canvas import Canvas
 from device.ui.names import refusal_text
 from device.ui.theme import ACCENT, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.rummikub import Tile
@@ -61,12 +61,6 @@ def tiles_layout(
         out.append([(x + k * tw, y) for k in range(len(meld))])
         x += need + gap
     return out
-
-
-def relabel(canvas: Canvas, label: str) -> None:
-    """Name the target just drawn (a button's label is its text; the tests and players use names)."""
-    last = canvas.targets[-1]
-    canvas.targets[-1] = Target(last.rect, label, last.action)
 
 
 @screen("rummikub_table")
@@ -394,7 +388,7 @@ class RummikubTableScreen(TableScreen):
             canvas.button(
                 rect, self._("{name} starts", name=p.name), partial(session.choose_starter, p.seat), size=18
             )
-            relabel(canvas, f"start {p.seat + 1}")
+            canvas.relabel(f"start {p.seat + 1}")
 
     def draw_restore(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
         canvas.text(
@@ -549,7 +543,7 @@ class RummikubTableScreen(TableScreen):
                 selected=chosen,
                 size=20,
             )
-            relabel(canvas, f"colour {colour}")
+            canvas.relabel(f"colour {colour}")
         canvas.button(
             (area.left + 4 * (w + canvas.px(6)), area.top, w, row),
             self._("Joker"),
@@ -557,7 +551,7 @@ class RummikubTableScreen(TableScreen):
             size=20,
             text_colour=TEXT,
         )
-        relabel(canvas, "joker")
+        canvas.relabel("joker")
         nw = (area.width - 12 * canvas.px(4)) // 13
         ink = TILE_INK[session.picker_colour]
         for k in range(13):

@@ -223,6 +223,12 @@ class Canvas:
         """Make ``rect`` a touch target without drawing a button (a die, a chart)."""
         self.targets.append(Target(pygame.Rect(rect), label, action))
 
+    def relabel(self, label: str) -> None:
+        """Name the target just drawn otherwise than its text (the tests and the simulated players tap
+        targets by name: ``start 2`` for a button showing *Ala starts*)."""
+        last = self.targets[-1]
+        self.targets[-1] = Target(last.rect, label, last.action)
+
     def image(self, surface: pygame.Surface, rect: pygame.Rect, label: str) -> None:
         self.surface.blit(surface, rect)
         self.log.append(Drawn("image", label, tuple(rect)))  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ the same journal, the screens' structure."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 
@@ -14,6 +15,7 @@ import rules
 from device.app import App
 from device.camera_view import CameraView, view_items
 from device.events import Seen
+from device.export import to_csv, to_json
 from device.screens.rummikub_table import RummikubTableScreen
 from device.sessions.rummikub import RummikubSession, same_table
 from device.sessions.rummikub_sim import RummikubTable
@@ -430,3 +432,41 @@ def test_camera_path_reads_the_synthetic_table(make_app) -> None:
     assert frame.shape == (720, 1280, 3)
     reading = read_tiles(frame)
     assert sorted(map(str, reading.values)) == sorted(str(t) for m in table.table for t in m)
+
+
+def test_history_statistics_and_export_have_the_game(make_app) -> None:
+    app = make_app()
+    session = start_game(app)
+    tap(app, "start 1")
+    table = ["R1 R2 R3 R4 R5", "B9 B10 B11 B12 B13", "K7 O7 R7 B7"]
+    press(app, 0)
+    read(app, seen(table))
+    tap(app, "Read the rack")
+    read(app, seen(table, RACK.split()))
+    assert session.finished and app.screen.name == "end"
+    stats = [s for s in app.journal.statistics() if s.game == "rummikub"]
+    assert {s.player for s in stats} == {p.name for p in session.players}
+    csv = to_csv(app.journal)
+    assert sum(1 for line in csv.splitlines() if ",rummikub," in line) == 2
+    data = json.loads(to_json(app.journal))
+    game = next(g for g in data["games"] if g["game"] == "rummikub")
+    assert len(game["actions"]) == session.seq and game["options"]["information"] == "referee"
+    tap(app, "Home")
+    tap(app, "History")
+    app.step()
+    assert "Rummikub" in app.canvas.texts()
+
+
+def test_the_number_of_hands_is_set_on_the_players_screen(make_app) -> None:
+    app = make_app()
+    app.camera = FakeCamera()
+    tap(app, "Rummikub")
+    tap(app, "hands +")
+    tap(app, "hands +")
+    tap(app, "hands −")
+    check_layout(app)
+    tap(app, "Start")
+    session = app.session
+    assert isinstance(session, RummikubSession) and session.rummikub.options.hands == 2
+    app.step()
+    assert "Hand 1 of 2" in app.canvas.texts()
