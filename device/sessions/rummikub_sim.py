@@ -274,16 +274,13 @@ class RummikubTable(SimulatedTable):
         return TableObservation(tuple(tiles), tuple(melds), tuple(loose), tuple(unsure))
 
     def truth_tile(self, center: tuple[float, float]) -> Tile:
-        """The tile lying at ``center`` (frame px) of the last picture or reading."""
+        """The tile lying at ``center`` (frame px) of the last picture (or, without a camera, reading)."""
+        lying: list[tuple[Tile, tuple[float, float]]]
         if self.camera:
-            truth = self.render()[1]
-            return min(
-                truth.tiles, key=lambda t: (t.center[0] - center[0]) ** 2 + (t.center[1] - center[1]) ** 2
-            ).tile
-        obs = self.observation()
-        return min(
-            obs.tiles, key=lambda t: (t.center[0] - center[0]) ** 2 + (t.center[1] - center[1]) ** 2
-        ).tile
+            lying = [(t.tile, t.center) for t in self.render()[1].tiles]
+        else:
+            lying = [(t.tile, t.center) for t in self.observation().tiles]
+        return min(lying, key=lambda tc: (tc[1][0] - center[0]) ** 2 + (tc[1][1] - center[1]) ** 2)[0]
 
     def poll(self, session: GameSession) -> None:
         if not isinstance(session, RummikubSession):
