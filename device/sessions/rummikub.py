@@ -184,10 +184,13 @@ class RummikubSession(GameSession):
         return super().start(journal, referee, names, timer)
 
     def begin_move(self) -> None:
-        if self.restoring:
-            self.timer.stop()  # the next clock starts once the table is restored
+        if self.current_seat is None:
+            self.timer.stop()  # nobody to move: who starts, the racks shown, between hands
             return
         super().begin_move()
+        if self.restoring:
+            self.timer.pause()  # the next clock starts once the table is restored
+            return
         # Extensions taken earlier in this move (a resume) still count.
         for act in reversed(self.history):
             if not isinstance(act, Extend):

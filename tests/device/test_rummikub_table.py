@@ -165,6 +165,7 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     clock.advance(100)  # the next player's clock waits for the table: no timeout while restoring
     app.step()
     assert session.history[-1] == Timeout(True) and session.phase == "restore"
+    assert session.timer.paused  # the top bar says "Paused" instead of a running clock
     check_layout(app)
     texts = " ".join(app.canvas.texts())
     assert "Missing: R12" not in texts and "Take away" in texts  # B12 K12 are extra, R12 is there
@@ -204,6 +205,8 @@ def test_end_of_hand_reveal_by_camera_and_picker(make_app) -> None:
     press(app, 0)
     read(app, seen(table))
     assert session.phase == "reveal" and session.to_reveal() == 1
+    assert session.timer.remaining() is not None and not session.timer.warning()
+    assert session.timer.elapsed() == 0  # nobody's clock runs while the racks are shown
     app.step()
     check_layout(app)
     # Seat 2 lays his rack before the camera (a count that does not match is refused).
