@@ -9,7 +9,7 @@ a section's bonus or penalty is earned by the move that fills its last box, as t
 
 No optimum of this game had been published; the value is validated by a brute-force expectimax over
 the engine's own sheet on positions with few open boxes and by simulating the optimal policy
-(``tests/rules/test_coach_kosci.py``, ``bench/coach.py``).
+(``tests/rules/coach/test_optimum.py``, ``bench/coach.py``).
 """
 
 from __future__ import annotations
