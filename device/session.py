@@ -190,7 +190,7 @@ class GameSession:
         try:
             new_state = self.state.apply(act)
         except IllegalAction as exc:
-            self.refusal = Refusal.of(exc, self.timer.now(), self.rule_key(exc.code))
+            self.refusal = Refusal.of(exc, self.timer.now(), self.rule_key(exc.code, exc.details))
             log.info("refused %s: %s", act, exc)
             return False
         seat = self.current_seat
@@ -220,12 +220,20 @@ class GameSession:
 
     def refuse(self, code: str, message: str, **details: Any) -> None:
         """A device-level refusal (not the rules': a seat button pressed out of turn, no box chosen)."""
-        self.refusal = Refusal(code, message, details, self.timer.now(), self.rule_key(code))
+        self.refusal = Refusal(code, message, details, self.timer.now(), self.rule_key(code, details))
 
     @classmethod
-    def rule_key(cls, code: str) -> str:
-        """The catalogue key of a refusal's sentence: ``<game>_<code>`` for the game's own codes."""
-        return f"{cls.game}_{code}" if code in cls.own_rule_texts else code
+    def rule_key(cls, code: str, details: dict[str, Any] | None = None) -> str:
+        """The catalogue key of a refusal's sentence: ``<game>_<code>`` for the game's own codes, and
+        ``<game>_<code>_<why>`` where the rules say why (Rummikub's ``invalid_meld``: ``too_few``, …).
+
+        >>> GameSession.rule_key("game_over")
+        'game_over'
+        """
+        if code not in cls.own_rule_texts:
+            return code
+        why = (details or {}).get("why")
+        return f"{cls.game}_{code}_{why}" if isinstance(why, str) else f"{cls.game}_{code}"
 
     def score_progress(self) -> list[list[int]]:
         """Each player's total after each of his turns, for the end-of-game chart; games override it."""

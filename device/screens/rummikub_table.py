@@ -24,14 +24,12 @@ from device.camera_view import CameraView
 from device.events import Event, Key
 from device.host import Host
 from device.screens.base import screen
-from device.screens.table import REFUSAL_SECONDS, TableScreen
+from device.screens.table import TableScreen
 from device.sessions.rummikub import Correction, RummikubSession
 from device.ui.camera_panel import CameraPanel
 from device.ui.canvas import Canvas
-from device.ui.names import refusal_text
 from device.ui.theme import ACCENT, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.rummikub import Tile
-from rules.rummikub.melds import COLOUR_NAMES
 
 __all__ = ["TILE_INK", "RummikubTableScreen", "tiles_layout"]
 
@@ -609,28 +607,6 @@ class RummikubTableScreen(TableScreen):
         )
 
     # --- the refusal line ----------------------------------------------------------------------------
-
-    def message(self) -> str:
-        session = self.session
-        refusal = session.refusal
-        if refusal is not None and session.timer.now() - refusal.at < REFUSAL_SECONDS:
-            details = dict(refusal.details)
-            if isinstance(details.get("tiles"), list):
-                details["tiles"] = " ".join(details["tiles"])
-            key = f"rummikub.{refusal.code}"
-            if refusal.code == "invalid_meld" and "why" in details:
-                key += f".{details['why']}"
-                if "colour" in details:
-                    details["colour"] = self.colour_name(
-                        next(c for c, n in COLOUR_NAMES.items() if n == details["colour"])
-                    )
-            text = self.tr.pgettext("rule", key)
-            if text != key:
-                return text.format(**details)
-            return refusal_text(self.tr, refusal)
-        if self.host.camera_status:
-            return self.host.camera_status
-        return self.status_line()
 
     def status_line(self) -> str:
         session = self.session

@@ -156,6 +156,29 @@ class RummikubSession(GameSession):
     game = "rummikub"
     table_screen = "rummikub_table"
     reader = TILE_READER
+    # Rummikub's refusals have their own sentences (``rummikub_invalid_meld_group_colour``: Kalooki
+    # refuses an ``invalid_meld`` too, of cards); ``game_over`` and ``not_your_turn`` are every game's.
+    own_rule_texts = frozenset(
+        {
+            "already_opened",
+            "already_revealed",
+            "awaiting_reveal",
+            "hand_over",
+            "invalid_meld",
+            "no_extension_left",
+            "no_tile_played",
+            "not_on_rack",
+            "not_started",
+            "opening_too_low",
+            "reveal_mismatch",
+            "start_count",
+            "start_tie",
+            "start_unclear",
+            "table_changed",
+            "table_touched_before_opening",
+            "tile_removed",
+        }
+    )
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -66,4 +66,21 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
     text = tr.pgettext("rule", refusal.key)
     if text == refusal.key:
         return f"{refusal.message} [{refusal.code}]"
-    return text.format(**refusal.details) if refusal.details else text
+    return text.format(**detail_texts(tr, refusal.details)) if refusal.details else text
+
+
+def detail_texts(tr: Translator, details: dict[str, object]) -> dict[str, object]:
+    """A refusal's details as its sentence shows them: a list of tiles or cards as one text, a word
+    the rules name (a colour: ``blue``) in the players' language (``msgctxt "detail"``).
+
+    >>> detail_texts(Translator("de"), {"tiles": ["R5", "J"], "colour": "blue", "value": 12})
+    {'tiles': 'R5 J', 'colour': 'blau', 'value': 12}
+    """
+    shown: dict[str, object] = {}
+    for name, value in details.items():
+        if isinstance(value, (list, tuple)):
+            value = " ".join(map(str, value))
+        elif isinstance(value, str):
+            value = tr.pgettext("detail", value)
+        shown[name] = value
+    return shown
