@@ -122,22 +122,27 @@ class Correction:
         return tuple(self.tile(i) for i in range(len(self.observation.tiles)))
 
 
+def beside_indices(tiles: Sequence[Tile], table: Sequence[Meld]) -> list[int]:
+    """The indices of the tiles of a reading that are not the table's (a rack laid beside the melds,
+    what a restore must take away), in reading order."""
+    left = tile_count(t for m in table for t in m)
+    out = []
+    for i, tile in enumerate(tiles):
+        if left[str(tile)] > 0:
+            left[str(tile)] -= 1
+        else:
+            out.append(i)
+    return out
+
+
 def beside(tiles: Sequence[Tile], table: Sequence[Meld]) -> tuple[Tile, ...]:
-    """The tiles of a reading that are not the table's (a rack laid beside the melds), in reading
-    order.
+    """The tiles of a reading that are not the table's, in reading order.
 
     >>> from rules.rummikub import parse_tiles
     >>> [str(t) for t in beside(parse_tiles("R1 K5 R2 R3 K5"), [Meld.parse("R1 R2 R3")])]
     ['K5', 'K5']
     """
-    left = tile_count(t for m in table for t in m)
-    out = []
-    for tile in tiles:
-        if left[str(tile)] > 0:
-            left[str(tile)] -= 1
-        else:
-            out.append(tile)
-    return tuple(out)
+    return tuple(tiles[i] for i in beside_indices(tiles, table))
 
 
 @dataclass(frozen=True)
@@ -281,16 +286,7 @@ class RummikubSession(GameSession):
         """The tiles of a reading (the live one by default) not on the before table: what the
         restore view marks."""
         obs = obs if obs is not None else self.live
-        if obs is None:
-            return []
-        left = tile_count(t for m in self.before for t in m)
-        out = []
-        for i, seen in enumerate(obs.tiles):
-            if left[str(seen.tile)] > 0:
-                left[str(seen.tile)] -= 1
-            else:
-                out.append(i)
-        return out
+        return [] if obs is None else beside_indices(obs.values, self.before)
 
     def missing(self, obs: TableObservation | None = None) -> list[Tile]:
         """The tiles of the before table the reading does not show."""
@@ -486,29 +482,26 @@ class RummikubSession(GameSession):
             return
         self._play(tuple(Meld(tuple(m)) for m in obs.table()), obs)
 
+    def _judged(self, act: Action, kind: str) -> bool:
+        """Submit the mover's ``act``; when taken, the verdict says how many tiles left (or joined)
+        his rack."""
+        seat, counts = self.current_seat, self.rummikub.rack_counts
+        if not self.submit(act):
+            return False
+        if seat is not None:
+            moved = abs(self.rummikub.rack_counts[seat] - counts[seat])
+            self.verdict = Verdict(seat, kind, moved, self.timer.now())
+        return True
+
     def _play(self, melds: tuple[Meld, ...], obs: TableObservation) -> None:
-        seat = self.current_seat
-        counts = self.rummikub.rack_counts
-        if self.submit(Play(melds)):
-            assert seat is not None
-            self.refused = None
-            self.verdict = Verdict(
-                seat, "play", counts[seat] - self.rummikub.rack_counts[seat], self.timer.now()
-            )
-        else:
-            self.refused = obs
+        self.refused = None if self._judged(Play(melds), "play") else obs
 
     def _read_draw(self, obs: TableObservation) -> None:
-        seat = self.current_seat
         if tile_count(obs.values) != tile_count(t for m in self.before for t in m):
             self.refused = obs
             self.refuse("table_changed", "the table is not as it was: put it back, then draw")
             return
-        counts = self.rummikub.rack_counts
-        if self.submit(Draw()) and seat is not None:
-            self.verdict = Verdict(
-                seat, "draw", self.rummikub.rack_counts[seat] - counts[seat], self.timer.now()
-            )
+        self._judged(Draw(), "draw")
 
     def on_timeout(self) -> None:
         if self.phase in ("playing", "checking", "correcting"):
@@ -519,18 +512,9 @@ class RummikubSession(GameSession):
                 self._ask("timeout")
 
     def _timeout(self, obs: TableObservation | None) -> None:
-        seat = self.current_seat
         changed = obs is not None and not self.is_before(obs)
-        counts = self.rummikub.rack_counts
         self.restoring = changed  # before the submit: the next move's clock waits for the table
-        if not self.submit(Timeout(changed)):
-            self.restoring = False
-            return
-        if seat is not None:
-            self.verdict = Verdict(
-                seat, "timeout", self.rummikub.rack_counts[seat] - counts[seat], self.timer.now()
-            )
-        if changed and self.finished:
+        if not self._judged(Timeout(changed), "timeout") or self.finished:
             self.restoring = False
 
     def _restored(self) -> None:
