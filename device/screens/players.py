@@ -6,6 +6,7 @@ every screen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -110,51 +111,11 @@ class PlayersScreen(Screen):
         if self.editing is not None:
             self.draw_keyboard(canvas, area)
             return
-        canvas.text(self._("Players"), (m, top, canvas.px(150), canvas.px(52)), size=26)
-        canvas.button(
-            (m + canvas.px(160), top, canvas.px(64), canvas.px(52)),
-            "−",
-            lambda: self.set_count(self.count - 1),
-            size=32,
-        )
-        canvas.text(
-            str(self.count),
-            (m + canvas.px(232), top, canvas.px(48), canvas.px(52)),
-            size=32,
-            align="center",
-            bold=True,
-        )
-        canvas.button(
-            (m + canvas.px(288), top, canvas.px(64), canvas.px(52)),
-            "+",
-            lambda: self.set_count(self.count + 1),
-            size=32,
-        )
+        self.stepper(canvas, (m, top), self._("Players"), self.count, self.set_count, 150)
         if self.hands is not None:
-            hands = self.hands
-            x = m + canvas.px(380)
-            canvas.text(self._("Hands"), (x, top, canvas.px(110), canvas.px(52)), size=26)
-            canvas.button(
-                (x + canvas.px(116), top, canvas.px(64), canvas.px(52)),
-                "−",
-                lambda: self.set_hands(hands - 1),
-                size=32,
+            self.stepper(
+                canvas, (m + canvas.px(380), top), self._("Hands"), self.hands, self.set_hands, 110, "hands "
             )
-            canvas.relabel("hands −")  # apart from the players' "−"
-            canvas.text(
-                str(hands),
-                (x + canvas.px(186), top, canvas.px(48), canvas.px(52)),
-                size=32,
-                align="center",
-                bold=True,
-            )
-            canvas.button(
-                (x + canvas.px(240), top, canvas.px(64), canvas.px(52)),
-                "+",
-                lambda: self.set_hands(hands + 1),
-                size=32,
-            )
-            canvas.relabel("hands +")
         row_h = canvas.px(56)
         for i in range(self.count):
             y = top + canvas.px(64) + i * (row_h + canvas.px(6))
@@ -177,6 +138,35 @@ class PlayersScreen(Screen):
             canvas.width - m - canvas.px(200), canvas.height - canvas.px(72), canvas.px(200), canvas.px(60)
         )
         canvas.button(start, self._("Start"), self.start, size=30, colour=(22, 163, 74))
+
+    def stepper(
+        self,
+        canvas: Canvas,
+        at: tuple[int, int],
+        label: str,
+        value: int,
+        change: Callable[[int], None],
+        label_width: int,
+        name: str = "",
+    ) -> None:
+        """``label  −  value  +`` in one row from ``at``; ``name`` prefixes the two targets' names
+        (``hands +``) where a screen has two steppers."""
+        x, top = at
+        canvas.text(label, (x, top, canvas.px(label_width), canvas.px(52)), size=26)
+        x += canvas.px(label_width + 10)
+        canvas.button((x, top, canvas.px(64), canvas.px(52)), "−", lambda: change(value - 1), size=32)
+        canvas.relabel(f"{name}−")
+        canvas.text(
+            str(value),
+            (x + canvas.px(70), top, canvas.px(48), canvas.px(52)),
+            size=32,
+            align="center",
+            bold=True,
+        )
+        canvas.button(
+            (x + canvas.px(124), top, canvas.px(64), canvas.px(52)), "+", lambda: change(value + 1), size=32
+        )
+        canvas.relabel(f"{name}+")
 
     def draw_keyboard(self, canvas: Canvas, area: pygame.Rect) -> None:
         assert self.editing is not None
