@@ -40,12 +40,13 @@ from device.config import config_from_dict
 from device.events import Seen
 from device.journal import Journal
 from device.sessions.rummikub import RummikubSession, same_table
+from device.sessions.rummikub_sim import laid_out
 from drivers.events import ButtonEvent
 from rules.errors import IllegalAction
 from rules.rummikub import Meld, Start, check_turn
 from rules.rummikub.tiles import Tile
 from vision.synth import render_table
-from vision.tiles import SeenTile, TableObservation, read_tiles
+from vision.tiles import TableObservation, read_tiles
 
 
 def random_table(rng: random.Random, tiles: int) -> list[list[Tile]]:
@@ -116,30 +117,13 @@ class LiveTable:
         pass
 
 
-def observation_of(melds: list[list[Tile]], unsure: tuple[int, ...] = ()) -> TableObservation:
-    tiles, groups = [], []
-    x, y = 60.0, 60.0
-    for meld in melds:
-        if x + 48 * len(meld) > 1240:
-            x, y = 60.0, y + 90
-        group = []
-        for tile in meld:
-            corners = ((x - 22, y - 30), (x + 22, y - 30), (x + 22, y + 30), (x - 22, y + 30))
-            group.append(len(tiles))
-            tiles.append(SeenTile(tile, (x, y), corners, 60.0, 45.0, 0.0, 0.99))
-            x += 46
-        groups.append(tuple(group))
-        x += 40
-    return TableObservation(tuple(tiles), tuple(groups), (), unsure)
-
-
 def frame_times() -> None:
     pygame.display.init()
     state = Path(tempfile.mkdtemp())
     config = config_from_dict({"device": {"state_dir": str(state), "language": "en"}})
     app = App(config, surface=pygame.Surface((800, 480)), journal=Journal.open(config.device.journal_path))
     melds = random_table(random.Random(3), 40)
-    camera = LiveTable(observation_of(melds))
+    camera = LiveTable(laid_out(melds))
     app.camera = camera
     options = app.settings.game_options("rummikub", players=4)
     session = app.start_game(options, ["Ala", "Ola", "Ela", "Iza"])
@@ -149,7 +133,7 @@ def frame_times() -> None:
     measure(app, "rummikub: start of a move")
     app.post(ButtonEvent(0, "press", "bench"))
     app.step()
-    camera.observation = observation_of(melds, unsure=(2, 5))
+    camera.observation = laid_out(melds, unsure=(2, 5))
     app.post(Seen(camera.observation, kind="requested"))
     app.step()
     assert session.phase == "correcting", session.phase

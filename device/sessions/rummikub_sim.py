@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from device.app import App
     from vision.synth import TableTruth
 
-__all__ = ["TABLE_SIZE", "TILE_SIZE", "RummikubTable"]
+__all__ = ["TABLE_SIZE", "TILE_SIZE", "RummikubTable", "laid_out"]
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +57,46 @@ TILE_SIZE = TILE_SIZES[0]
 LAY_SECONDS = 0.6  # autoplay: how long a player takes to lay his tiles before pressing
 TRIES = 6  # layouts tried (tiles nudged) until the reader reads the table right
 MISTAKES = {"loose": 0.07, "crooked": 0.06, "unfinished": 0.04}
+
+
+def laid_out(
+    melds: Sequence[Sequence[Tile]], unsure: Iterable[int] = (), tile_size: float = TILE_SIZE
+) -> TableObservation:
+    """A reading of ``melds`` laid in rows across the camera frame, as the reader would give it: a
+    one-tile meld is a loose tile; ``unsure`` are the (flat) indices of tiles the reader was unsure of.
+    The simulated table without a camera answers with it; the tests and the bench build readings
+    with it.
+
+    >>> from rules.rummikub import parse_tiles
+    >>> str(laid_out([parse_tiles("R1 R2 R3"), parse_tiles("K5")], unsure=[3]))
+    'melds [R1 R2 R3] loose [K5] uncertain 1'
+    """
+    tiles: list[SeenTile] = []
+    groups: list[tuple[int, ...]] = []
+    loose: list[int] = []
+    width, half_h = tile_size * 0.75, tile_size / 2
+    x, y = width, tile_size
+    for meld in melds:
+        if x + width * len(meld) > TABLE_SIZE[0] - width:
+            x, y = width, y + tile_size * 1.5
+        group = []
+        for tile in meld:
+            half_w = width / 2
+            corners = (
+                (x - half_w, y - half_h),
+                (x + half_w, y - half_h),
+                (x + half_w, y + half_h),
+                (x - half_w, y + half_h),
+            )
+            group.append(len(tiles))
+            tiles.append(SeenTile(tile, (x, y), corners, tile_size, width, 0.0, 1.0))
+            x += width
+        x += width
+        if len(group) > 1:
+            groups.append(tuple(group))
+        else:
+            loose.extend(group)
+    return TableObservation(tuple(tiles), tuple(groups), tuple(loose), tuple(sorted(unsure)))
 
 
 @dataclass
@@ -241,37 +281,12 @@ class RummikubTable(SimulatedTable):
         return self.render()[0]
 
     def observation(self) -> TableObservation:
-        """What lies on the table as a reading (no camera): every tile sure but a crooked one, the
-        melds as laid, in rows as the synthetic camera would see them."""
-        tiles: list[SeenTile] = []
-        melds: list[tuple[int, ...]] = []
-        loose: list[int] = []
-        width = TILE_SIZE * 0.75
-        x, y = width, TILE_SIZE
-        unsure = []
-        for i, meld in enumerate(self.scene()):
-            if x + width * len(meld) > TABLE_SIZE[0] - width:
-                x, y = width, y + TILE_SIZE * 1.5
-            group = []
-            for k, tile in enumerate(meld):
-                half_w, half_h = width / 2, TILE_SIZE / 2
-                corners = (
-                    (x - half_w, y - half_h),
-                    (x + half_w, y - half_h),
-                    (x + half_w, y + half_h),
-                    (x - half_w, y + half_h),
-                )
-                if (i, k) in self.tilts:
-                    unsure.append(len(tiles))
-                group.append(len(tiles))
-                tiles.append(SeenTile(tile, (x, y), corners, TILE_SIZE, width, 0.0, 1.0))
-                x += width
-            x += width
-            if len(group) > 1:
-                melds.append(tuple(group))
-            else:
-                loose.extend(group)
-        return TableObservation(tuple(tiles), tuple(melds), tuple(loose), tuple(unsure))
+        """What lies on the table as a reading (no camera): every tile sure but a crooked one."""
+        scene = self.scene()
+        flat = {
+            (i, k): n for n, (i, k) in enumerate((i, k) for i, m in enumerate(scene) for k in range(len(m)))
+        }
+        return laid_out(scene, [flat[place] for place in self.tilts if place in flat])
 
     def truth_tile(self, center: tuple[float, float]) -> Tile:
         """The tile lying at ``center`` (frame px) of the last picture (or, without a camera, reading)."""

@@ -18,43 +18,22 @@ from device.events import Seen
 from device.export import to_csv, to_json
 from device.screens.rummikub_table import RummikubTableScreen
 from device.sessions.rummikub import RummikubSession, same_table
-from device.sessions.rummikub_sim import RummikubTable
+from device.sessions.rummikub_sim import RummikubTable, laid_out
 from device.simulator import Simulator
 from drivers.events import ButtonEvent
 from rules.rummikub import Meld, Play, RevealRack, Start, Timeout, parse_tiles
 from rules.rummikub.tiles import Tile, full_set
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, tap
-from vision.tiles import SeenTile, TableObservation, read_tiles
-
-TILE = 60.0  # px: a tile's long side in the fake frames
+from vision.tiles import TableObservation, read_tiles
 
 
-def seen(
-    melds: Sequence[str], loose: Sequence[str] = (), unsure: Sequence[int] = (), *, x0: float = 100.0
-) -> TableObservation:
+
+def seen(melds: Sequence[str], loose: Sequence[str] = (), unsure: Sequence[int] = ()) -> TableObservation:
     """A reading of ``melds`` (texts) laid in rows and ``loose`` tiles apart; ``unsure``: tile indices
-    the reader was not sure of."""
-    tiles: list[SeenTile] = []
-    groups: list[tuple[int, ...]] = []
-    y = 100.0
-    for text in melds:
-        group = []
-        for k, tile in enumerate(parse_tiles(text)):
-            x = x0 + k * TILE * 0.75
-            corners = ((x - 22, y - 30), (x + 22, y - 30), (x + 22, y + 30), (x - 22, y + 30))
-            group.append(len(tiles))
-            tiles.append(SeenTile(tile, (x, y), corners, TILE, TILE * 0.75, 0.0, 0.99))
-        groups.append(tuple(group))
-        y += TILE * 1.3
-    free = []
-    for k, tile in enumerate(parse_tiles(" ".join(loose))):
-        x = x0 + (k % 12) * TILE * 1.5
-        y += TILE * 1.3 if k and k % 12 == 0 else 0
-        corners = ((x - 22, y - 30), (x + 22, y - 30), (x + 22, y + 30), (x - 22, y + 30))
-        free.append(len(tiles))
-        tiles.append(SeenTile(tile, (x, y), corners, TILE, TILE * 0.75, 0.0, 0.99))
-    return TableObservation(tuple(tiles), tuple(groups), tuple(free), tuple(unsure))
+    (melds first, then the loose tiles) the reader was not sure of."""
+    laid = [parse_tiles(text) for text in melds] + [[tile] for tile in parse_tiles(" ".join(loose))]
+    return laid_out(laid, unsure)
 
 
 class FakeCamera:
