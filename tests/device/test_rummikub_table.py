@@ -28,7 +28,6 @@ from tests.device.helpers import check_layout, labels, press, tap
 from vision.tiles import TableObservation, read_tiles
 
 
-
 def seen(melds: Sequence[str], loose: Sequence[str] = (), unsure: Sequence[int] = ()) -> TableObservation:
     """A reading of ``melds`` (texts) laid in rows and ``loose`` tiles apart; ``unsure``: tile indices
     (melds first, then the loose tiles) the reader was not sure of."""
