@@ -15,13 +15,22 @@ PI_STAMP := $(PI_VENV)/.installed
 TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock
 FUZZ_EXAMPLES ?= 10000
 
-.PHONY: run test lint typecheck pytest test-pi fuzz soak bench clean
+.PHONY: run test lint typecheck pytest solver test-pi fuzz soak bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --upgrade pip 'setuptools>=77'
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# The Rummikub solver compiled with mypyc (setup.py), again whenever one of its sources changed:
+# the install compiles it once; after an edit the sources run (partition/compiled.py) until this.
+SOLVER := rules/rummikub/partition
+SOLVER_SOURCES := $(addprefix $(SOLVER)/,counts.py key.py programme.py rebuild.py search.py keeping.py)
+$(SOLVER)/compiled.json: $(SOLVER_SOURCES) setup.py $(STAMP)
+	-$(BIN)/python setup.py --quiet build_ext --inplace
+
+solver: $(SOLVER)/compiled.json
 
 $(PI_STAMP): pyproject.toml constraints.txt
 	test -x $(PI_VENV)/bin/python || $(PI_PYTHON) -m venv $(PI_VENV)
@@ -30,7 +39,7 @@ $(PI_STAMP): pyproject.toml constraints.txt
 	touch $(PI_STAMP)
 
 # `make run ARGS='--headless --frames 300'` passes options on; without a display the simulator says how.
-run: $(STAMP)
+run: $(STAMP) solver
 	$(BIN)/referee $(if $(ON_PI),,--simulate) $(ARGS)
 
 test: lint typecheck pytest
@@ -42,7 +51,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) solver
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock \
 		$(BIN)/python -m pytest -n 2 --cov --cov-report=term:skip-covered
 
@@ -63,3 +72,4 @@ soak: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(PI_VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -f $(SOLVER)/*.so $(SOLVER)/compiled.json

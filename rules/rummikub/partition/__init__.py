@@ -14,12 +14,21 @@ One idea per module, in the order a reader meets them:
 
 The objective is ``count_weight × rack tiles placed + value of the placed melds``; callers choose
 the weight (0 for the pure value of an opening, large for "most tiles first, then value").
+
+These modules are compiled with mypyc when the package is built (``setup.py``); :mod:`.compiled`
+makes sure that only compiled code matching the sources runs, else the sources themselves.
+:data:`COMPILED` says which.
 """
 
-from rules.rummikub.partition.counts import TileCounts
-from rules.rummikub.partition.keeping import solve_keeping
-from rules.rummikub.partition.programme import groups_fit
-from rules.rummikub.partition.rebuild import Arrangement
-from rules.rummikub.partition.search import solve
+from rules.rummikub.partition import compiled as _compiled
 
-__all__ = ["Arrangement", "TileCounts", "groups_fit", "solve", "solve_keeping"]
+COMPILED = _compiled.choose()
+
+# After choose(): these are then the modules it chose.
+from rules.rummikub.partition.counts import TileCounts  # noqa: E402
+from rules.rummikub.partition.keeping import solve_keeping  # noqa: E402
+from rules.rummikub.partition.programme import groups_fit  # noqa: E402
+from rules.rummikub.partition.rebuild import Arrangement  # noqa: E402
+from rules.rummikub.partition.search import solve  # noqa: E402
+
+__all__ = ["COMPILED", "Arrangement", "TileCounts", "groups_fit", "solve", "solve_keeping"]

@@ -117,6 +117,10 @@ class Problem:
     # Each step's moves as key differences, by the part of the key the step reads and the order
     # (see deltas): shared by every search of this problem.
     _deltas: dict[int, list[Delta]] = field(default_factory=dict, compare=False, repr=False)
+    # A colour's options that can grow, by what they depend on (see colour_moves).
+    _growing: dict[int, tuple[int, list[tuple[tuple[RunState, int, int, int], int, int]]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def ahead(self) -> list[int]:
         """``[step]``: what the steps from that one on may add besides tiles (kept melds' counts)."""
@@ -215,29 +219,45 @@ class Problem:
         used = key // _JOKERS % 3
         pair = key % 2
         grouped = key // _GROUPED % 9
+        left = self.jokers - used
+        memo = ((((state * 14 + n) * NC + c) * 3 + k) * 3 + m) * 3 + left
+        known = self._growing.get(memo)
+        if known is None:
+            # Natural tiles the later colours could still give to this number's groups.
+            later = sum(self.available[other][n] for other in range(c + 1, NC))
+            known = self._growing[memo] = (later, self._growing_options(n, c, state, k, m, left))
+        later, growing = known
         weight = self.count_weight
         worth = self.unit * self.values[n]
         moves: list[Move] = []
-        # Natural tiles the later colours could still give to this number's groups.
-        later = sum(self.available[other][n] for other in range(c + 1, NC))
-        for option in colour_options(STATES[state], k, m, self.jokers - used):
-            new_state, run_jokers, to_groups, in_runs = option
-            jokers_left = self.jokers - used - run_jokers
-            if not self._can_grow(c, n, new_state, jokers_left):
-                continue
-            if grouped + to_groups and grouped + to_groups + later + jokers_left < (
+        for option, delta, laid in growing:
+            _, run_jokers, to_groups, _ = option
+            if grouped + to_groups and grouped + to_groups + later + left - run_jokers < (
                 6 if pair or to_groups == 2 else 3
             ):
                 continue  # too few tiles left for this number's groups
-            laid = in_runs + run_jokers + to_groups
-            gain = worth * laid + weight * (laid - m)
-            new_key = (
-                key + (STATE_ID[new_state] - state) * place + run_jokers * _JOKERS + to_groups * _GROUPED
-            )
+            new_key = key + delta
             if to_groups == 2 and not pair:
                 new_key += PAIR.place
-            moves.append((new_key, gain, option))
+            moves.append((new_key, worth * laid + weight * (laid - m), option))
         return moves
+
+    def _growing_options(
+        self, n: int, c: int, state: int, k: int, m: int, left: int
+    ) -> list[tuple[tuple[RunState, int, int, int], int, int]]:
+        """Colour c's options at number n from run state ``state`` (an id) with ``left`` jokers
+        left, without the runs that cannot grow to three: (option, its key difference but the
+        pair flag, tiles it lays). The same for every node that agrees on those, so kept."""
+        place = COLOUR_STATE[c].place
+        return [
+            (
+                option,
+                (STATE_ID[option[0]] - state) * place + option[1] * _JOKERS + option[2] * _GROUPED,
+                option[1] + option[2] + option[3],
+            )
+            for option in colour_options(STATES[state], k, m, left)
+            if self._can_grow(c, n, option[0], left - option[1])
+        ]
 
     def _can_grow(self, c: int, n: int, state: RunState, jokers: int) -> bool:
         """Whether the open runs shorter than three in ``state`` (colour c, after number n) can

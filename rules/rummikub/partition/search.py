@@ -240,21 +240,16 @@ def suffix_bounds(problem: Problem, best: int) -> list[int]:
 
 
 def improve(problem: Problem, found: Found) -> Found:
-    """The optimum, starting from the arrangement ``found``.
+    """The optimum, starting from the arrangement ``found``: one question to the memoised search
+    (:class:`Bounded`), for an arrangement scoring more than ``found``. Where there is one it
+    returns the optimum itself, and every node it visits is bounded by the best found so far.
 
-    Bisection between ``found``'s score and the optimistic bound of the start: a memoised
-    search (:class:`_Bounded`) asks for an arrangement scoring more than the midpoint. When
-    there is one the search returns the optimum itself; when there is none it returns a new,
-    lower bound. The memo is shared by all the questions, so a node's exact best completion
-    is never searched twice, and a demanding question prunes hard.
+    (A bisection between ``found`` and the optimism asked more questions and cost a quarter more:
+    the first arrangement is seldom the optimum on a small table, so the last question, the one
+    that decides, was always asked anyway.)
     """
-    search = Bounded(problem)
-    low, high = found[0], search.optimism[0][problem.jokers]
-    while high > low:
-        better, high = search.above((low + high) // 2)
-        if better is not None:
-            return better
-    return found
+    better, _ = Bounded(problem).above(found[0])
+    return found if better is None else better
 
 
 class Bounded:
@@ -264,14 +259,15 @@ class Bounded:
     node ``key``?" — exactly when that is more than ``need``, otherwise with an upper bound not
     above ``need`` (fail-soft bounded search). A node's completions do not depend on how it was
     reached, so both answers are remembered per node and reused by every later question: an exact
-    value for good, an upper bound until a lower ``need`` asks again.
+    value for good, an upper bound until a lower ``need`` asks again. One int per node holds
+    either, ``value << 1 | exact`` (one lookup, nothing allocated); the arrangement is read off
+    the exact values afterwards (:meth:`_way`).
     """
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         self.optimism = problem.optimism()
-        self.exact: dict[int, tuple[int, Key, Choice | None]] = {}
-        self.upper: dict[int, int] = {}
+        self.known: dict[int, int] = {}
         self.jokers = problem.jokers
         self.moves: dict[int, list[Delta]] = {}
 
@@ -281,44 +277,60 @@ class Bounded:
         score = self._value(0, START, bound)
         if score <= bound:
             return None, score
-        choices: list[Choice] = []
-        index, key = 0, START
-        while index < len(STEPS):
-            _, key, choice = self.exact[key * len(STEPS) + index]
-            assert choice is not None
-            choices.append(choice)
-            index += 1
-        return (score, choices), score
+        return (score, self._way(score)), score
 
-    def _value(self, index: int, key: Key, need: int) -> int:
-        if index == _LAST:
-            return 0 if self.problem.complete(key) else IMPOSSIBLE
-        node = key * _LAST + index
-        known = self.exact.get(node)
-        if known is not None:
-            return known[0]
-        upper = self.upper.get(node)
-        if upper is None:
-            upper = self.optimism[index][self.jokers - key // _JOKERS_PLACE % 3]
-        if upper <= need:
-            return upper
+    def _way(self, score: int) -> list[Choice]:
+        """The choices of an arrangement scoring ``score``, the exact value of the start: at each
+        node a move whose gain and the exact value it leads to make up the node's value."""
+        choices: list[Choice] = []
+        key, value = START, score
+        for index in range(_LAST):
+            for delta, gain, choice in self._moves(index, key):
+                child = key + delta
+                if index + 1 == _LAST:
+                    rest = 0 if self.problem.complete(child) else IMPOSSIBLE
+                else:
+                    packed = self.known.get(child * _LAST + index + 1, 0)
+                    rest = packed >> 1 if packed & 1 else IMPOSSIBLE
+                if gain + rest == value:
+                    choices.append(choice)
+                    key, value = child, rest
+                    break
+            else:
+                raise AssertionError("an exact value without a move that makes it up")
+        return choices
+
+    def _moves(self, index: int, key: Key) -> list[Delta]:
         # reads(index, key), inlined: this is where the search spends its time
         place = _READ_PLACE[index]
         local = key % NUMBER_PART if not place else key // place % _RADIX * NUMBER_PART + key % NUMBER_PART
         moves = self.moves.get(local * _LAST + index)
         if moves is None:
             moves = self.moves[local * _LAST + index] = self.problem.deltas(index, key, late=True)
-        best, best_key, best_choice = IMPOSSIBLE, 0, None
+        return moves
+
+    def _value(self, index: int, key: Key, need: int) -> int:
+        if index == _LAST:
+            return 0 if self.problem.complete(key) else IMPOSSIBLE
+        node = key * _LAST + index
+        packed = self.known.get(node)
+        if packed is None:
+            upper = self.optimism[index][self.jokers - key // _JOKERS_PLACE % 3]
+        elif packed & 1:
+            return packed >> 1
+        else:
+            upper = packed >> 1
+        if upper <= need:
+            return upper
+        best = IMPOSSIBLE
         floor = need
-        for delta, gain, choice in moves:
+        for delta, gain, _ in self._moves(index, key):
             value = gain + self._value(index + 1, key + delta, floor - gain)
             if value > best:
-                best, best_key, best_choice = value, key + delta, choice
+                best = value
                 if best > floor:
                     floor = best
-        if best > need:
-            # Every move that failed its question was bounded by the best so far, so this is exact.
-            self.exact[node] = (best, best_key, best_choice)
-        else:
-            self.upper[node] = max(best, IMPOSSIBLE)
+        # Every move that failed its question was bounded by the best so far, so above ``need``
+        # this is exact.
+        self.known[node] = best << 1 | 1 if best > need else max(best, IMPOSSIBLE) << 1
         return best
