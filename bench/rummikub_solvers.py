@@ -2,7 +2,9 @@
 programme through cvxpy + HiGHS), and the three budgets of DESIGN.md.
 
 Run: ``nice .venv/bin/python bench/rummikub_solvers.py`` (needs the ``bench`` extra; about a
-minute). ``--classes`` prints only the first table.
+minute). ``--classes`` prints only the first table. It measures the solver as built (compiled by
+mypyc where the build could, see ``rules/rummikub/partition/compiled.py``); with
+``REFEREE_PURE_PYTHON=1`` it measures the Python sources, the reference.
 
 First, per size class (rack × table tiles, 20 random positions each, jokers possible), the median
 and worst time of ``rummikub-solver`` (HiGHS, TILE_COUNT: most tiles laid) and of ours in both
@@ -29,6 +31,7 @@ from rummikub_solver import RuleSet, SolverMode
 from rummikub_solver import Tile as TheirTile
 
 from rules.rummikub import Meld, arrange, best_move, best_opening, check_turn
+from rules.rummikub.partition import COMPILED
 from rules.rummikub.tiles import JOKER, Tile, full_set
 from tests.rules.rummikub.oracles import TILE_WEIGHT, ilp_best
 from tests.rules.rummikub.positions import random_position
@@ -210,6 +213,7 @@ def budgets(rng: random.Random) -> None:
 
 
 def main() -> None:
+    print("solver:", "compiled (mypyc)" if COMPILED else "the Python sources")
     rng = random.Random(2026)
     theirs = Theirs()
     theirs.most_tiles([], [Tile("R", 1), Tile("R", 2), Tile("R", 3)])  # builds its cvxpy problems once

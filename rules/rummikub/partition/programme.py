@@ -227,10 +227,8 @@ class Problem:
             later = sum(self.available[other][n] for other in range(c + 1, NC))
             known = self._growing[memo] = (later, self._growing_options(n, c, state, k, m, left))
         later, growing = known
-        weight = self.count_weight
-        worth = self.unit * self.values[n]
         moves: list[Move] = []
-        for option, delta, laid in growing:
+        for option, delta, gain in growing:
             _, run_jokers, to_groups, _ = option
             if grouped + to_groups and grouped + to_groups + later + left - run_jokers < (
                 6 if pair or to_groups == 2 else 3
@@ -239,7 +237,7 @@ class Problem:
             new_key = key + delta
             if to_groups == 2 and not pair:
                 new_key += PAIR.place
-            moves.append((new_key, worth * laid + weight * (laid - m), option))
+            moves.append((new_key, gain, option))
         return moves
 
     def _growing_options(
@@ -247,17 +245,21 @@ class Problem:
     ) -> list[tuple[tuple[RunState, int, int, int], int, int]]:
         """Colour c's options at number n from run state ``state`` (an id) with ``left`` jokers
         left, without the runs that cannot grow to three: (option, its key difference but the
-        pair flag, tiles it lays). The same for every node that agrees on those, so kept."""
+        pair flag, its gain). The same for every node that agrees on those, so kept.
+
+        The gain: the value of the tiles laid and the tile weight for each beyond the ``m`` table
+        tiles (jokers weigh as placed tiles)."""
         place = COLOUR_STATE[c].place
-        return [
-            (
-                option,
-                (STATE_ID[option[0]] - state) * place + option[1] * _JOKERS + option[2] * _GROUPED,
-                option[1] + option[2] + option[3],
-            )
-            for option in colour_options(STATES[state], k, m, left)
-            if self._can_grow(c, n, option[0], left - option[1])
-        ]
+        worth = self.unit * self.values[n]
+        growing = []
+        for option in colour_options(STATES[state], k, m, left):
+            _, run_jokers, to_groups, in_runs = option
+            if not self._can_grow(c, n, option[0], left - run_jokers):
+                continue
+            laid = run_jokers + to_groups + in_runs
+            delta = (STATE_ID[option[0]] - state) * place + run_jokers * _JOKERS + to_groups * _GROUPED
+            growing.append((option, delta, worth * laid + self.count_weight * (laid - m)))
+        return growing
 
     def _can_grow(self, c: int, n: int, state: RunState, jokers: int) -> bool:
         """Whether the open runs shorter than three in ``state`` (colour c, after number n) can
