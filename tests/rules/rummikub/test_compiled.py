@@ -86,7 +86,6 @@ def test_the_solver_tests_and_examples_pass_on_the_sources() -> None:
             sys.executable,
             "-m",
             "pytest",
-            "-q",
             "-x",
             "-p",
             "no:xdist",
@@ -103,7 +102,7 @@ def test_the_solver_tests_and_examples_pass_on_the_sources() -> None:
         timeout=900,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert " passed" in result.stdout
+    assert " passed" in result.stdout and "failed" not in result.stdout
 
 
 def test_the_stamp_names_the_sources(tmp_path: Path) -> None:
