@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml
 # The Rummikub solver compiled with mypyc (setup.py), again whenever one of its sources changed:
 # the install compiles it once; after an edit the sources run (partition/compiled.py) until this.
 SOLVER := rules/rummikub/partition
-SOLVER_SOURCES := $(addprefix $(SOLVER)/,counts.py key.py programme.py rebuild.py search.py keeping.py)
+SOLVER_SOURCES := $(wildcard $(SOLVER)/*.py)
 $(SOLVER)/compiled.json: $(SOLVER_SOURCES) setup.py | $(STAMP)
 	-$(BIN)/python setup.py --quiet build_ext --inplace
 

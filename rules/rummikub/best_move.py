@@ -58,13 +58,14 @@ def best_move(table: Sequence[MeldLike], rack: Sequence[Tile], *, fewest_changed
     if not old:
         new = [Meld(m) for m in best.melds]
         return Move(tuple(new), best.placed, sum(m.value for m in new), 0)
-    # Whether new melds from the rack alone tie with the best play: one demanding question, and
-    # the common answer for a hint.
-    untouched = solve(TileCounts.of([]), TileCounts.of(rack), _TILE_WEIGHT, above=best.score - before - 1)
-    if untouched is not None:
-        new = [*old, *(Meld(m) for m in untouched.melds)]
-        return Move(tuple(new), untouched.placed, untouched.score % _TILE_WEIGHT, 0)
     new, kept = _kept_first(old, [Meld(m) for m in best.melds])
+    if kept < len(old):
+        # Whether new melds from the rack alone tie with the best play: one demanding question,
+        # and the common answer for a hint (not asked when the best play leaves the table as is).
+        untouched = solve(TileCounts.of([]), TileCounts.of(rack), _TILE_WEIGHT, above=best.score - before - 1)
+        if untouched is not None:
+            new = [*old, *(Meld(m) for m in untouched.melds)]
+            return Move(tuple(new), untouched.placed, untouched.score % _TILE_WEIGHT, 0)
     if fewest_changed and kept < len(old) - 1:
         # Fewer melds may change: the programme again, deciding for each old meld whether it
         # stays as it lies (one change is the least when the table is not untouched).

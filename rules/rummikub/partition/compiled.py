@@ -29,7 +29,7 @@ from types import ModuleType
 __all__ = ["ENV", "GROUP", "MODULES", "PACKAGE", "STAMP", "choose", "digests", "fresh", "sources"]
 
 PACKAGE = "rules.rummikub.partition"
-MODULES = ("counts", "key", "programme", "rebuild", "search", "keeping")  # in the order they import
+MODULES = ("counts", "key", "pause", "programme", "rebuild", "search", "keeping")  # in the order they import
 GROUP = f"{PACKAGE}.native"  # mypyc's shared library: rules/rummikub/partition/native__mypyc.*.so
 STAMP = "compiled.json"
 ENV = "REFEREE_PURE_PYTHON"  # set (to anything but "" or "0"): always the Python sources

@@ -30,6 +30,7 @@ from rules.rummikub.partition.key import (
     reads,
     step_of,
 )
+from rules.rummikub.partition.pause import collector_paused
 from rules.rummikub.partition.programme import Choice, Found, Move, Problem
 from rules.rummikub.partition.rebuild import Arrangement, rebuild
 from rules.rummikub.partition.search import IMPOSSIBLE, suffix_bounds
@@ -39,6 +40,19 @@ __all__ = ["Keeping", "KeepingProblem", "solve_keeping"]
 
 
 def solve_keeping(
+    olds: Sequence[tuple[Sequence[Tile], Sequence[Tile]]],
+    rack: TileCounts,
+    count_weight: int,
+    *,
+    score: int,
+    kept: int,
+) -> Arrangement:
+    """:func:`_solve_keeping`, the cyclic collector waiting meanwhile (see :mod:`.pause`)."""
+    with collector_paused():
+        return _solve_keeping(olds, rack, count_weight, score=score, kept=kept)
+
+
+def _solve_keeping(
     olds: Sequence[tuple[Sequence[Tile], Sequence[Tile]]],
     rack: TileCounts,
     count_weight: int,
@@ -206,12 +220,9 @@ class KeepingProblem(Problem):
             own_moves = olds.memo.get(memo_key)
             if own_moves is None:
                 base = JOKERS.add(key % KEPT.place, jokers)
-                own_moves = olds.memo[memo_key] = [
-                    (new_key - base, move_gain, option)
-                    for new_key, move_gain, option in self.colour_moves(
-                        n, c, base, self.available[c][n] - removed, self.must[c][n] - removed
-                    )
-                ]
+                own_moves = olds.memo[memo_key] = self.colour_deltas(
+                    n, c, base, self.available[c][n] - removed, self.must[c][n] - removed
+                )
             for delta, move_gain, option in own_moves:
                 assert not isinstance(option, int)
                 moves.append((key + delta + shift, move_gain + gain, (*option[:4], bits)))

@@ -46,6 +46,7 @@ Choice = tuple[RunState, int, int, int] | tuple[RunState, int, int, int, int] | 
 Move = tuple[Key, int, Choice]  # (the node it leads to, its gain, its choice)
 Found = tuple[int, list[Choice]]  # an arrangement: its score and every step's choice
 Delta = tuple[int, int, Choice]  # a move as a key difference, its gain and its choice
+_Growing = tuple[tuple[RunState, int, int, int], int, int]  # a colour's option, its key difference, gain
 
 
 def groups_fit(naturals: int, has_pair: bool, jokers: int) -> int | None:
@@ -99,7 +100,7 @@ def colour_options(
 
 
 _RADIX, _JOKERS, _GROUPED = len(STATES), JOKERS.place, GROUPED.place
-assert (PAIR.place, PAIR.radix, GROUPED.radix, JOKERS.radix) == (1, 2, 9, 3)  # as colour_moves reads them
+assert (PAIR.place, PAIR.radix, GROUPED.radix, JOKERS.radix) == (1, 2, 9, 3)  # as colour_deltas reads them
 
 
 @dataclass(frozen=True)
@@ -117,8 +118,8 @@ class Problem:
     # Each step's moves as key differences, by the part of the key the step reads and the order
     # (see deltas): shared by every search of this problem.
     _deltas: dict[int, list[Delta]] = field(default_factory=dict, compare=False, repr=False)
-    # A colour's options that can grow, by what they depend on (see colour_moves).
-    _growing: dict[int, tuple[int, list[tuple[tuple[RunState, int, int, int], int, int]]]] = field(
+    # A colour's options that can grow, by what they depend on (see colour_deltas).
+    _growing: dict[int, tuple[int, list[_Growing], list[_Growing]]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
@@ -193,9 +194,11 @@ class Problem:
         memo = (self.reads(index, key) * len(STEPS) + index) * 2 + late
         found = self._deltas.get(memo)
         if found is None:
-            found = [(new - key, gain, choice) for new, gain, choice in self.moves(index, key)]
-            if late:
-                found.sort(key=_jokers_late)
+            n, c = STEPS[index]
+            if c == NC:
+                found = self.group_deltas(n, key, late)
+            else:
+                found = self.colour_deltas(n, c, key, self.available[c][n], self.must[c][n], late)
             self._deltas[memo] = found
         return found
 
@@ -208,12 +211,15 @@ class Problem:
         """The moves of step ``index`` from node ``key``."""
         n, c = STEPS[index]
         if c == NC:
-            return self.group_moves(n, key)
-        return self.colour_moves(n, c, key, self.available[c][n], self.must[c][n])
+            found = self.group_deltas(n, key)
+        else:
+            found = self.colour_deltas(n, c, key, self.available[c][n], self.must[c][n])
+        return [(key + delta, gain, choice) for delta, gain, choice in found]
 
-    def colour_moves(self, n: int, c: int, key: Key, k: int, m: int) -> list[Move]:
-        """Colour c's moves at number n with ``k`` tiles of which ``m`` must be placed."""
-        # The fields of the key, read inline: this is where the depth-first search spends its time.
+    def colour_deltas(self, n: int, c: int, key: Key, k: int, m: int, late: bool = False) -> list[Delta]:
+        """Colour c's moves at number n with ``k`` tiles of which ``m`` must be placed, as key
+        differences; most tiles first, or with ``late`` the fewest jokers first."""
+        # The fields of the key, read inline: this is where the searches spend their time.
         place = COLOUR_STATE[c].place
         state = key // place % _RADIX
         used = key // _JOKERS % 3
@@ -225,24 +231,22 @@ class Problem:
         if known is None:
             # Natural tiles the later colours could still give to this number's groups.
             later = sum(self.available[other][n] for other in range(c + 1, NC))
-            known = self._growing[memo] = (later, self._growing_options(n, c, state, k, m, left))
-        later, growing = known
-        moves: list[Move] = []
-        for option, delta, gain in growing:
+            growing = self._growing_options(n, c, state, k, m, left)
+            # Stable: of the same jokers, still the most tiles first.
+            known = (later, growing, sorted(growing, key=lambda g: (g[0][1], -g[2])))
+            self._growing[memo] = known
+        later, growing, jokers_late = known
+        moves: list[Delta] = []
+        for option, delta, gain in jokers_late if late else growing:
             _, run_jokers, to_groups, _ = option
             if grouped + to_groups and grouped + to_groups + later + left - run_jokers < (
                 6 if pair or to_groups == 2 else 3
             ):
                 continue  # too few tiles left for this number's groups
-            new_key = key + delta
-            if to_groups == 2 and not pair:
-                new_key += PAIR.place
-            moves.append((new_key, gain, option))
+            moves.append((delta + PAIR.place if to_groups == 2 and not pair else delta, gain, option))
         return moves
 
-    def _growing_options(
-        self, n: int, c: int, state: int, k: int, m: int, left: int
-    ) -> list[tuple[tuple[RunState, int, int, int], int, int]]:
+    def _growing_options(self, n: int, c: int, state: int, k: int, m: int, left: int) -> list[_Growing]:
         """Colour c's options at number n from run state ``state`` (an id) with ``left`` jokers
         left, without the runs that cannot grow to three: (option, its key difference but the
         pair flag, its gain). The same for every node that agrees on those, so kept.
@@ -282,26 +286,26 @@ class Problem:
 
     def group_moves(self, n: int, key: Key) -> list[Move]:
         """The end of number n: how many jokers join the groups of its tiles given to groups."""
+        return [(key + delta, gain, choice) for delta, gain, choice in self.group_deltas(n, key)]
+
+    def group_deltas(self, n: int, key: Key, late: bool = False) -> list[Delta]:
+        """:meth:`group_moves` as key differences; the most jokers first, or with ``late`` the
+        fewest."""
         used = JOKERS.of(key)
         grouped = GROUPED.of(key)
         pair = PAIR.of(key)
-        base = key - grouped * GROUPED.place - pair * PAIR.place
+        reset = -grouped * GROUPED.place - pair * PAIR.place
+        counts = range(self.jokers - used + 1) if late else range(self.jokers - used, -1, -1)
         return [
             (
-                JOKERS.add(base, group_jokers),
+                reset + group_jokers * JOKERS.place,
                 (self.unit * self.values[n] + self.count_weight) * group_jokers,
                 group_jokers,
             )
-            for group_jokers in range(self.jokers - used, -1, -1)
+            for group_jokers in counts
             if groups_fit(grouped, bool(pair), group_jokers) is not None
         ]
 
     def complete(self, key: Key) -> bool:
         """Every table joker placed and no run left shorter than three."""
         return JOKERS.of(key) >= self.table_jokers and settled(key)
-
-
-def _jokers_late(move: Delta) -> tuple[int, int]:
-    _, gain, choice = move
-    jokers = choice if isinstance(choice, int) else choice[1]
-    return jokers, -gain

@@ -22,6 +22,7 @@ from rules.rummikub.partition.key import (
     Key,
     reads,
 )
+from rules.rummikub.partition.pause import collector_paused
 from rules.rummikub.partition.programme import Choice, Delta, Found, Problem
 from rules.rummikub.partition.rebuild import Arrangement, rebuild
 
@@ -35,6 +36,21 @@ _RADIX = len(STATES)
 
 
 def solve(
+    table: TileCounts,
+    rack: TileCounts,
+    count_weight: int,
+    *,
+    first_only: bool = False,
+    above: int | None = None,
+) -> Arrangement | None:
+    """Place every table tile and any rack tiles in valid melds, maximising
+    ``count_weight × rack tiles placed + total meld value``; ``None`` if the table tiles cannot all
+    be placed. Exact. (The search itself: :func:`_solve`; the cyclic collector waits meanwhile.)"""
+    with collector_paused():
+        return _solve(table, rack, count_weight, first_only=first_only, above=above)
+
+
+def _solve(
     table: TileCounts,
     rack: TileCounts,
     count_weight: int,
