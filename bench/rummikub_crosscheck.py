@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.rummikub import Meld, arrange, best_move, best_opening, check_turn
-from rules.rummikub.partition import TileCounts, solve
+from rules.rummikub.partition import COMPILED, TileCounts, solve
 from rules.rummikub.tiles import Tile, full_set, tiles_text
 from tests.rules.rummikub.oracles import (
     TILE_WEIGHT,
@@ -43,6 +43,7 @@ def report(name: str, cases: int, wrong: list[str], started: float) -> None:
 
 
 def main(scale: float, checks: set[str]) -> int:
+    print("solver:", "compiled (mypyc)" if COMPILED else "the Python sources")
     rng = random.Random(20261130)
     failures = 0
 
