@@ -33,7 +33,7 @@ from rules.rummikub.partition.key import (
 from rules.rummikub.partition.pause import collector_paused
 from rules.rummikub.partition.programme import Choice, Found, Move, Problem
 from rules.rummikub.partition.rebuild import Arrangement, rebuild
-from rules.rummikub.partition.search import IMPOSSIBLE, suffix_bounds
+from rules.rummikub.partition.search import IMPOSSIBLE, solve, suffix_bounds
 from rules.rummikub.tiles import Tile
 
 __all__ = ["Keeping", "KeepingProblem", "solve_keeping"]
@@ -86,24 +86,67 @@ def _solve_keeping(
     # When the optimism counts a rack tile that cannot be laid, it cannot tell the nodes that
     # have already lost the best score: bounds from the other end can.
     loose = plain.optimism()[0][jokers] - best >= count_weight
-    search = Keeping(problem, best, suffix_bounds(plain, best) if loose else None)
+    suffix = suffix_bounds(plain, best) if loose else None
+    search = Keeping(problem, best, suffix)
     # A narrow search first (wider if it loses every way), for a play that keeps as many melds as
     # the best one or nearly; then the exact search asks only for a better one: a demanding
     # target keeps few nodes.
     target = unit * (score + offset) + kept
     quick = search.layers(target, beam=_BEAM) or search.layers(target, beam=4 * _BEAM)
+    if quick is not None and len(table) >= _FULL:
+        # On a full table the plain question is quick (its first arrangement is mostly the best
+        # and the proof short) and the melds that must change are many. Each old meld the quick
+        # play changed is asked whether it can be kept at all; the exact search then offers
+        # only those that can, and its bound on the melds still to keep counts only them.
+        mask = _kept_mask(quick[1])
+        keepable = [
+            bool(mask >> i & 1) or _keepable(olds, i, rack, count_weight, score) for i in range(len(olds))
+        ]
+        if not all(keepable):
+            narrower = KeepingProblem(
+                available,
+                table.naturals,
+                jokers,
+                table.jokers,
+                weight,
+                unit,
+                olds=_Olds.of(olds, unit, weight, keepable),
+            )
+            search = Keeping(narrower, best, suffix)
     found = search.layers(target) if quick is None else search.layers(quick[0] + 1) or quick
     if found is None:
         raise ValueError(f"no arrangement scores {score} and keeps {kept} old melds")
     total, choices = found
-    mask = 0
-    for choice in choices:
-        if not isinstance(choice, int) and len(choice) == 5:
-            mask |= choice[4]
+    mask = _kept_mask(choices)
     indices = tuple(i for i in range(len(olds)) if mask >> i & 1)
     free = TileCounts.of([t for i, (tiles, _) in enumerate(olds) if i not in indices for t in tiles])
     arrangement = rebuild(choices, total // unit - offset, free)
     return Arrangement(arrangement.melds, arrangement.placed, arrangement.score, indices)
+
+
+def _kept_mask(choices: list[Choice]) -> int:
+    """The old melds an arrangement's choices keep, as a mask."""
+    mask = 0
+    for choice in choices:
+        if not isinstance(choice, int) and len(choice) == 5:
+            mask |= choice[4]
+    return mask
+
+
+def _keepable(
+    olds: Sequence[tuple[Sequence[Tile], Sequence[Tile]]],
+    index: int,
+    rack: TileCounts,
+    count_weight: int,
+    score: int,
+) -> bool:
+    """Whether some arrangement scoring ``score`` leaves old meld ``index`` as it lies: whether the
+    other old melds' tiles and the rack make up the rest of the score. One demanding question
+    to the plain search each; an old meld that fails it is never offered to be kept, and the
+    search's bound on the melds still to keep counts only those that pass."""
+    value = sum(meant.number for meant in olds[index][1])
+    others = TileCounts.of([t for i, (tiles, _) in enumerate(olds) if i != index for t in tiles])
+    return solve(others, rack, count_weight, above=score - value - 1) is not None
 
 
 @dataclass(frozen=True)
@@ -129,7 +172,13 @@ class _Olds:
     memo: dict[tuple[int, int, int], list[tuple[int, int, Choice]]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, olds: Sequence[tuple[Sequence[Tile], Sequence[Tile]]], unit: int, count_weight: int) -> _Olds:
+    def of(
+        cls,
+        olds: Sequence[tuple[Sequence[Tile], Sequence[Tile]]],
+        unit: int,
+        count_weight: int,
+        keepable: Sequence[bool] | None = None,
+    ) -> _Olds:
         deciding: list[list[int]] = [[] for _ in STEPS]
         here: list[list[tuple[int, int]]] = [[] for _ in STEPS]
         releasing = [0] * len(STEPS)
@@ -139,7 +188,8 @@ class _Olds:
         early = [0] * 15
         for i, (tiles, stands_for) in enumerate(olds):
             steps = sorted(step_of(t) for t in tiles if not t.is_joker)
-            deciding[steps[0]].append(i)
+            if keepable is None or keepable[i]:
+                deciding[steps[0]].append(i)
             releasing[steps[-1]] |= 1 << i
             for step in sorted(set(steps)):
                 here[step].append((i, steps.count(step)))
@@ -230,6 +280,7 @@ class KeepingProblem(Problem):
 
 
 _BEAM = 150  # nodes per step in solve_keeping's first, narrow search
+_FULL = 70  # table tiles from which solve_keeping asks which old melds can be kept at all
 
 
 class Keeping:
