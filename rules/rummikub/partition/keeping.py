@@ -31,7 +31,7 @@ from rules.rummikub.partition.key import (
     step_of,
 )
 from rules.rummikub.partition.pause import collector_paused
-from rules.rummikub.partition.programme import Choice, Found, Move, Problem
+from rules.rummikub.partition.programme import Choice, Delta, Found, Problem
 from rules.rummikub.partition.rebuild import Arrangement, rebuild
 from rules.rummikub.partition.search import IMPOSSIBLE, solve, suffix_bounds
 from rules.rummikub.tiles import Tile
@@ -244,13 +244,15 @@ class KeepingProblem(Problem):
             local = KEPT.add(local, KEPT.of(key) & self.olds.touching[index])
         return local
 
-    def moves(self, index: int, key: Key) -> list[Move]:
+    def step_deltas(self, index: int, key: Key, late: bool = False) -> list[Delta]:
+        """The plain programme's moves with the keeping choices (its search sorts them itself, so
+        ``late`` changes nothing here)."""
         n, c = STEPS[index]
         if c == NC:
-            return self.group_moves(n, key)
-        return self._keeping_moves(index, n, c, key)
+            return self.group_deltas(n, key)
+        return self._keeping_deltas(index, n, c, key)
 
-    def _keeping_moves(self, index: int, n: int, c: int, key: Key) -> list[Move]:
+    def _keeping_deltas(self, index: int, n: int, c: int, key: Key) -> list[Delta]:
         """A colour's moves when old melds may be kept: first which of those decided here to keep
         (their jokers are then used, their tiles here and later are no longer free), then the
         colour's own moves with the tiles left (as key differences, the same for every mask)."""
@@ -258,7 +260,7 @@ class KeepingProblem(Problem):
         mask = KEPT.of(key) & olds.touching[index]
         used = JOKERS.of(key)
         own = reads(index, key)
-        moves: list[Move] = []
+        moves: list[Delta] = []
         for bits, jokers, keep_gain in olds.choices[index]:
             if used + jokers > self.jokers:
                 continue
@@ -275,7 +277,7 @@ class KeepingProblem(Problem):
                 )
             for delta, move_gain, option in own_moves:
                 assert not isinstance(option, int)
-                moves.append((key + delta + shift, move_gain + gain, (*option[:4], bits)))
+                moves.append((delta + shift, move_gain + gain, (*option[:4], bits)))
         return moves
 
 
@@ -344,8 +346,8 @@ class Keeping:
                 moves = cache.get(local)
                 if moves is None:
                     moves = [
-                        (new - key, gain, gain + bound[jokers - JOKERS.of(new)], choice)
-                        for new, gain, choice in problem.moves(index, key)
+                        (delta, gain, gain + bound[jokers - JOKERS.of(key + delta)], choice)
+                        for delta, gain, choice in problem.step_deltas(index, key)
                     ]
                     moves.sort(key=lambda move: -move[2])
                     cache[local] = moves

@@ -37,13 +37,12 @@ from rules.rummikub.partition.key import (
 )
 from rules.rummikub.tiles import NUMBERS
 
-__all__ = ["Choice", "Delta", "Found", "Move", "Problem", "groups_fit"]
+__all__ = ["Choice", "Delta", "Found", "Problem", "groups_fit"]
 
 # A step's choice: for a colour (new run state, jokers in runs, naturals to groups, naturals in
 # runs); at the end of a number, the jokers that join its groups. When keeping old melds, a
 # colour's choice also names those it keeps from that step on (a mask).
 Choice = tuple[RunState, int, int, int] | tuple[RunState, int, int, int, int] | int
-Move = tuple[Key, int, Choice]  # (the node it leads to, its gain, its choice)
 Found = tuple[int, list[Choice]]  # an arrangement: its score and every step's choice
 Delta = tuple[int, int, Choice]  # a move as a key difference, its gain and its choice
 _Growing = tuple[tuple[RunState, int, int, int], int, int]  # a colour's option, its key difference, gain
@@ -189,17 +188,12 @@ class Problem:
     def deltas(self, index: int, key: Key, late: bool = False) -> list[Delta]:
         """The moves of step ``index`` from node ``key`` as (key difference, gain, choice): the
         same for every node that agrees on what the step reads, so computed once for them. In the
-        order of :meth:`moves` (the most tiles first), or with ``late`` the jokers' moves last
-        (then the jokers go as late, so as high, as the arrangement allows)."""
+        order of :meth:`step_deltas` (the most tiles first), or with ``late`` the jokers' moves
+        last (then the jokers go as late, so as high, as the arrangement allows)."""
         memo = (self.reads(index, key) * len(STEPS) + index) * 2 + late
         found = self._deltas.get(memo)
         if found is None:
-            n, c = STEPS[index]
-            if c == NC:
-                found = self.group_deltas(n, key, late)
-            else:
-                found = self.colour_deltas(n, c, key, self.available[c][n], self.must[c][n], late)
-            self._deltas[memo] = found
+            found = self._deltas[memo] = self.step_deltas(index, key, late)
         return found
 
     def reads(self, index: int, key: Key) -> int:
@@ -207,14 +201,13 @@ class Problem:
         moves, as key differences)."""
         return reads(index, key)
 
-    def moves(self, index: int, key: Key) -> list[Move]:
-        """The moves of step ``index`` from node ``key``."""
+    def step_deltas(self, index: int, key: Key, late: bool = False) -> list[Delta]:
+        """The moves of step ``index`` from node ``key``, as (key difference, gain, choice), not
+        remembered (:meth:`deltas` remembers them); ``late`` as there."""
         n, c = STEPS[index]
         if c == NC:
-            found = self.group_deltas(n, key)
-        else:
-            found = self.colour_deltas(n, c, key, self.available[c][n], self.must[c][n])
-        return [(key + delta, gain, choice) for delta, gain, choice in found]
+            return self.group_deltas(n, key, late)
+        return self.colour_deltas(n, c, key, self.available[c][n], self.must[c][n], late)
 
     def colour_deltas(self, n: int, c: int, key: Key, k: int, m: int, late: bool = False) -> list[Delta]:
         """Colour c's moves at number n with ``k`` tiles of which ``m`` must be placed, as key
@@ -284,13 +277,9 @@ class Problem:
             return True
         return n + 1 < NUMBERS[-1] and ones - available[n + 2] <= jokers - missing
 
-    def group_moves(self, n: int, key: Key) -> list[Move]:
-        """The end of number n: how many jokers join the groups of its tiles given to groups."""
-        return [(key + delta, gain, choice) for delta, gain, choice in self.group_deltas(n, key)]
-
     def group_deltas(self, n: int, key: Key, late: bool = False) -> list[Delta]:
-        """:meth:`group_moves` as key differences; the most jokers first, or with ``late`` the
-        fewest."""
+        """The end of number n: how many jokers join the groups of its tiles given to groups, as
+        key differences; the most jokers first, or with ``late`` the fewest."""
         used = JOKERS.of(key)
         grouped = GROUPED.of(key)
         pair = PAIR.of(key)

@@ -160,7 +160,8 @@ def by_layers(problem: Problem) -> Found | None:
             moves = cache.get(local)
             if moves is None:
                 moves = [
-                    (new - key, gain << KEY_BITS, choice) for new, gain, choice in problem.moves(index, key)
+                    (delta, gain << KEY_BITS, choice)
+                    for delta, gain, choice in problem.step_deltas(index, key)
                 ]
                 cache[local] = moves
             base = (packed & ~mask) | key
@@ -237,8 +238,8 @@ def suffix_bounds(problem: Problem, best: int) -> list[int]:
             if moves is None:
                 moves = cache[local] = sorted(
                     (
-                        (new - key, gain, gain + bound[jokers - new // _JOKERS_PLACE % 3])
-                        for new, gain, _ in mirrored.moves(index, key)
+                        (delta, gain, gain + bound[jokers - (key + delta) // _JOKERS_PLACE % 3])
+                        for delta, gain, _ in mirrored.step_deltas(index, key)
                     ),
                     key=lambda move: -move[2],
                 )
