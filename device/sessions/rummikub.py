@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -59,10 +59,11 @@ from rules.rummikub import (
     Tile,
     Timeout,
 )
+from rules.rummikub.check import played_tiles
 from rules.rummikub.tiles import JOKER
 from vision.tiles import TableObservation, read_tiles
 
-__all__ = ["TILE_READER", "Correction", "RummikubSession", "Verdict", "beside", "same_table", "tile_count"]
+__all__ = ["TILE_READER", "Correction", "RummikubSession", "Verdict", "beside", "same_table"]
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +74,6 @@ TILE_READER: GameReader[TableObservation] = GameReader(read_tiles)
 Awaiting = Literal["start", "play", "draw", "timeout", "reveal"]
 
 
-def tile_count(tiles: Iterable[Tile]) -> Counter[str]:
-    return Counter(str(t) for t in tiles)
-
-
 def same_table(a: Sequence[Meld], b: Sequence[Meld]) -> bool:
     """The same melds (a meld and its reverse, a group in any order, are the same), in any order.
 
@@ -84,12 +81,7 @@ def same_table(a: Sequence[Meld], b: Sequence[Meld]) -> bool:
     >>> same_table([a, b], [Meld.parse("O5 B5 K5"), Meld.parse("R3 R2 R1")]), same_table([a], [a, b])
     (True, False)
     """
-    rest = list(b)
-    for meld in a:
-        if meld not in rest:
-            return False
-        rest.remove(meld)
-    return not rest
+    return Counter(a) == Counter(b)
 
 
 @dataclass
@@ -125,11 +117,11 @@ class Correction:
 def beside_indices(tiles: Sequence[Tile], table: Sequence[Meld]) -> list[int]:
     """The indices of the tiles of a reading that are not the table's (a rack laid beside the melds,
     what a restore must take away), in reading order."""
-    left = tile_count(t for m in table for t in m)
+    left = Counter(t for m in table for t in m)
     out = []
     for i, tile in enumerate(tiles):
-        if left[str(tile)] > 0:
-            left[str(tile)] -= 1
+        if left[tile] > 0:
+            left[tile] -= 1
         else:
             out.append(i)
     return out
@@ -291,9 +283,7 @@ class RummikubSession(GameSession):
     def missing(self, obs: TableObservation | None = None) -> list[Tile]:
         """The tiles of the before table the reading does not show."""
         obs = obs if obs is not None else self.live
-        want = tile_count(t for m in self.before for t in m)
-        have = tile_count(obs.values) if obs is not None else Counter()
-        return [Tile.parse(name) for name, k in (want - have).items() for _ in range(k)]
+        return played_tiles([obs.values] if obs is not None else [], self.before)[0]
 
     def is_before(self, obs: TableObservation) -> bool:
         """Whether a reading shows the before table exactly (every meld as it was)."""
@@ -497,7 +487,7 @@ class RummikubSession(GameSession):
         self.refused = None if self._judged(Play(melds), "play") else obs
 
     def _read_draw(self, obs: TableObservation) -> None:
-        if tile_count(obs.values) != tile_count(t for m in self.before for t in m):
+        if played_tiles(self.before, [obs.values]) != ([], []):
             self.refused = obs
             self.refuse("table_changed", "the table is not as it was: put it back, then draw")
             return
