@@ -30,6 +30,7 @@ from device.ui.camera_panel import CameraPanel
 from device.ui.canvas import Canvas
 from device.ui.theme import ACCENT, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.rummikub import Tile
+from vision.tiles import TableObservation
 
 __all__ = ["TILE_INK", "RummikubTableScreen", "tiles_layout"]
 
@@ -67,7 +68,7 @@ class RummikubTableScreen(TableScreen):
         super().__init__(host)
         self.camera_panel = CameraPanel("seen_tile")
         self.before_picture: pygame.Surface | None = None  # the camera's picture of the before table
-        self._table_seq = -1
+        self._pictured = -1  # the camera view last looked at (its seq)
 
     @property
     def session(self) -> RummikubSession:
@@ -76,7 +77,7 @@ class RummikubTableScreen(TableScreen):
         return session
 
     def enter(self, **_: Any) -> None:
-        self._table_seq = -1
+        self._pictured = -1
 
     def handle(self, event: Event) -> None:
         session = self.session
@@ -137,13 +138,15 @@ class RummikubTableScreen(TableScreen):
             self.draw_message(canvas, below)
 
     def keep_before_picture(self, session: RummikubSession) -> None:
-        """At the start of each move: the camera's picture of the table just accepted (the restore view
-        shows it)."""
-        if session.seq == self._table_seq:
-            return
-        self._table_seq = session.seq
+        """The camera's latest picture that shows the accepted table exactly, which the restore view
+        shows: taken from every new reading of it, never from one of a table the player changed
+        (at a timeout the camera sees the changed table, not the one to restore)."""
         view = self.camera_view()
-        if view is None:
+        if view is None or view.seq == self._pictured:
+            return
+        self._pictured = view.seq
+        obs = view.observation
+        if not isinstance(obs, TableObservation) or not session.is_before(obs):
             return
         image = np.ascontiguousarray(view.image)
         self.before_picture = pygame.image.frombuffer(

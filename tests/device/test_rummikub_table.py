@@ -46,7 +46,8 @@ class FakeCamera:
     def view(self) -> CameraView | None:
         if self.observation is None:
             return None
-        image = np.full((270, 480, 3), (60, 90, 40), dtype=np.uint8)
+        # A picture of its own for each reading: the screens' copies of it can be told apart.
+        image = np.full((270, 480, 3), (60, 90, 40 + 5 * self.seq % 200), dtype=np.uint8)
         items = view_items(self.observation)
         return CameraView(image, (1280, 720), items, (), "settled", self.seq, observation=self.observation)
 
@@ -132,6 +133,9 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     tap(app, "Draw")
     read(app, seen(["R12 R11 R10"]))  # the run seen from the other side is the same table
     assert session.rummikub.rack_counts == (11, 15) and session.current_seat == 0
+    screen = app.screen
+    assert isinstance(screen, RummikubTableScreen) and screen.before_picture is not None
+    accepted = screen.before_picture.get_at((0, 0))  # the last picture of the accepted table
     # Seat 1 manipulates and runs out of time: 3 tiles, restore, the next clock waits.
     read(app, seen(["R10 R11", "R12 B12 K12"]), kind="settled")
     clock.advance(61)
@@ -144,6 +148,8 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     app.step()
     assert session.history[-1] == Timeout(True) and session.phase == "restore"
     assert session.timer.paused  # the top bar says "Paused" instead of a running clock
+    # The restore view's "before" picture is the accepted table's, not the changed one at the timeout.
+    assert screen.before_picture is not None and screen.before_picture.get_at((0, 0)) == accepted
     check_layout(app)
     texts = " ".join(app.canvas.texts())
     assert "Missing: R12" not in texts and "Take away" in texts  # B12 K12 are extra, R12 is there
