@@ -48,6 +48,9 @@ class SimulatedPod(Closeable):
         self.refused: list[str] = []
         self._link = Path(link) if link is not None else None
         self._changed = threading.Condition()
+        # The test's raw writes and the pod's own answers: an answer never lands inside a half line.
+        self._writing = threading.Condition()
+        self._partial = False
         self._master = self._slave = -1
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -93,7 +96,17 @@ class SimulatedPod(Closeable):
         self.send_raw(frame_line(body))
 
     def send_raw(self, data: bytes) -> None:
-        os.write(self._master, data)
+        with self._writing:
+            os.write(self._master, data)
+            self._partial = not data.endswith(b"\n")
+            self._writing.notify_all()
+
+    def _answer(self, master: int, body: str) -> None:
+        """The pod's own line: as from a real pod, never inside a line it is still sending (a test
+        may send half a line and its rest later)."""
+        with self._writing:
+            self._writing.wait_for(lambda: not self._partial, timeout=1.0)
+            os.write(master, frame_line(body))
 
     def wait_for(self, condition: Callable[[], bool], timeout: float = 10.0) -> bool:
         """Block until ``condition()`` holds after a line arrives (or now); ``False`` on timeout."""
@@ -118,7 +131,7 @@ class SimulatedPod(Closeable):
                 try:
                     self._handle(master, parse_line(raw))
                 except PodProtocolError as exc:
-                    os.write(master, frame_line("ERR bad line"))
+                    self._answer(master, "ERR bad line")
                     with self._changed:
                         self.refused.append(str(exc))
                         self._changed.notify_all()
@@ -126,9 +139,9 @@ class SimulatedPod(Closeable):
     def _handle(self, master: int, body: str) -> None:
         words = body.split()
         if words[0] == "HELLO":
-            os.write(master, frame_line(f"HELLO {self.version} {self.firmware}"))
+            self._answer(master, f"HELLO {self.version} {self.firmware}")
         elif words[0] == "PING" and self.answer_pings:
-            os.write(master, frame_line("PONG"))
+            self._answer(master, "PONG")
         with self._changed:
             if (
                 len(words) == 3
