@@ -23,10 +23,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The Rummikub solver compiled with mypyc (setup.py), again whenever one of its sources changed:
+# The Rummikub solver compiled with mypyc and its C core (setup.py), again whenever one of its sources changed:
 # the install compiles it once; after an edit the sources run (partition/compiled.py) until this.
 SOLVER := rules/rummikub/partition
-SOLVER_SOURCES := $(wildcard $(SOLVER)/*.py)
+SOLVER_SOURCES := $(wildcard $(SOLVER)/*.py $(SOLVER)/*.c)
 $(SOLVER)/compiled.json: $(SOLVER_SOURCES) setup.py | $(STAMP)
 	-$(BIN)/python setup.py --quiet build_ext --inplace
 

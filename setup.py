@@ -1,11 +1,12 @@
-"""The build's one step beyond ``pyproject.toml``: the Rummikub solver compiled with mypyc.
+"""The build's one step beyond ``pyproject.toml``: the Rummikub solver compiled.
 
 The solver's modules (``rules/rummikub/partition``) are plain, fully typed Python. mypyc, part of
 mypy (wheels for x86-64 and aarch64), turns them into C extensions that run the same code about
-three times faster. That needs a C compiler and the Python headers (on a Pi: ``sudo apt install
-build-essential python3-dev``). Without them, or with ``REFEREE_PURE_PYTHON=1``, the extensions are
-skipped and the package is pure Python, the reference; ``partition/compiled.py`` decides at import
-which of the two runs, and never runs compiled code older than its sources.
+three times faster; ``core.c``, the plain search written in C, is built beside them. That needs a
+C compiler and the Python headers (on a Pi: ``sudo apt install build-essential python3-dev``).
+Without them, or with ``REFEREE_PURE_PYTHON=1``, the extensions are skipped and the package is
+pure Python, the reference; ``partition/compiled.py`` decides at import which of the two runs,
+and never runs compiled code older than its sources.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 _spec = importlib.util.spec_from_file_location("_compiled", "rules/rummikub/partition/compiled.py")
@@ -33,7 +34,16 @@ def extensions() -> list[Any]:
     except ImportError:  # no mypy in the build environment: pure Python
         return []
     found: list[Any] = mypycify(
-        [str(path) for path in compiled.sources(SOURCE_DIR)], opt_level="3", group_name=compiled.GROUP
+        [str(path) for path in compiled.sources(SOURCE_DIR) if path.suffix == ".py"],
+        opt_level="3",
+        group_name=compiled.GROUP,
+    )
+    found.append(
+        Extension(
+            f"{compiled.PACKAGE}.{compiled.NATIVE}",
+            [str(SOURCE_DIR / compiled.NATIVE_SOURCE)],
+            extra_compile_args=["-O2", "-std=c11"],
+        )
     )
     for extension in found:
         extension.optional = True  # a failed compile leaves the pure-Python package

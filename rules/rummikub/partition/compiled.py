@@ -1,11 +1,14 @@
-"""Which solver runs: the modules compiled by mypyc, or their Python sources (the reference).
+"""Which solver runs: the modules compiled by mypyc with the C core, or their Python sources
+(the reference).
 
 ``setup.py`` compiles the modules of :data:`MODULES` in place with mypyc (about three times
-faster, the same code) and writes :data:`STAMP` beside them: the SHA-256 of every source it
-compiled. At import, :func:`choose` keeps the compiled modules only when that stamp matches the
-sources and ``REFEREE_PURE_PYTHON`` is not set; otherwise a finder placed first on
-``sys.meta_path`` loads those modules from their ``.py`` files. So a source edited after the
-build, a build that failed (no C compiler) or a stamp from another checkout can never leave
+faster, the same code) and builds :data:`NATIVE`, the plain search written in C (``core.c``: the
+same moves in the same order as :mod:`.search`, many times faster), and writes :data:`STAMP`
+beside them: the SHA-256 of every source it compiled. At import, :func:`choose` keeps the
+compiled modules and the core only when that stamp matches the sources and
+``REFEREE_PURE_PYTHON`` is not set; otherwise a finder placed first on ``sys.meta_path`` loads
+those modules from their ``.py`` files and :data:`CORE` stays ``None``. So a source edited after
+the build, a build that failed (no C compiler) or a stamp from another checkout can never leave
 stale code running: the sources are what runs unless the compiled code is theirs.
 
 This module uses the standard library only: ``setup.py`` loads it by path, before the package
@@ -25,20 +28,36 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-__all__ = ["ENV", "GROUP", "MODULES", "PACKAGE", "STAMP", "choose", "digests", "fresh", "sources"]
+__all__ = [
+    "CORE",
+    "ENV",
+    "GROUP",
+    "MODULES",
+    "NATIVE",
+    "PACKAGE",
+    "STAMP",
+    "choose",
+    "digests",
+    "fresh",
+    "sources",
+]
 
 PACKAGE = "rules.rummikub.partition"
 MODULES = ("counts", "key", "pause", "programme", "rebuild", "search", "keeping")  # in the order they import
 GROUP = f"{PACKAGE}.native"  # mypyc's shared library: rules/rummikub/partition/native__mypyc.*.so
+NATIVE = "_core"  # the C core: rules/rummikub/partition/_core.*.so, built from core.c
+NATIVE_SOURCE = "core.c"
 STAMP = "compiled.json"
 ENV = "REFEREE_PURE_PYTHON"  # set (to anything but "" or "0"): always the Python sources
 HERE = Path(__file__).resolve().parent
+CORE: Any = None  # the C core's module when choose() keeps the compiled build, else None
 
 
 def sources(directory: Path = HERE) -> list[Path]:
-    """The compiled modules' sources in ``directory`` (the package's folder)."""
-    return [directory / f"{name}.py" for name in MODULES]
+    """The compiled modules' sources in ``directory`` (the package's folder), the core's last."""
+    return [*(directory / f"{name}.py" for name in MODULES), directory / NATIVE_SOURCE]
 
 
 def digests(directory: Path = HERE) -> dict[str, str]:
@@ -72,17 +91,21 @@ class _Sources(importlib.abc.MetaPathFinder):
 
 def choose() -> bool:
     """Import the solver's modules, compiled when that is safe (see above); whether they are."""
+    global CORE
+    names = [NATIVE, *MODULES]
     if not pure_wanted() and fresh():
         try:
-            loaded = [importlib.import_module(f"{PACKAGE}.{name}") for name in MODULES]
+            loaded = [importlib.import_module(f"{PACKAGE}.{name}") for name in names]
         except ImportError:  # a broken or partial build: start again from the sources
-            for name in MODULES:
+            for name in names:
                 sys.modules.pop(f"{PACKAGE}.{name}", None)
         else:
             if all(not str(module.__file__).endswith(".py") for module in loaded):
+                CORE = loaded[0]
                 return True
-            for name in MODULES:
+            for name in names:
                 sys.modules.pop(f"{PACKAGE}.{name}", None)
+    CORE = None
     if not any(isinstance(finder, _Sources) for finder in sys.meta_path):
         sys.meta_path.insert(0, _Sources())
     for name in MODULES:

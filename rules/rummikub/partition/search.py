@@ -5,10 +5,16 @@ tiles its nodes are many more: a depth-first search finds a first arrangement (:
 then a memoised bounded search (:class:`Bounded`) computes nodes' best completions only as far as
 needed to beat it (:func:`improve`). Every way computes the programme's optimum, so all are exact.
 :func:`suffix_bounds` runs the programme from the other end, for the kept-meld search.
+
+In the compiled build the last three run in C (``core.c``, see :func:`native`): the same moves in
+the same order, so the same arrangement, choice for choice; the functions here are the reference.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from rules.rummikub.partition import compiled
 from rules.rummikub.partition.counts import TileCounts, together
 from rules.rummikub.partition.key import (
     COLOUR_STATE,
@@ -20,13 +26,24 @@ from rules.rummikub.partition.key import (
     STATES,
     STEPS,
     Key,
+    STATE_ID,
     reads,
 )
 from rules.rummikub.partition.pause import collector_paused
-from rules.rummikub.partition.programme import Choice, Delta, Found, Problem
+from rules.rummikub.partition.programme import Choice, Delta, Found, Problem, colour_options
 from rules.rummikub.partition.rebuild import Arrangement, rebuild
 
-__all__ = ["IMPOSSIBLE", "Bounded", "by_layers", "first", "improve", "solve", "suffix_bounds"]
+__all__ = [
+    "IMPOSSIBLE",
+    "Bounded",
+    "by_layers",
+    "first",
+    "improve",
+    "native",
+    "native_search",
+    "solve",
+    "suffix_bounds",
+]
 
 IMPOSSIBLE = -(10**9)  # the value of a node without any completion
 _JOKERS_PLACE = JOKERS.place  # JOKERS.of inlined where the searches spend their time
@@ -72,9 +89,10 @@ def _solve(
     """
     available, jokers = together(table, rack)
     problem = Problem(available, table.naturals, jokers, table.jokers, count_weight)
+    fast = native() is not None
     if above is not None:
         offset = count_weight * table.jokers  # the programme counts table jokers as placed
-        answer, _ = Bounded(problem).above(above + offset)
+        answer = native_search(problem, ABOVE, above + offset) if fast else Bounded(problem).above(above + offset)[0]
         return None if answer is None else rebuild(answer[1], answer[0] - offset, table)
     if not len(table) and not first_only:
         # Rack tiles only (an opening): few enough nodes to run the whole programme.
@@ -82,13 +100,66 @@ def _solve(
         assert found is not None  # laying nothing is an arrangement
         score, choices = found
         return rebuild(choices, score, table)
-    found = first(problem)
+    if fast:
+        found = native_search(problem, FIRST if first_only else BEST)
+    else:
+        found = first(problem)
+        if found is not None and not first_only:
+            found = improve(problem, found)
     if found is None:
         return None
-    if not first_only:
-        found = improve(problem, found)
     score, choices = found
     return rebuild(choices, score - count_weight * table.jokers, table)
+
+
+# The questions native_search asks the C core (core.c's solve, its ``mode``).
+ABOVE = 0  # Bounded(problem).above(bound)[0]
+FIRST = 1  # first(problem)
+BEST = 2  # first(problem), then improve(problem, it)
+_CONFIGURED: list[Any] = []  # the C core once it knows the run states and their options
+
+
+def native() -> Any:
+    """The C core (``core.c``) when the compiled build runs (:data:`.compiled.CORE`), told once the
+    run states and each one's colour options, in :func:`.programme.colour_options`' order; else
+    ``None``: the searches here run."""
+    if compiled.CORE is None:
+        return None
+    if not _CONFIGURED:
+        compiled.CORE.configure(
+            list(STATES),
+            [
+                [(STATE_ID[option[0]], *option[1:]) for option in colour_options(state, k, m, left)]
+                if m <= k
+                else []
+                for state in STATES
+                for k in range(3)
+                for m in range(3)
+                for left in range(3)
+            ],
+        )
+        _CONFIGURED.append(compiled.CORE)
+    return _CONFIGURED[0]
+
+
+def native_search(problem: Problem, question: int, bound: int = 0) -> Found | None:
+    """``question`` (:data:`ABOVE`, :data:`FIRST` or :data:`BEST`) answered by the C core, exactly
+    as the searches here answer it; only for a plain :class:`.programme.Problem`."""
+    core = native()
+    assert core is not None and type(problem) is Problem
+    found: Found | None = core.solve(
+        problem.available,
+        problem.must,
+        problem.jokers,
+        problem.table_jokers,
+        problem.count_weight,
+        problem.unit,
+        list(problem.values),
+        [] if question == FIRST else problem.optimism(),
+        question,
+        bound,
+    )
+    return found
 
 
 def first(problem: Problem) -> Found | None:

@@ -1,0 +1,704 @@
+/* The plain question's search in C: the same programme, the same moves in the same order, the
+ * same searches as rules/rummikub/partition/search.py (first, Bounded, improve), which stay the
+ * reference. Built by setup.py beside the mypyc modules and used only with them (compiled.py);
+ * tests/rules/rummikub/test_compiled.py checks that both answer alike, choice for choice.
+ *
+ * Python hands over, once, the run states and each state's colour options (configure), then per
+ * question the tiles, the weights and the optimism (solve). Everything else is mirrored here:
+ *
+ *   key.py        the node packed into one integer: PAIR (place 1, radix 2), GROUPED (2, 9),
+ *                 JOKERS (18, 3), colour c's run state at 54 * S^(3 - c), S run states;
+ *   programme.py  colour_deltas / _growing_options / _can_grow / group_deltas / groups_fit and
+ *                 complete, with the options of colour_options (handed over, so in its order);
+ *   search.py     _depth_first (jokers late, then not), Bounded._value / above / _way, improve.
+ *
+ * The GIL is held throughout, and nothing here calls back into Python during a search.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NC 4
+#define NUMBERS 13
+#define STEPS (NUMBERS * (NC + 1)) /* 65 steps: each number's four colours, then its groups */
+#define MATURE 3
+#define PAIR_PLACE 1
+#define GROUPED_PLACE 2
+#define JOKERS_PLACE 18
+#define NUMBER_PART 54
+#define MAX_STATES 64
+#define IMPOSSIBLE (-1000000000LL)
+
+/* ---- what configure() hands over: the run states and every colour's options -------------- */
+
+typedef struct {
+    int16_t state; /* the new run state (an index into the states) */
+    int8_t jokers; /* jokers in runs */
+    int8_t grouped; /* naturals to groups */
+    int8_t in_runs; /* naturals in runs */
+} Option;
+
+static int n_states = 0;
+static PyObject *state_objects = NULL; /* the tuples of key.STATES, for the choices returned */
+static int8_t state_short[MAX_STATES]; /* runs open shorter than three */
+static int8_t state_ones[MAX_STATES]; /* runs of one tile */
+static Option *options = NULL; /* colour_options(state, available, must, jokers left), flattened */
+static int32_t option_start[MAX_STATES * 27 + 1];
+static int64_t colour_place[NC];
+
+#define OPTION_SLOT(state, available, must, left) ((state) * 27 + (available) * 9 + (must) * 3 + (left))
+
+/* ---- an open-addressing map from node to int64 (keys stored plus one: 0 is empty) --------- */
+
+typedef struct {
+    uint64_t *keys;
+    int64_t *values;
+    size_t mask;
+    size_t size;
+} Map;
+
+static int map_init(Map *map, size_t capacity) {
+    map->keys = calloc(capacity, sizeof(uint64_t));
+    map->values = malloc(capacity * sizeof(int64_t));
+    map->mask = capacity - 1;
+    map->size = 0;
+    return map->keys != NULL && map->values != NULL;
+}
+
+static void map_free(Map *map) {
+    free(map->keys);
+    free(map->values);
+    map->keys = NULL;
+    map->values = NULL;
+}
+
+static inline size_t map_hash(uint64_t key) {
+    key ^= key >> 29;
+    key *= 0xbf58476d1ce4e5b9ULL;
+    key ^= key >> 32;
+    return (size_t)key;
+}
+
+/* The slot of ``key`` (found, or the empty one where it would go). */
+static inline size_t map_slot(const Map *map, uint64_t key) {
+    size_t i = map_hash(key) & map->mask;
+    uint64_t stored = key + 1;
+    while (map->keys[i] && map->keys[i] != stored) i = (i + 1) & map->mask;
+    return i;
+}
+
+static inline int map_get(const Map *map, uint64_t key, int64_t *value) {
+    size_t i = map_slot(map, key);
+    if (!map->keys[i]) return 0;
+    *value = map->values[i];
+    return 1;
+}
+
+static int map_grow(Map *map) {
+    Map bigger;
+    if (!map_init(&bigger, (map->mask + 1) * 2)) {
+        map_free(&bigger);
+        return 0;
+    }
+    for (size_t i = 0; i <= map->mask; i++) {
+        if (map->keys[i]) {
+            size_t j = map_slot(&bigger, map->keys[i] - 1);
+            bigger.keys[j] = map->keys[i];
+            bigger.values[j] = map->values[i];
+        }
+    }
+    bigger.size = map->size;
+    map_free(map);
+    *map = bigger;
+    return 1;
+}
+
+/* 0 when memory ran out. */
+static int map_put(Map *map, uint64_t key, int64_t value) {
+    size_t i = map_slot(map, key);
+    if (!map->keys[i]) {
+        if (2 * (map->size + 1) > map->mask + 1) {
+            if (!map_grow(map)) return 0;
+            i = map_slot(map, key);
+        }
+        map->keys[i] = key + 1;
+        map->size++;
+    }
+    map->values[i] = value;
+    return 1;
+}
+
+/* ---- one question: the tiles, the gains, the moves as key differences ---------------------- */
+
+typedef struct {
+    int64_t delta;
+    int64_t gain;
+    int16_t state; /* a colour's new run state; at the end of a number, the jokers joining groups */
+    int8_t jokers, grouped, in_runs;
+} Move;
+
+typedef struct {
+    int available[NC][NUMBERS + 3];
+    int must[NC][NUMBERS + 3];
+    int jokers, table_jokers;
+    int64_t count_weight, unit;
+    int64_t values[NUMBERS + 1];
+    int64_t *optimism; /* [step][jokers left], (STEPS + 1) x (jokers + 1) */
+    Map lists; /* (what the step reads, step, late) -> offset << 16 | count in moves */
+    Move *moves;
+    size_t n_moves, moves_capacity;
+    int failed; /* memory ran out */
+} Problem;
+
+static inline int64_t step_reads(int index, int64_t key) {
+    int c = index % (NC + 1);
+    if (c == NC) return key % NUMBER_PART;
+    return key / colour_place[c] % n_states * NUMBER_PART + key % NUMBER_PART;
+}
+
+static inline int settled(int64_t key) {
+    for (int c = 0; c < NC; c++)
+        if (state_short[key / colour_place[c] % n_states]) return 0;
+    return 1;
+}
+
+static inline int complete(const Problem *p, int64_t key) {
+    return key / JOKERS_PLACE % 3 >= p->table_jokers && settled(key);
+}
+
+/* groups_fit(naturals, has_pair, jokers) is not None */
+static int groups_fit(int naturals, int has_pair, int jokers) {
+    int total = naturals + jokers;
+    if (total == 0) return 1;
+    for (int count = has_pair ? 2 : 1; count <= naturals; count++)
+        if (3 * count <= total && total <= 4 * count) return 1;
+    return 0;
+}
+
+/* Problem._can_grow: whether the short runs of ``state`` (colour c, after number n) can reach
+ * three with the tiles at n + 1 and n + 2 and at most ``jokers`` jokers. */
+static int can_grow(const Problem *p, int c, int n, int state, int jokers) {
+    int shorts = state_short[state];
+    if (!shorts) return 1;
+    if (n == NUMBERS) return 0;
+    int missing = shorts - p->available[c][n + 1];
+    if (missing < 0) missing = 0;
+    if (missing > jokers) return 0;
+    int ones = state_ones[state];
+    if (!ones) return 1;
+    return n + 1 < NUMBERS && ones - p->available[c][n + 2] <= jokers - missing;
+}
+
+static Move *reserve(Problem *p, size_t more) {
+    if (p->n_moves + more > p->moves_capacity) {
+        size_t capacity = p->moves_capacity * 2;
+        while (capacity < p->n_moves + more) capacity *= 2;
+        Move *bigger = realloc(p->moves, capacity * sizeof(Move));
+        if (bigger == NULL) {
+            p->failed = 1;
+            return NULL;
+        }
+        p->moves = bigger;
+        p->moves_capacity = capacity;
+    }
+    return p->moves + p->n_moves;
+}
+
+/* Problem.colour_deltas: colour c's moves at number n from ``key``, appended to the pool; most
+ * tiles first, or with ``late`` the fewest jokers first (then the biggest gain), stably. */
+static size_t colour_moves(Problem *p, int n, int c, int64_t key, int late) {
+    int64_t place = colour_place[c];
+    int state = (int)(key / place % n_states);
+    int used = (int)(key / JOKERS_PLACE % 3);
+    int pair = (int)(key % 2);
+    int grouped = (int)(key / GROUPED_PLACE % 9);
+    int left = p->jokers - used;
+    int k = p->available[c][n], m = p->must[c][n];
+    int later = 0;
+    for (int other = c + 1; other < NC; other++) later += p->available[other][n];
+    int64_t worth = p->unit * p->values[n];
+    int slot = OPTION_SLOT(state, k, m, left);
+    int count = option_start[slot + 1] - option_start[slot];
+    Move *out = reserve(p, (size_t)count);
+    if (out == NULL) return 0;
+    size_t made = 0;
+    for (int i = option_start[slot]; i < option_start[slot + 1]; i++) {
+        const Option *o = &options[i];
+        if (!can_grow(p, c, n, o->state, left - o->jokers)) continue;
+        int to_groups = o->grouped;
+        if (grouped + to_groups &&
+            grouped + to_groups + later + left - o->jokers < ((pair || to_groups == 2) ? 6 : 3))
+            continue; /* too few tiles left for this number's groups */
+        int laid = o->jokers + o->grouped + o->in_runs;
+        Move *move = &out[made];
+        move->delta = (int64_t)(o->state - state) * place + (int64_t)o->jokers * JOKERS_PLACE +
+                      (int64_t)to_groups * GROUPED_PLACE + ((to_groups == 2 && !pair) ? PAIR_PLACE : 0);
+        move->gain = worth * laid + p->count_weight * (laid - m);
+        move->state = o->state;
+        move->jokers = o->jokers;
+        move->grouped = o->grouped;
+        move->in_runs = o->in_runs;
+        if (late) { /* insertion: stable by (jokers, -gain) */
+            Move moving = *move;
+            size_t j = made;
+            while (j > 0 && (out[j - 1].jokers > moving.jokers ||
+                             (out[j - 1].jokers == moving.jokers && out[j - 1].gain < moving.gain))) {
+                out[j] = out[j - 1];
+                j--;
+            }
+            out[j] = moving;
+        }
+        made++;
+    }
+    return made;
+}
+
+/* Problem.group_deltas: how many jokers join the groups of number n; the most first, or with
+ * ``late`` the fewest. */
+static size_t group_moves(Problem *p, int n, int64_t key, int late) {
+    int used = (int)(key / JOKERS_PLACE % 3);
+    int grouped = (int)(key / GROUPED_PLACE % 9);
+    int pair = (int)(key % 2);
+    int64_t reset = -(int64_t)grouped * GROUPED_PLACE - pair * PAIR_PLACE;
+    int most = p->jokers - used;
+    Move *out = reserve(p, (size_t)most + 1);
+    if (out == NULL) return 0;
+    size_t made = 0;
+    for (int i = 0; i <= most; i++) {
+        int jokers = late ? i : most - i;
+        if (!groups_fit(grouped, pair, jokers)) continue;
+        Move *move = &out[made++];
+        move->delta = reset + (int64_t)jokers * JOKERS_PLACE;
+        move->gain = (p->unit * p->values[n] + p->count_weight) * jokers;
+        move->state = (int16_t)jokers;
+        move->jokers = move->grouped = move->in_runs = 0;
+    }
+    return made;
+}
+
+/* Problem.deltas: the moves of step ``index`` from ``key``, computed once per what the step
+ * reads. Returns the count and sets *first to their offset in p->moves (which may move when the
+ * pool grows: callers index it afresh). */
+static size_t step_moves(Problem *p, int index, int64_t key, int late, size_t *first) {
+    uint64_t memo = ((uint64_t)step_reads(index, key) * STEPS + (uint64_t)index) * 2 + (uint64_t)late;
+    int64_t found;
+    if (map_get(&p->lists, memo, &found)) {
+        *first = (size_t)(found >> 16);
+        return (size_t)(found & 0xffff);
+    }
+    int n = index / (NC + 1) + 1, c = index % (NC + 1);
+    size_t count = c == NC ? group_moves(p, n, key, late) : colour_moves(p, n, c, key, late);
+    if (p->failed) return 0;
+    *first = p->n_moves;
+    p->n_moves += count;
+    if (!map_put(&p->lists, memo, (int64_t)(*first << 16 | count))) p->failed = 1;
+    return count;
+}
+
+/* ---- the searches ------------------------------------------------------------------------ */
+
+typedef struct {
+    Problem *p;
+    int late;
+    Map dead;
+    int64_t choices[STEPS]; /* offsets of the moves taken, into p->moves */
+} DepthFirst;
+
+/* _depth_first's descend: the score of some completion, or IMPOSSIBLE. */
+static int64_t descend(DepthFirst *search, int index, int64_t key, int64_t score) {
+    Problem *p = search->p;
+    if (index == STEPS) return complete(p, key) ? score : IMPOSSIBLE;
+    uint64_t node = (uint64_t)key * STEPS + (uint64_t)index;
+    int64_t ignored;
+    if (map_get(&search->dead, node, &ignored)) return IMPOSSIBLE;
+    size_t first;
+    size_t count = step_moves(p, index, key, search->late, &first);
+    if (p->failed) return IMPOSSIBLE;
+    for (size_t i = 0; i < count; i++) {
+        const Move *move = &p->moves[first + i];
+        int64_t found = descend(search, index + 1, key + move->delta, score + move->gain);
+        if (p->failed) return IMPOSSIBLE;
+        if (found != IMPOSSIBLE) {
+            search->choices[index] = (int64_t)(first + i);
+            return found;
+        }
+    }
+    if (!map_put(&search->dead, node, 0)) p->failed = 1;
+    return IMPOSSIBLE;
+}
+
+typedef struct {
+    Problem *p;
+    Map known; /* node -> value << 1 | exact */
+} Bounded;
+
+/* Bounded._value: the best completion from ``key`` at step ``index`` if above ``need``, else an
+ * upper bound not above it; remembered per node. */
+static int64_t value(Bounded *search, int index, int64_t key, int64_t need) {
+    Problem *p = search->p;
+    if (index == STEPS) return complete(p, key) ? 0 : IMPOSSIBLE;
+    uint64_t node = (uint64_t)key * STEPS + (uint64_t)index;
+    int64_t packed, upper;
+    if (!map_get(&search->known, node, &packed)) {
+        upper = p->optimism[index * (p->jokers + 1) + p->jokers - key / JOKERS_PLACE % 3];
+    } else if (packed & 1) {
+        return packed >> 1;
+    } else {
+        upper = packed >> 1;
+    }
+    if (upper <= need) return upper;
+    int64_t best = IMPOSSIBLE, floor = need;
+    size_t first;
+    size_t count = step_moves(p, index, key, 1, &first);
+    if (p->failed) return IMPOSSIBLE;
+    for (size_t i = 0; i < count; i++) {
+        int64_t delta = p->moves[first + i].delta, gain = p->moves[first + i].gain;
+        int64_t found = gain + value(search, index + 1, key + delta, floor - gain);
+        if (p->failed) return IMPOSSIBLE;
+        if (found > best) {
+            best = found;
+            if (best > floor) floor = best;
+        }
+    }
+    int64_t stored = best > need ? best * 2 + 1 : (best > IMPOSSIBLE ? best : IMPOSSIBLE) * 2;
+    if (!map_put(&search->known, node, stored)) p->failed = 1;
+    return best;
+}
+
+/* Bounded._way: the moves of an arrangement scoring ``score``, read off the exact values. */
+static int way(Bounded *search, int64_t score, int64_t *choices) {
+    Problem *p = search->p;
+    int64_t key = 0, worth = score;
+    for (int index = 0; index < STEPS; index++) {
+        size_t first;
+        size_t count = step_moves(p, index, key, 1, &first);
+        if (p->failed) return 0;
+        size_t i;
+        for (i = 0; i < count; i++) {
+            const Move *move = &p->moves[first + i];
+            int64_t child = key + move->delta, rest, packed;
+            if (index + 1 == STEPS)
+                rest = complete(p, child) ? 0 : IMPOSSIBLE;
+            else
+                rest = map_get(&search->known, (uint64_t)child * STEPS + (uint64_t)index + 1, &packed) &&
+                               (packed & 1)
+                           ? packed >> 1
+                           : IMPOSSIBLE;
+            if (move->gain + rest == worth) {
+                choices[index] = (int64_t)(first + i);
+                key = child;
+                worth = rest;
+                break;
+            }
+        }
+        if (i == count) {
+            PyErr_SetString(PyExc_AssertionError, "an exact value without a move that makes it up");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- back to Python ---------------------------------------------------------------------- */
+
+/* (score, choices) in the form rebuild() reads: a colour's (state tuple, jokers, grouped, in
+ * runs), a number's group jokers. */
+static PyObject *found(const Problem *p, int64_t score, const int64_t *choices) {
+    PyObject *list = PyList_New(STEPS);
+    if (list == NULL) return NULL;
+    for (int index = 0; index < STEPS; index++) {
+        const Move *move = &p->moves[choices[index]];
+        PyObject *choice;
+        if (index % (NC + 1) == NC) {
+            choice = PyLong_FromLong(move->state);
+        } else {
+            PyObject *state = PyList_GET_ITEM(state_objects, move->state);
+            choice = Py_BuildValue("(Oiii)", state, move->jokers, move->grouped, move->in_runs);
+        }
+        if (choice == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, index, choice);
+    }
+    return Py_BuildValue("(LN)", (long long)score, list);
+}
+
+static int read_grid(PyObject *rows, int grid[NC][NUMBERS + 3], const char *what) {
+    PyObject *seq = PySequence_Fast(rows, what);
+    if (seq == NULL) return 0;
+    if (PySequence_Fast_GET_SIZE(seq) != NC) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: one row per colour", what);
+        return 0;
+    }
+    memset(grid, 0, sizeof(int) * NC * (NUMBERS + 3));
+    for (int c = 0; c < NC; c++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, c), what);
+        if (row == NULL || PySequence_Fast_GET_SIZE(row) != NUMBERS + 1) {
+            Py_XDECREF(row);
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: 14 counts per colour", what);
+            return 0;
+        }
+        for (int n = 1; n <= NUMBERS; n++) {
+            long count = PyLong_AsLong(PySequence_Fast_GET_ITEM(row, n));
+            if (count == -1 && PyErr_Occurred()) {
+                Py_DECREF(row);
+                Py_DECREF(seq);
+                return 0;
+            }
+            if (count < 0 || count > 2) {
+                Py_DECREF(row);
+                Py_DECREF(seq);
+                PyErr_Format(PyExc_ValueError, "%s: a count outside 0..2", what);
+                return 0;
+            }
+            grid[c][n] = (int)count;
+        }
+        Py_DECREF(row);
+    }
+    Py_DECREF(seq);
+    return 1;
+}
+
+/* solve(available, must, jokers, table_jokers, count_weight, unit, values, optimism, mode, bound)
+ *
+ * mode 0: Bounded(problem).above(bound)          -> (score, choices) or None
+ * mode 1: first(problem)                         -> (score, choices) or None
+ * mode 2: first(problem), then improve(problem)  -> (score, choices) or None
+ * ``optimism`` (Problem.optimism()) is read in modes 0 and 2; ``bound`` in mode 0. */
+static PyObject *solve(PyObject *self, PyObject *args) {
+    PyObject *available, *must, *values, *optimism;
+    int jokers, table_jokers, mode;
+    long long count_weight, unit, bound;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiiLLOOiL", &available, &must, &jokers, &table_jokers, &count_weight,
+                          &unit, &values, &optimism, &mode, &bound))
+        return NULL;
+    if (options == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() first");
+        return NULL;
+    }
+    if (jokers < 0 || jokers > 2 || table_jokers < 0 || table_jokers > jokers || mode < 0 || mode > 2) {
+        PyErr_SetString(PyExc_ValueError, "jokers, table jokers or mode out of range");
+        return NULL;
+    }
+    Problem p;
+    memset(&p, 0, sizeof p);
+    if (!read_grid(available, p.available, "available") || !read_grid(must, p.must, "must")) return NULL;
+    for (int c = 0; c < NC; c++)
+        for (int n = 1; n <= NUMBERS; n++)
+            if (p.must[c][n] > p.available[c][n]) {
+                PyErr_SetString(PyExc_ValueError, "more table tiles than tiles");
+                return NULL;
+            }
+    p.jokers = jokers;
+    p.table_jokers = table_jokers;
+    p.count_weight = count_weight;
+    p.unit = unit;
+    PyObject *seq = PySequence_Fast(values, "values");
+    if (seq == NULL) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != NUMBERS + 1) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "values: 14 of them");
+        return NULL;
+    }
+    for (int n = 0; n <= NUMBERS; n++) p.values[n] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, n));
+    Py_DECREF(seq);
+    if (PyErr_Occurred()) return NULL;
+
+    size_t width = (size_t)jokers + 1;
+    p.optimism = malloc((STEPS + 1) * width * sizeof(int64_t));
+    if (p.optimism == NULL) return PyErr_NoMemory();
+    if (mode != 1) {
+        PyObject *rows = PySequence_Fast(optimism, "optimism");
+        if (rows == NULL || PySequence_Fast_GET_SIZE(rows) != STEPS + 1) {
+            Py_XDECREF(rows);
+            free(p.optimism);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "optimism: one row per step and one");
+            return NULL;
+        }
+        for (int i = 0; i <= STEPS && !PyErr_Occurred(); i++) {
+            PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows, i), "optimism");
+            if (row == NULL) break;
+            if ((size_t)PySequence_Fast_GET_SIZE(row) != width) {
+                PyErr_SetString(PyExc_ValueError, "optimism: one bound per number of jokers left");
+            } else {
+                for (size_t j = 0; j < width; j++)
+                    p.optimism[i * width + j] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(row, j));
+            }
+            Py_DECREF(row);
+        }
+        Py_DECREF(rows);
+        if (PyErr_Occurred()) {
+            free(p.optimism);
+            return NULL;
+        }
+    }
+
+    PyObject *result = NULL;
+    int64_t choices[STEPS];
+    int64_t score = IMPOSSIBLE;
+    int best = -1;
+    DepthFirst depth[2];
+    Bounded bounded;
+    memset(depth, 0, sizeof depth);
+    memset(&bounded, 0, sizeof bounded);
+    p.moves_capacity = 4096;
+    p.moves = malloc(p.moves_capacity * sizeof(Move));
+    if (p.moves == NULL || !map_init(&p.lists, 4096) || !map_init(&bounded.known, 1 << 12)) {
+        p.failed = 1;
+        goto done;
+    }
+    if (mode == 0) {
+        bounded.p = &p;
+        score = value(&bounded, 0, 0, bound);
+        if (p.failed || PyErr_Occurred()) goto done;
+        if (score <= bound) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        if (!way(&bounded, score, choices)) goto done;
+        result = found(&p, score, choices);
+        goto done;
+    }
+    /* first(): jokers late, then the biggest gain first; the better (the first of equals) */
+    for (int late = 1; late >= 0; late--) {
+        DepthFirst *search = &depth[late];
+        search->p = &p;
+        search->late = late;
+        if (!map_init(&search->dead, 1 << 10)) {
+            p.failed = 1;
+            goto done;
+        }
+        int64_t got = descend(search, 0, 0, 0);
+        if (p.failed) goto done;
+        if (got != IMPOSSIBLE && (best < 0 || got > score)) {
+            score = got;
+            best = late;
+        }
+    }
+    if (best < 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    memcpy(choices, depth[best].choices, sizeof choices);
+    if (mode == 2) { /* improve(): one question for anything better */
+        bounded.p = &p;
+        int64_t better = value(&bounded, 0, 0, score);
+        if (p.failed || PyErr_Occurred()) goto done;
+        if (better > score) {
+            if (!way(&bounded, better, choices)) goto done;
+            score = better;
+        }
+    }
+    result = found(&p, score, choices);
+
+done:
+    if (p.failed && result == NULL && !PyErr_Occurred()) PyErr_NoMemory();
+    map_free(&depth[0].dead);
+    map_free(&depth[1].dead);
+    map_free(&bounded.known);
+    map_free(&p.lists);
+    free(p.moves);
+    free(p.optimism);
+    return result;
+}
+
+/* configure(states, options): key.STATES (run states as sorted tuples of lengths 1..3) and, for
+ * each state, tiles available (0..2), table tiles among them (0..2) and jokers left (0..2), the
+ * options of programme.colour_options in their order, flattened in that order (27 per state). */
+static PyObject *configure(PyObject *self, PyObject *args) {
+    PyObject *states, *all_options;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &states, &PyList_Type, &all_options)) return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(states);
+    if (count < 1 || count > MAX_STATES || PyList_GET_SIZE(all_options) != count * 27) {
+        PyErr_SetString(PyExc_ValueError, "states: 1..64 of them, and 27 option lists each");
+        return NULL;
+    }
+    int8_t shorts[MAX_STATES], ones[MAX_STATES];
+    for (Py_ssize_t s = 0; s < count; s++) {
+        PyObject *state = PyList_GET_ITEM(states, s);
+        if (!PyTuple_Check(state)) {
+            PyErr_SetString(PyExc_TypeError, "a run state is a tuple");
+            return NULL;
+        }
+        shorts[s] = ones[s] = 0;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(state); i++) {
+            long length = PyLong_AsLong(PyTuple_GET_ITEM(state, i));
+            if (length < 1 || length > MATURE) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a run length outside 1..3");
+                return NULL;
+            }
+            shorts[s] += length < MATURE;
+            ones[s] += length == 1;
+        }
+    }
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < count * 27; i++) {
+        PyObject *list = PyList_GET_ITEM(all_options, i);
+        if (!PyList_Check(list)) {
+            PyErr_SetString(PyExc_TypeError, "each slot's options are a list");
+            return NULL;
+        }
+        total += PyList_GET_SIZE(list);
+    }
+    Option *made = malloc((size_t)(total ? total : 1) * sizeof(Option));
+    if (made == NULL) return PyErr_NoMemory();
+    int32_t starts[MAX_STATES * 27 + 1];
+    int32_t at = 0;
+    for (Py_ssize_t i = 0; i < count * 27; i++) {
+        PyObject *list = PyList_GET_ITEM(all_options, i);
+        starts[i] = at;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(list); j++) {
+            int state, jokers, grouped, in_runs;
+            if (!PyArg_ParseTuple(PyList_GET_ITEM(list, j), "iiii", &state, &jokers, &grouped, &in_runs)) {
+                free(made);
+                return NULL;
+            }
+            if (state < 0 || state >= count || jokers < 0 || jokers > 2 || grouped < 0 || grouped > 2 ||
+                in_runs < 0 || in_runs > 2) {
+                free(made);
+                PyErr_SetString(PyExc_ValueError, "an option out of range");
+                return NULL;
+            }
+            made[at].state = (int16_t)state;
+            made[at].jokers = (int8_t)jokers;
+            made[at].grouped = (int8_t)grouped;
+            made[at].in_runs = (int8_t)in_runs;
+            at++;
+        }
+    }
+    starts[count * 27] = at;
+    free(options);
+    options = made;
+    memcpy(option_start, starts, sizeof(int32_t) * (size_t)(count * 27 + 1));
+    memcpy(state_short, shorts, sizeof shorts);
+    memcpy(state_ones, ones, sizeof ones);
+    n_states = (int)count;
+    for (int c = 0; c < NC; c++) {
+        int64_t place = NUMBER_PART;
+        for (int above = c + 1; above < NC; above++) place *= count;
+        colour_place[c] = place;
+    }
+    Py_XSETREF(state_objects, Py_NewRef(states));
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_VARARGS, "The run states and their colour options (once)."},
+    {"solve", solve, METH_VARARGS, "One question to the plain programme (see core.c)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "The plain Rummikub search in C (see core.c).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
