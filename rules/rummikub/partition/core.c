@@ -153,6 +153,8 @@ typedef struct {
     int failed; /* memory ran out */
 } Problem;
 
+static inline int c_of(int index) { return index % (NC + 1); }
+
 static inline int64_t step_reads(int index, int64_t key) {
     int c = index % (NC + 1);
     if (c == NC) return key % NUMBER_PART;
@@ -207,16 +209,16 @@ static Move *reserve(Problem *p, size_t more) {
     return p->moves + p->n_moves;
 }
 
-/* Problem.colour_deltas: colour c's moves at number n from ``key``, appended to the pool; most
- * tiles first, or with ``late`` the fewest jokers first (then the biggest gain), stably. */
-static size_t colour_moves(Problem *p, int n, int c, int64_t key, int late) {
+/* Problem.colour_deltas: colour c's moves at number n from ``key`` with ``k`` tiles of which ``m``
+ * must be placed, appended to the pool; most tiles first, or with ``late`` the fewest jokers
+ * first (then the biggest gain), stably. */
+static size_t colour_moves(Problem *p, int n, int c, int64_t key, int k, int m, int late) {
     int64_t place = colour_place[c];
     int state = (int)(key / place % n_states);
     int used = (int)(key / JOKERS_PLACE % 3);
     int pair = (int)(key % 2);
     int grouped = (int)(key / GROUPED_PLACE % 9);
     int left = p->jokers - used;
-    int k = p->available[c][n], m = p->must[c][n];
     int later = 0;
     for (int other = c + 1; other < NC; other++) later += p->available[other][n];
     int64_t worth = p->unit * p->values[n];
@@ -290,7 +292,8 @@ static size_t step_moves(Problem *p, int index, int64_t key, int late, size_t *f
         return (size_t)(found & 0xffff);
     }
     int n = index / (NC + 1) + 1, c = index % (NC + 1);
-    size_t count = c == NC ? group_moves(p, n, key, late) : colour_moves(p, n, c, key, late);
+    size_t count = c == NC ? group_moves(p, n, key, late)
+                           : colour_moves(p, n, c, key, p->available[c][n], p->must[c][n], late);
     if (p->failed) return 0;
     *first = p->n_moves;
     p->n_moves += count;
@@ -465,62 +468,52 @@ static int read_grid(PyObject *rows, int grid[NC][NUMBERS + 3], const char *what
     return 1;
 }
 
-/* solve(available, must, jokers, table_jokers, count_weight, unit, values, optimism, mode, bound)
- *
- * mode 0: Bounded(problem).above(bound)          -> (score, choices) or None
- * mode 1: first(problem)                         -> (score, choices) or None
- * mode 2: first(problem), then improve(problem)  -> (score, choices) or None
- * ``optimism`` (Problem.optimism()) is read in modes 0 and 2; ``bound`` in mode 0. */
-static PyObject *solve(PyObject *self, PyObject *args) {
-    PyObject *available, *must, *values, *optimism;
-    int jokers, table_jokers, mode;
-    long long count_weight, unit, bound;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOiiLLOOiL", &available, &must, &jokers, &table_jokers, &count_weight,
-                          &unit, &values, &optimism, &mode, &bound))
-        return NULL;
+/* A question's tiles, gains and optimism read into ``p`` (its pools not yet made); 0 on an error
+ * (set). ``optimism`` is read unless it is None. */
+static int read_problem(Problem *p, PyObject *available, PyObject *must, int jokers, int table_jokers,
+                        long long count_weight, long long unit, PyObject *values, PyObject *optimism) {
+    memset(p, 0, sizeof *p);
     if (options == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "configure() first");
-        return NULL;
+        return 0;
     }
-    if (jokers < 0 || jokers > 2 || table_jokers < 0 || table_jokers > jokers || mode < 0 || mode > 2) {
-        PyErr_SetString(PyExc_ValueError, "jokers, table jokers or mode out of range");
-        return NULL;
+    if (jokers < 0 || jokers > 2 || table_jokers < 0 || table_jokers > jokers) {
+        PyErr_SetString(PyExc_ValueError, "jokers or table jokers out of range");
+        return 0;
     }
-    Problem p;
-    memset(&p, 0, sizeof p);
-    if (!read_grid(available, p.available, "available") || !read_grid(must, p.must, "must")) return NULL;
+    if (!read_grid(available, p->available, "available") || !read_grid(must, p->must, "must")) return 0;
     for (int c = 0; c < NC; c++)
         for (int n = 1; n <= NUMBERS; n++)
-            if (p.must[c][n] > p.available[c][n]) {
+            if (p->must[c][n] > p->available[c][n]) {
                 PyErr_SetString(PyExc_ValueError, "more table tiles than tiles");
-                return NULL;
+                return 0;
             }
-    p.jokers = jokers;
-    p.table_jokers = table_jokers;
-    p.count_weight = count_weight;
-    p.unit = unit;
+    p->jokers = jokers;
+    p->table_jokers = table_jokers;
+    p->count_weight = count_weight;
+    p->unit = unit;
     PyObject *seq = PySequence_Fast(values, "values");
-    if (seq == NULL) return NULL;
+    if (seq == NULL) return 0;
     if (PySequence_Fast_GET_SIZE(seq) != NUMBERS + 1) {
         Py_DECREF(seq);
         PyErr_SetString(PyExc_ValueError, "values: 14 of them");
-        return NULL;
+        return 0;
     }
-    for (int n = 0; n <= NUMBERS; n++) p.values[n] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, n));
+    for (int n = 0; n <= NUMBERS; n++) p->values[n] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, n));
     Py_DECREF(seq);
-    if (PyErr_Occurred()) return NULL;
-
+    if (PyErr_Occurred()) return 0;
     size_t width = (size_t)jokers + 1;
-    p.optimism = malloc((STEPS + 1) * width * sizeof(int64_t));
-    if (p.optimism == NULL) return PyErr_NoMemory();
-    if (mode != 1) {
+    p->optimism = calloc((STEPS + 1) * width, sizeof(int64_t));
+    if (p->optimism == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    if (optimism != Py_None) {
         PyObject *rows = PySequence_Fast(optimism, "optimism");
         if (rows == NULL || PySequence_Fast_GET_SIZE(rows) != STEPS + 1) {
             Py_XDECREF(rows);
-            free(p.optimism);
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "optimism: one row per step and one");
-            return NULL;
+            return 0;
         }
         for (int i = 0; i <= STEPS && !PyErr_Occurred(); i++) {
             PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows, i), "optimism");
@@ -529,15 +522,52 @@ static PyObject *solve(PyObject *self, PyObject *args) {
                 PyErr_SetString(PyExc_ValueError, "optimism: one bound per number of jokers left");
             } else {
                 for (size_t j = 0; j < width; j++)
-                    p.optimism[i * width + j] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(row, j));
+                    p->optimism[i * width + j] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(row, j));
             }
             Py_DECREF(row);
         }
         Py_DECREF(rows);
-        if (PyErr_Occurred()) {
-            free(p.optimism);
-            return NULL;
-        }
+        if (PyErr_Occurred()) return 0;
+    }
+    p->moves_capacity = 4096;
+    p->moves = malloc(p->moves_capacity * sizeof(Move));
+    if (p->moves == NULL || !map_init(&p->lists, 4096)) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    return 1;
+}
+
+static void free_problem(Problem *p) {
+    map_free(&p->lists);
+    free(p->moves);
+    free(p->optimism);
+    p->moves = NULL;
+    p->optimism = NULL;
+}
+
+/* solve(available, must, jokers, table_jokers, count_weight, unit, values, optimism, mode, bound)
+ *
+ * mode 0: Bounded(problem).above(bound)          -> (score, choices) or None
+ * mode 1: first(problem)                         -> (score, choices) or None
+ * mode 2: first(problem), then improve(problem)  -> (score, choices) or None
+ * ``optimism`` (Problem.optimism(), or None in mode 1) bounds the searches of modes 0 and 2. */
+static PyObject *solve(PyObject *self, PyObject *args) {
+    PyObject *available, *must, *values, *optimism;
+    int jokers, table_jokers, mode;
+    long long count_weight, unit, bound;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiiLLOOiL", &available, &must, &jokers, &table_jokers, &count_weight,
+                          &unit, &values, &optimism, &mode, &bound))
+        return NULL;
+    if (mode < 0 || mode > 2 || (mode != 1 && optimism == Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "mode out of range, or no optimism to bound its search");
+        return NULL;
+    }
+    Problem p;
+    if (!read_problem(&p, available, must, jokers, table_jokers, count_weight, unit, values, optimism)) {
+        free_problem(&p);
+        return NULL;
     }
 
     PyObject *result = NULL;
@@ -548,9 +578,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     Bounded bounded;
     memset(depth, 0, sizeof depth);
     memset(&bounded, 0, sizeof bounded);
-    p.moves_capacity = 4096;
-    p.moves = malloc(p.moves_capacity * sizeof(Move));
-    if (p.moves == NULL || !map_init(&p.lists, 4096) || !map_init(&bounded.known, 1 << 12)) {
+    if (!map_init(&bounded.known, 1 << 12)) {
         p.failed = 1;
         goto done;
     }
@@ -603,9 +631,501 @@ done:
     map_free(&depth[0].dead);
     map_free(&depth[1].dead);
     map_free(&bounded.known);
-    map_free(&p.lists);
-    free(p.moves);
-    free(p.optimism);
+    free_problem(&p);
+    return result;
+}
+
+/* ---- the kept-meld search: keeping.py's KeepingProblem moves and Keeping.layers ----------- */
+
+#define MAX_OLDS 36 /* a node's kept-meld mask sits above KEPT_PLACE (< 2^27) in a 64-bit key */
+
+typedef struct {
+    int64_t delta, gain, hope;
+    uint64_t bits; /* the old melds kept from this step on */
+    int16_t state;
+    int8_t jokers, grouped, in_runs;
+} KeepMove;
+
+typedef struct {
+    uint64_t mask;
+    int jokers;
+    int64_t gain;
+} KeepChoice;
+
+typedef struct {
+    int64_t *keys, *scores, *came;
+    size_t size, capacity;
+} Layer;
+
+typedef struct {
+    Problem p;
+    int64_t kept_place;
+    KeepChoice *choices; /* _Olds.choices, step by step */
+    int32_t choice_start[STEPS + 1];
+    int8_t *here_old, *here_count; /* _Olds.here */
+    int32_t here_start[STEPS + 1];
+    uint64_t releasing[STEPS], touching[STEPS];
+    int64_t ahead[STEPS + 1], early[NUMBERS + 2], suffix[NUMBERS + 2];
+    int has_suffix;
+    int64_t best; /* the most points any arrangement scores */
+    KeepMove *moves;
+    size_t n_moves, moves_capacity;
+    Map lists; /* (kept melds the step reads, what else it reads, step) -> offset << 16 | count */
+    Layer layers[STEPS + 1];
+} Keep;
+
+static int layer_push(Layer *layer, int64_t key, int64_t score, int64_t came) {
+    if (layer->size == layer->capacity) {
+        size_t capacity = layer->capacity ? layer->capacity * 2 : 64;
+        int64_t *keys = realloc(layer->keys, capacity * sizeof(int64_t));
+        if (keys == NULL) return 0;
+        layer->keys = keys;
+        int64_t *scores = realloc(layer->scores, capacity * sizeof(int64_t));
+        if (scores == NULL) return 0;
+        layer->scores = scores;
+        int64_t *from = realloc(layer->came, capacity * sizeof(int64_t));
+        if (from == NULL) return 0;
+        layer->came = from;
+        layer->capacity = capacity;
+    }
+    layer->keys[layer->size] = key;
+    layer->scores[layer->size] = score;
+    layer->came[layer->size] = came;
+    layer->size++;
+    return 1;
+}
+
+static void free_keep(Keep *k) {
+    free_problem(&k->p);
+    free(k->choices);
+    free(k->here_old);
+    free(k->here_count);
+    free(k->moves);
+    map_free(&k->lists);
+    for (int i = 0; i <= STEPS; i++) {
+        free(k->layers[i].keys);
+        free(k->layers[i].scores);
+        free(k->layers[i].came);
+    }
+}
+
+/* Python's stable sorts, as the comparisons of a merge sort on indices. */
+static const int64_t *sort_by; /* descending by this, ties in their order */
+
+static void merge_sort(size_t *items, size_t *scratch, size_t count) {
+    if (count < 2) return;
+    size_t half = count / 2;
+    merge_sort(items, scratch, half);
+    merge_sort(items + half, scratch, count - half);
+    size_t i = 0, j = half, out = 0;
+    while (i < half && j < count) scratch[out++] = sort_by[items[j]] > sort_by[items[i]] ? items[j++] : items[i++];
+    while (i < half) scratch[out++] = items[i++];
+    while (j < count) scratch[out++] = items[j++];
+    memcpy(items, scratch, count * sizeof(size_t));
+}
+
+static KeepMove *keep_reserve(Keep *k, size_t more) {
+    if (k->n_moves + more > k->moves_capacity) {
+        size_t capacity = k->moves_capacity * 2;
+        while (capacity < k->n_moves + more) capacity *= 2;
+        KeepMove *bigger = realloc(k->moves, capacity * sizeof(KeepMove));
+        if (bigger == NULL) {
+            k->p.failed = 1;
+            return NULL;
+        }
+        k->moves = bigger;
+        k->moves_capacity = capacity;
+    }
+    return k->moves + k->n_moves;
+}
+
+/* KeepingProblem.step_deltas with Keeping.layers' hope (the gain and the optimism after it),
+ * sorted by hope, stably: computed once per what the step reads. Returns the count and sets
+ * *first to their offset in k->moves. */
+static size_t keep_moves(Keep *k, int index, int64_t key, size_t *first) {
+    Problem *p = &k->p;
+    int n = index / (NC + 1) + 1, c = index % (NC + 1);
+    uint64_t masked = c < NC ? ((uint64_t)(key / k->kept_place) & k->touching[index]) : 0;
+    int64_t plain = key % k->kept_place;
+    uint64_t memo = masked << 17 | (uint64_t)(step_reads(index, plain) * STEPS + index);
+    int64_t found;
+    if (map_get(&k->lists, memo, &found)) {
+        *first = (size_t)(found >> 16);
+        return (size_t)(found & 0xffff);
+    }
+    size_t start = k->n_moves, made = 0;
+    if (c == NC) {
+        size_t count = group_moves(p, n, key, 0);
+        if (p->failed) return 0;
+        KeepMove *out = keep_reserve(k, count);
+        if (out == NULL) return 0;
+        for (size_t i = 0; i < count; i++) {
+            const Move *move = &p->moves[p->n_moves + i];
+            out[i] = (KeepMove){move->delta, move->gain, 0, 0, move->state, 0, 0, 0};
+        }
+        made = count;
+    } else {
+        int used = (int)(key / JOKERS_PLACE % 3);
+        for (int32_t i = k->choice_start[index]; i < k->choice_start[index + 1]; i++) {
+            const KeepChoice *choice = &k->choices[i];
+            if (used + choice->jokers > p->jokers) continue;
+            uint64_t both = masked | choice->mask;
+            int removed = 0;
+            for (int32_t h = k->here_start[index]; h < k->here_start[index + 1]; h++)
+                if (both >> k->here_old[h] & 1) removed += k->here_count[h];
+            int64_t shift = (int64_t)choice->jokers * JOKERS_PLACE +
+                            ((int64_t)(both & ~k->releasing[index]) - (int64_t)masked) * k->kept_place;
+            int64_t gain = choice->gain + p->unit * p->values[n] * removed;
+            int tiles = p->available[c][n] - removed, must = p->must[c][n] - removed;
+            if (tiles < 0 || must < 0) continue;
+            size_t count = colour_moves(p, n, c, plain + (int64_t)choice->jokers * JOKERS_PLACE, tiles, must, 0);
+            if (p->failed) return 0;
+            KeepMove *out = keep_reserve(k, count);
+            if (out == NULL) return 0;
+            for (size_t j = 0; j < count; j++) {
+                const Move *move = &p->moves[p->n_moves + j];
+                out[j] = (KeepMove){move->delta + shift, move->gain + gain, 0, choice->mask, move->state,
+                                    move->jokers, move->grouped, move->in_runs};
+            }
+            k->n_moves += count; /* (kept while the next choice's moves are made) */
+            made += count;
+        }
+        k->n_moves = start;
+    }
+    KeepMove *list = k->moves + start;
+    const int64_t *bound = &p->optimism[(size_t)(index + 1) * (size_t)(p->jokers + 1)];
+    for (size_t i = 0; i < made; i++)
+        list[i].hope = list[i].gain + bound[p->jokers - (key + list[i].delta) / JOKERS_PLACE % 3];
+    if (made > 1) { /* stably by hope, the highest first */
+        size_t *order = malloc(2 * made * sizeof(size_t));
+        int64_t *hopes = malloc(made * sizeof(int64_t));
+        KeepMove *copy = malloc(made * sizeof(KeepMove));
+        if (order == NULL || hopes == NULL || copy == NULL) {
+            free(order);
+            free(hopes);
+            free(copy);
+            p->failed = 1;
+            return 0;
+        }
+        for (size_t i = 0; i < made; i++) {
+            order[i] = i;
+            hopes[i] = list[i].hope;
+        }
+        sort_by = hopes;
+        merge_sort(order, order + made, made);
+        memcpy(copy, list, made * sizeof(KeepMove));
+        for (size_t i = 0; i < made; i++) list[i] = copy[order[i]];
+        free(order);
+        free(hopes);
+        free(copy);
+    }
+    *first = start;
+    k->n_moves = start + made;
+    if (!map_put(&k->lists, memo, (int64_t)(start << 16 | made))) p->failed = 1;
+    return made;
+}
+
+/* _narrowed: the ``beam`` best-scoring nodes, shared equally by the numbers of jokers used (in
+ * the order those first appear), each share the best first, ties in their order. */
+static int narrow(Layer *layer, size_t beam) {
+    size_t size = layer->size;
+    int order_of[3] = {-1, -1, -1}, classes = 0;
+    int jokers_of_class[3];
+    for (size_t i = 0; i < size; i++) {
+        int jokers = (int)(layer->keys[i] / JOKERS_PLACE % 3);
+        if (order_of[jokers] < 0) {
+            order_of[jokers] = classes;
+            jokers_of_class[classes++] = jokers;
+        }
+    }
+    size_t share = beam / (size_t)classes;
+    size_t *items = malloc(2 * size * sizeof(size_t));
+    Layer kept = {0};
+    if (items == NULL) return 0;
+    for (int class = 0; class < classes; class++) {
+        size_t count = 0;
+        for (size_t i = 0; i < size; i++)
+            if (layer->keys[i] / JOKERS_PLACE % 3 == jokers_of_class[class]) items[count++] = i;
+        sort_by = layer->scores;
+        merge_sort(items, items + size, count);
+        for (size_t i = 0; i < count && i < share; i++)
+            if (!layer_push(&kept, layer->keys[items[i]], layer->scores[items[i]], layer->came[items[i]])) {
+                free(items);
+                free(kept.keys);
+                free(kept.scores);
+                free(kept.came);
+                return 0;
+            }
+    }
+    free(items);
+    free(layer->keys);
+    free(layer->scores);
+    free(layer->came);
+    *layer = kept;
+    return 1;
+}
+
+static int find(const Layer *layer, int64_t key, size_t *at) {
+    for (size_t i = 0; i < layer->size; i++)
+        if (layer->keys[i] == key) {
+            *at = i;
+            return 1;
+        }
+    return 0;
+}
+
+/* Keeping.layers(target, beam): the best arrangement scoring at least ``target`` (a 0 beam: no
+ * beam, exact), as (score, choices) or None; 0 on an error (set). */
+static PyObject *keep_layers(Keep *k, int64_t target, size_t beam) {
+    Problem *p = &k->p;
+    int64_t unit = p->unit;
+    int64_t kept = target - unit * k->best;
+    Map index_of;
+    if (!map_init(&index_of, 1 << 10)) return PyErr_NoMemory();
+    if (!layer_push(&k->layers[0], 0, 0, -1)) {
+        map_free(&index_of);
+        return PyErr_NoMemory();
+    }
+    for (int index = 0; index < STEPS; index++) {
+        int n = index / (NC + 1) + 1, c = index % (NC + 1);
+        int64_t short_ = kept - k->ahead[index + 1];
+        int behind_set = k->has_suffix && c == NC;
+        int64_t behind = behind_set ? k->best - k->suffix[n + 1] - k->early[n] : 0;
+        int checked = short_ > 0 || behind_set;
+        Layer *layer = &k->layers[index], *next = &k->layers[index + 1];
+        memset(index_of.keys, 0, (index_of.mask + 1) * sizeof(uint64_t));
+        index_of.size = 0;
+        for (size_t at = 0; at < layer->size; at++) {
+            int64_t key = layer->keys[at], score = layer->scores[at];
+            size_t first;
+            size_t count = keep_moves(k, index, key, &first);
+            if (p->failed) goto failed;
+            int64_t floor = target - score;
+            for (size_t i = 0; i < count; i++) {
+                const KeepMove *move = &k->moves[first + i];
+                if (move->hope < floor) break; /* and so do the moves after it */
+                int64_t value = score + move->gain;
+                if (checked && (value % unit < short_ || (behind_set && value / unit < behind))) continue;
+                int64_t new = key + move->delta;
+                size_t slot = map_slot(&index_of, (uint64_t)new);
+                if (index_of.keys[slot]) {
+                    size_t where = (size_t)index_of.values[slot];
+                    if (next->scores[where] < value) {
+                        next->scores[where] = value;
+                        next->came[where] = key;
+                    }
+                } else {
+                    if (!map_put(&index_of, (uint64_t)new, (int64_t)next->size) ||
+                        !layer_push(next, new, value, key))
+                        goto failed;
+                }
+            }
+        }
+        if (beam && next->size > beam && !narrow(next, beam)) goto failed;
+    }
+    map_free(&index_of);
+    {
+        const Layer *last = &k->layers[STEPS];
+        int have = 0;
+        int64_t score = 0, key = 0;
+        for (size_t i = 0; i < last->size; i++) {
+            if (!complete(p, last->keys[i])) continue;
+            if (!have || last->scores[i] > score || (last->scores[i] == score && last->keys[i] > key)) {
+                have = 1;
+                score = last->scores[i];
+                key = last->keys[i];
+            }
+        }
+        if (!have || score < target) Py_RETURN_NONE;
+        PyObject *list = PyList_New(STEPS);
+        if (list == NULL) return NULL;
+        int64_t total = score;
+        for (int index = STEPS - 1; index >= 0; index--) {
+            size_t at, from;
+            if (!find(&k->layers[index + 1], key, &at) ||
+                !find(&k->layers[index], k->layers[index + 1].came[at], &from)) {
+                Py_DECREF(list);
+                PyErr_SetString(PyExc_AssertionError, "a node without the node it came from");
+                return NULL;
+            }
+            int64_t previous = k->layers[index].keys[from];
+            int64_t gained = score - k->layers[index].scores[from];
+            size_t first;
+            size_t count = keep_moves(k, index, previous, &first);
+            const KeepMove *move = NULL;
+            for (size_t i = 0; i < count && !p->failed; i++)
+                if (k->moves[first + i].delta == key - previous && k->moves[first + i].gain == gained) {
+                    move = &k->moves[first + i];
+                    break;
+                }
+            if (move == NULL) {
+                Py_DECREF(list);
+                if (p->failed) return PyErr_NoMemory();
+                PyErr_SetString(PyExc_AssertionError, "no move that makes up a node's score");
+                return NULL;
+            }
+            PyObject *choice;
+            if (c_of(index) == NC) {
+                choice = PyLong_FromLong(move->state);
+            } else {
+                choice = Py_BuildValue("(OiiiK)", PyList_GET_ITEM(state_objects, move->state), move->jokers,
+                                       move->grouped, move->in_runs, (unsigned long long)move->bits);
+            }
+            if (choice == NULL) {
+                Py_DECREF(list);
+                return NULL;
+            }
+            PyList_SET_ITEM(list, index, choice);
+            key = previous;
+            score = k->layers[index].scores[from];
+        }
+        return Py_BuildValue("(LN)", (long long)total, list);
+    }
+failed:
+    map_free(&index_of);
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    return NULL;
+}
+
+/* Reads a list of per-step lists of int tuples into a flat array (``width`` ints each). */
+static int read_steps(PyObject *steps, int width, int64_t **values, int32_t *start, const char *what) {
+    PyObject *seq = PySequence_Fast(steps, what);
+    if (seq == NULL) return 0;
+    if (PySequence_Fast_GET_SIZE(seq) != STEPS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: one list per step", what);
+        return 0;
+    }
+    Py_ssize_t total = 0;
+    for (int i = 0; i < STEPS; i++) {
+        Py_ssize_t size = PyObject_Length(PySequence_Fast_GET_ITEM(seq, i));
+        if (size < 0) {
+            Py_DECREF(seq);
+            return 0;
+        }
+        total += size;
+    }
+    *values = malloc((size_t)(total ? total : 1) * (size_t)width * sizeof(int64_t));
+    if (*values == NULL) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return 0;
+    }
+    int32_t at = 0;
+    for (int i = 0; i < STEPS; i++) {
+        start[i] = at;
+        PyObject *items = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, i), what);
+        if (items == NULL) break;
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(items) && !PyErr_Occurred(); j++) {
+            PyObject *item = PySequence_Fast(PySequence_Fast_GET_ITEM(items, j), what);
+            if (item == NULL) break;
+            if (PySequence_Fast_GET_SIZE(item) != width) {
+                PyErr_Format(PyExc_ValueError, "%s: %d numbers each", what, width);
+            } else {
+                for (int w = 0; w < width; w++)
+                    (*values)[(size_t)at * (size_t)width + (size_t)w] =
+                        (int64_t)PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(item, w));
+                at++;
+            }
+            Py_DECREF(item);
+        }
+        Py_DECREF(items);
+        if (PyErr_Occurred()) break;
+    }
+    start[STEPS] = at;
+    Py_DECREF(seq);
+    return !PyErr_Occurred();
+}
+
+static int read_ints(PyObject *list, int64_t *out, Py_ssize_t count, const char *what) {
+    PyObject *seq = PySequence_Fast(list, what);
+    if (seq == NULL) return 0;
+    if (PySequence_Fast_GET_SIZE(seq) != count) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: %zd numbers", what, count);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        out[i] = (int64_t)PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    return !PyErr_Occurred();
+}
+
+/* keep(available, must, jokers, table_jokers, count_weight, unit, values, optimism, choices, here,
+ *      releasing, touching, ahead, early, best, suffix, target, beam)
+ *
+ * Keeping(problem, best, suffix).layers(target, beam or None) for a KeepingProblem of at most 36
+ * old melds: its fields and those of its _Olds as keeping.py has them (``suffix`` may be None, a
+ * 0 ``beam`` is none). -> (score, choices) or None. */
+static PyObject *keep(PyObject *self, PyObject *args) {
+    PyObject *available, *must, *values, *optimism, *choices, *here, *releasing, *touching, *ahead, *early,
+        *suffix;
+    int jokers, table_jokers;
+    long long count_weight, unit, best, target, beam;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiiLLOOOOOOOOLOLL", &available, &must, &jokers, &table_jokers,
+                          &count_weight, &unit, &values, &optimism, &choices, &here, &releasing, &touching,
+                          &ahead, &early, &best, &suffix, &target, &beam))
+        return NULL;
+    if (unit < 1 || unit - 1 > MAX_OLDS || beam < 0 || optimism == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "1..37 as the unit (old melds + 1), a beam of 0 or more, an optimism");
+        return NULL;
+    }
+    Keep *k = calloc(1, sizeof(Keep));
+    if (k == NULL) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    int64_t *flat = NULL;
+    if (!read_problem(&k->p, available, must, jokers, table_jokers, count_weight, unit, values, optimism))
+        goto done;
+    k->kept_place = NUMBER_PART;
+    for (int c = 0; c < NC; c++) k->kept_place *= n_states;
+    if (!read_steps(choices, 3, &flat, k->choice_start, "choices")) goto done;
+    k->choices = malloc((size_t)(k->choice_start[STEPS] ? k->choice_start[STEPS] : 1) * sizeof(KeepChoice));
+    if (k->choices == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int32_t i = 0; i < k->choice_start[STEPS]; i++)
+        k->choices[i] = (KeepChoice){(uint64_t)flat[3 * i], (int)flat[3 * i + 1], flat[3 * i + 2]};
+    free(flat);
+    flat = NULL;
+    if (!read_steps(here, 2, &flat, k->here_start, "here")) goto done;
+    int32_t heres = k->here_start[STEPS];
+    k->here_old = malloc((size_t)(heres ? heres : 1));
+    k->here_count = malloc((size_t)(heres ? heres : 1));
+    if (k->here_old == NULL || k->here_count == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int32_t i = 0; i < heres; i++) {
+        if (flat[2 * i] < 0 || flat[2 * i] >= unit - 1 || flat[2 * i + 1] < 0 || flat[2 * i + 1] > 2) {
+            PyErr_SetString(PyExc_ValueError, "here: an old meld or a count out of range");
+            goto done;
+        }
+        k->here_old[i] = (int8_t)flat[2 * i];
+        k->here_count[i] = (int8_t)flat[2 * i + 1];
+    }
+    int64_t masks[STEPS];
+    if (!read_ints(releasing, masks, STEPS, "releasing")) goto done;
+    for (int i = 0; i < STEPS; i++) k->releasing[i] = (uint64_t)masks[i];
+    if (!read_ints(touching, masks, STEPS, "touching")) goto done;
+    for (int i = 0; i < STEPS; i++) k->touching[i] = (uint64_t)masks[i];
+    if (!read_ints(ahead, k->ahead, STEPS + 1, "ahead") || !read_ints(early, k->early, NUMBERS + 2, "early"))
+        goto done;
+    k->has_suffix = suffix != Py_None;
+    if (k->has_suffix && !read_ints(suffix, k->suffix, NUMBERS + 2, "suffix")) goto done;
+    k->best = best;
+    k->moves_capacity = 1024;
+    k->moves = malloc(k->moves_capacity * sizeof(KeepMove));
+    if (k->moves == NULL || !map_init(&k->lists, 1024)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = keep_layers(k, target, (size_t)beam);
+done:
+    free(flat);
+    free_keep(k);
+    free(k);
     return result;
 }
 
@@ -693,6 +1213,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, "The run states and their colour options (once)."},
     {"solve", solve, METH_VARARGS, "One question to the plain programme (see core.c)."},
+    {"keep", keep, METH_VARARGS, "The kept-meld search, Keeping.layers (see core.c)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,7 +33,7 @@ from rules.rummikub.partition.key import (
 from rules.rummikub.partition.pause import collector_paused
 from rules.rummikub.partition.programme import Choice, Delta, Found, Problem
 from rules.rummikub.partition.rebuild import Arrangement, rebuild
-from rules.rummikub.partition.search import IMPOSSIBLE, solve, suffix_bounds
+from rules.rummikub.partition.search import IMPOSSIBLE, native, solve, suffix_bounds
 from rules.rummikub.tiles import Tile
 
 __all__ = ["Keeping", "KeepingProblem", "solve_keeping"]
@@ -281,6 +281,7 @@ class KeepingProblem(Problem):
         return moves
 
 
+_NATIVE_OLDS = 36  # the most old melds the C core's 64-bit keys hold (keeping.py's are unbounded)
 _BEAM = 150  # nodes per step in solve_keeping's first, narrow search
 _FULL = 70  # table tiles from which solve_keeping asks which old melds can be kept at all
 
@@ -314,7 +315,36 @@ class Keeping:
     def layers(self, target: int, beam: int | None = None) -> Found | None:
         """The best arrangement if it scores at least ``target``, else ``None``. ``beam`` keeps
         at most that many nodes per step, the most promising: a quick search for a good target,
-        exact only without it."""
+        exact only without it. (In C, ``core.c``'s ``keep``, in the compiled build: the same
+        nodes in the same order, so the same answer; :meth:`searched` is the reference.)"""
+        core = native()
+        if core is not None and self.problem.unit - 1 <= _NATIVE_OLDS:
+            problem, olds = self.problem, self.olds
+            found: Found | None = core.keep(
+                problem.available,
+                problem.must,
+                problem.jokers,
+                problem.table_jokers,
+                problem.count_weight,
+                problem.unit,
+                list(problem.values),
+                self.optimism,
+                olds.choices,
+                olds.here,
+                olds.releasing,
+                olds.touching,
+                olds.ahead,
+                olds.early,
+                self.best,
+                self.suffix,
+                target,
+                beam or 0,
+            )
+            return found
+        return self.searched(target, beam)
+
+    def searched(self, target: int, beam: int | None = None) -> Found | None:
+        """:meth:`layers` in Python."""
         problem, cache = self.problem, self.moves
         olds = self.olds
         jokers, unit, ahead = problem.jokers, problem.unit, olds.ahead
