@@ -23,10 +23,10 @@ from rules.rummikub.partition.key import (
     NC,
     NUMBER_PART,
     START,
+    STATE_ID,
     STATES,
     STEPS,
     Key,
-    STATE_ID,
     reads,
 )
 from rules.rummikub.partition.pause import collector_paused
@@ -92,7 +92,10 @@ def _solve(
     fast = native() is not None
     if above is not None:
         offset = count_weight * table.jokers  # the programme counts table jokers as placed
-        answer = native_search(problem, ABOVE, above + offset) if fast else Bounded(problem).above(above + offset)[0]
+        if fast:
+            answer = native_search(problem, ABOVE, above + offset)
+        else:
+            answer = Bounded(problem).above(above + offset)[0]
         return None if answer is None else rebuild(answer[1], answer[0] - offset, table)
     if not len(table) and not first_only:
         # Rack tiles only (an opening): few enough nodes to run the whole programme.
@@ -155,7 +158,7 @@ def native_search(problem: Problem, question: int, bound: int = 0) -> Found | No
         problem.count_weight,
         problem.unit,
         list(problem.values),
-        [] if question == FIRST else problem.optimism(),
+        None if question == FIRST else problem.optimism(),
         question,
         bound,
     )
