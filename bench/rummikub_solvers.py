@@ -12,7 +12,8 @@ modes, timed interleaved on the same positions in one run so that the ratios are
 machine: *plain* is ``best_move(fewest_changed=False)`` (most tiles, then most value: the peer's
 question and more), *full* is ``best_move`` as the device calls it (then fewest changed melds,
 which the peer does not have). The ratio is the peer's median over ours. Then the overall figures,
-the opening values against the peer's TOTAL_VALUE, and the budgets.
+the tail (ours alone, both modes, on 400 positions of every size between the classes: table 20-80
+tiles, rack 10-30), the opening values against the peer's TOTAL_VALUE, and the budgets.
 """
 
 from __future__ import annotations
@@ -139,6 +140,32 @@ def versus(theirs: Theirs, rng: random.Random) -> None:
     )
 
 
+def tail(rng: random.Random, count: int = 400) -> None:
+    """Ours alone on many positions of every size between the classes: the worst cases that the
+    classes' 120 positions may miss."""
+    print()
+    plain_times, full_times, slowest = [], [], []
+    for _ in range(count):
+        table_size, rack_size = rng.randint(20, 80), rng.randint(10, 30)
+        melds, rack = random_position(rng, table_size, rack_size)
+        old = [Meld(tuple(x)) for x in melds]
+        plain_times.append(timed(lambda o=old, r=rack: best_move(o, r, fewest_changed=False))[0])
+        elapsed, move = timed(lambda o=old, r=rack: best_move(o, r))
+        full_times.append(elapsed)
+        tiles = sum(len(m) for m in melds)
+        slowest.append((elapsed, rack_size, tiles, 0 if move is None else move.changed, len(old)))
+    print(
+        f"tail, {count} positions (table 20-80 tiles, rack 10-30): plain median"
+        f" {ms(statistics.median(plain_times), 0)} worst {ms(max(plain_times), 0)} ms;"
+        f" full median {ms(statistics.median(full_times), 0)} worst {ms(max(full_times), 0)} ms"
+    )
+    for elapsed, rack_size, tiles, changed, melds in sorted(slowest, reverse=True)[:3]:
+        print(
+            f"   full {ms(elapsed, 0)} ms: rack {rack_size}, table {tiles} tiles,"
+            f" {changed} of {melds} melds changed"
+        )
+
+
 def openings(theirs: Theirs, rng: random.Random) -> None:
     print()
     print("opening value (best_opening vs rummikub-solver TOTAL_VALUE, racks without jokers), ms")
@@ -219,6 +246,7 @@ def main() -> None:
     theirs.most_tiles([], [Tile("R", 1), Tile("R", 2), Tile("R", 3)])  # builds its cvxpy problems once
     versus(theirs, rng)
     if "--classes" not in sys.argv[1:]:
+        tail(rng)
         openings(theirs, rng)
         budgets(rng)
 

@@ -23,7 +23,7 @@ APT_PACKAGES=(
     python3 python3-venv python3-pip     # the venv (Python 3.11 on Bookworm)
     python3-picamera2 python3-lgpio      # the camera module and GPIO: apt only, seen through the venv
     libgbm1 libegl1 libgles2 libdrm2     # SDL's kmsdrm video driver in the pygame-ce wheel loads these
-    gcc python3-dev                      # mypyc compiles the Rummikub solver (setup.py; else pure Python)
+    gcc python3-dev                      # mypyc and core.c: the compiled Rummikub solver (setup.py; else pure Python)
 )
 
 say() { printf '==> %s\n' "$*"; }
