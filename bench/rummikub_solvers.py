@@ -240,7 +240,7 @@ def budgets(rng: random.Random) -> None:
 
 
 def main() -> None:
-    print("solver:", "compiled (mypyc)" if COMPILED else "the Python sources")
+    print("solver:", "compiled (mypyc, the searches in C)" if COMPILED else "the Python sources")
     rng = random.Random(2026)
     theirs = Theirs()
     theirs.most_tiles([], [Tile("R", 1), Tile("R", 2), Tile("R", 3)])  # builds its cvxpy problems once

@@ -1129,6 +1129,88 @@ done:
     return result;
 }
 
+/* ---- suffix_bounds: the programme from the other end, breadth-first -------------------------- */
+
+/* suffix(available, must, jokers, table_jokers, count_weight, unit, values, optimism, best):
+ * search.suffix_bounds for the mirrored problem given (numbers 13..1 as 1..13, each tile keeping
+ * its value, its optimism): after each number the most points of a node still able to reach
+ * ``best`` -> the list of 15 bounds, by the unmirrored number. A node's best score does not depend
+ * on the order in which it is reached, so neither do the bounds. */
+static PyObject *suffix(PyObject *self, PyObject *args) {
+    PyObject *available, *must, *values, *optimism;
+    int jokers, table_jokers;
+    long long count_weight, unit, best;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiiLLOOL", &available, &must, &jokers, &table_jokers, &count_weight, &unit,
+                          &values, &optimism, &best))
+        return NULL;
+    if (optimism == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "no optimism to bound the search");
+        return NULL;
+    }
+    Problem p;
+    if (!read_problem(&p, available, must, jokers, table_jokers, count_weight, unit, values, optimism)) {
+        free_problem(&p);
+        return NULL;
+    }
+    int64_t bounds[NUMBERS + 2] = {0};
+    Layer layers[2] = {{0}, {0}};
+    Map index_of;
+    PyObject *result = NULL;
+    if (!map_init(&index_of, 1 << 10) || !layer_push(&layers[0], 0, 0, 0)) goto done;
+    for (int index = 0; index < STEPS; index++) {
+        Layer *layer = &layers[index % 2], *next = &layers[(index + 1) % 2];
+        const int64_t *bound = &p.optimism[(size_t)(index + 1) * (size_t)(jokers + 1)];
+        next->size = 0;
+        memset(index_of.keys, 0, (index_of.mask + 1) * sizeof(uint64_t));
+        index_of.size = 0;
+        for (size_t at = 0; at < layer->size; at++) {
+            int64_t key = layer->keys[at], score = layer->scores[at];
+            size_t first;
+            size_t count = step_moves(&p, index, key, 0, &first);
+            if (p.failed) goto done;
+            int64_t floor = best - score;
+            for (size_t i = 0; i < count; i++) {
+                const Move *move = &p.moves[first + i];
+                int64_t new = key + move->delta;
+                if (move->gain + bound[jokers - new / JOKERS_PLACE % 3] < floor) continue;
+                int64_t value = score + move->gain;
+                size_t slot = map_slot(&index_of, (uint64_t)new);
+                if (index_of.keys[slot]) {
+                    size_t where = (size_t)index_of.values[slot];
+                    if (next->scores[where] < value) next->scores[where] = value;
+                } else if (!map_put(&index_of, (uint64_t)new, (int64_t)next->size) ||
+                           !layer_push(next, new, value, 0)) {
+                    p.failed = 1;
+                    goto done;
+                }
+            }
+        }
+        if (index % (NC + 1) == NC) {
+            int64_t most = 0;
+            for (size_t i = 0; i < next->size; i++)
+                if (i == 0 || next->scores[i] > most) most = next->scores[i];
+            bounds[NUMBERS + 1 - (index / (NC + 1) + 1)] = most;
+        }
+    }
+    result = PyList_New(NUMBERS + 2);
+    for (int n = 0; result != NULL && n < NUMBERS + 2; n++) {
+        PyObject *number = PyLong_FromLongLong(bounds[n]);
+        if (number == NULL) Py_CLEAR(result);
+        else PyList_SET_ITEM(result, n, number);
+    }
+done:
+    if (result == NULL && !PyErr_Occurred()) PyErr_NoMemory();
+    map_free(&index_of);
+    for (int i = 0; i < 2; i++) {
+        free(layers[i].keys);
+        free(layers[i].scores);
+        free(layers[i].came);
+    }
+    free_problem(&p);
+    return result;
+}
+
 /* configure(states, options): key.STATES (run states as sorted tuples of lengths 1..3) and, for
  * each state, tiles available (0..2), table tiles among them (0..2) and jokers left (0..2), the
  * options of programme.colour_options in their order, flattened in that order (27 per state). */
@@ -1214,6 +1296,7 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, "The run states and their colour options (once)."},
     {"solve", solve, METH_VARARGS, "One question to the plain programme (see core.c)."},
     {"keep", keep, METH_VARARGS, "The kept-meld search, Keeping.layers (see core.c)."},
+    {"suffix", suffix, METH_VARARGS, "search.suffix_bounds of a mirrored problem (see core.c)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -39,10 +39,12 @@ __all__ = [
     "by_layers",
     "first",
     "improve",
+    "mirror",
     "native",
     "native_search",
     "solve",
     "suffix_bounds",
+    "suffix_searched",
 ]
 
 IMPOSSIBLE = -(10**9)  # the value of a node without any completion
@@ -286,7 +288,28 @@ def suffix_bounds(problem: Problem, best: int) -> list[int]:
     ``best``; after each number, the best node's points bound what those numbers add: a
     run still open there is allowed, for it may go on below.
     """
-    mirrored = Problem(
+    mirrored = mirror(problem)
+    optimism = mirrored.optimism()
+    core = native()
+    if core is not None:  # the same breadth-first search in C (core.c's suffix)
+        bounds: list[int] = core.suffix(
+            mirrored.available,
+            mirrored.must,
+            mirrored.jokers,
+            mirrored.table_jokers,
+            mirrored.count_weight,
+            mirrored.unit,
+            list(mirrored.values),
+            optimism,
+            best,
+        )
+        return bounds
+    return suffix_searched(mirrored, optimism, best)
+
+
+def mirror(problem: Problem) -> Problem:
+    """The plain ``problem`` on the numbers mirrored: 13 is 1, and so on; each tile keeps its value."""
+    return Problem(
         [[row[0], *row[:0:-1]] for row in problem.available],
         tuple((row[0], *row[:0:-1]) for row in problem.must),
         problem.jokers,
@@ -294,8 +317,12 @@ def suffix_bounds(problem: Problem, best: int) -> list[int]:
         problem.count_weight,
         values=(0, *range(13, 0, -1)),
     )
-    optimism = mirrored.optimism()
-    jokers = problem.jokers
+
+
+def suffix_searched(mirrored: Problem, optimism: list[list[int]], best: int) -> list[int]:
+    """:func:`suffix_bounds`' search in Python, the reference: ``mirrored`` (:func:`mirror`) and
+    its optimism."""
+    jokers = mirrored.jokers
     bounds = [0] * 15
     layer: dict[Key, int] = {START: 0}
     for index, (n, c) in enumerate(STEPS):

@@ -135,6 +135,23 @@ def test_the_kept_meld_search_answers_as_the_sources() -> None:
     assert compared >= 50
 
 
+def test_the_suffix_bounds_are_the_sources_bounds() -> None:
+    """The programme from the other end (the kept-meld search's bounds), for the optimum and for
+    scores above and below it."""
+    rng = random.Random(5)
+    for rack_size, table_size in SIZES * 2:
+        melds, rack = random_position(rng, table_size, rack_size)
+        problem = _problem(melds, rack, W)
+        found = first(problem)
+        if found is None:
+            continue
+        best = improve(problem, found)[0]
+        mirrored = plain_search.mirror(problem)
+        for score in (best, best - 1, best - W, best + W):
+            expected = plain_search.suffix_searched(mirrored, mirrored.optimism(), score)
+            assert plain_search.suffix_bounds(problem, score) == expected
+
+
 def test_bad_questions_are_refused_with_what_is_wrong() -> None:
     core = native()
     problem = _problem([parse_tiles("R1 R2 R3")], parse_tiles("R4"), W)
