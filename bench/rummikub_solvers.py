@@ -2,8 +2,10 @@
 programme through cvxpy + HiGHS), and the three budgets of DESIGN.md.
 
 Run: ``nice .venv/bin/python bench/rummikub_solvers.py`` (needs the ``bench`` extra; about a
-minute). ``--classes`` prints only the first table. It measures the solver as built (compiled by
-mypyc where the build could, see ``rules/rummikub/partition/compiled.py``); with
+minute). ``--classes`` prints only the first table; ``--hunt N [SEED]`` only the worst of ours on N
+random positions of any size (table 0-100 tiles, rack 1-30), the long tail. It measures the
+solver as built (compiled by mypyc, the searches in C, where the build could, see
+``rules/rummikub/partition/compiled.py``); with
 ``REFEREE_PURE_PYTHON=1`` it measures the Python sources, the reference.
 
 First, per size class (rack × table tiles, 20 random positions each, jokers possible), the median
@@ -140,13 +142,18 @@ def versus(theirs: Theirs, rng: random.Random) -> None:
     )
 
 
-def tail(rng: random.Random, count: int = 400) -> None:
+def tail(
+    rng: random.Random,
+    count: int = 400,
+    tables: tuple[int, int] = (20, 80),
+    racks: tuple[int, int] = (10, 30),
+) -> None:
     """Ours alone on many positions of every size between the classes: the worst cases that the
     classes' 120 positions may miss."""
     print()
     plain_times, full_times, slowest = [], [], []
     for _ in range(count):
-        table_size, rack_size = rng.randint(20, 80), rng.randint(10, 30)
+        table_size, rack_size = rng.randint(*tables), rng.randint(*racks)
         melds, rack = random_position(rng, table_size, rack_size)
         old = [Meld(tuple(x)) for x in melds]
         plain_times.append(timed(lambda o=old, r=rack: best_move(o, r, fewest_changed=False))[0])
@@ -155,7 +162,8 @@ def tail(rng: random.Random, count: int = 400) -> None:
         tiles = sum(len(m) for m in melds)
         slowest.append((elapsed, rack_size, tiles, 0 if move is None else move.changed, len(old)))
     print(
-        f"tail, {count} positions (table 20-80 tiles, rack 10-30): plain median"
+        f"tail, {count} positions (table {tables[0]}-{tables[1]} tiles, rack {racks[0]}-{racks[1]}):"
+        f" plain median"
         f" {ms(statistics.median(plain_times), 0)} worst {ms(max(plain_times), 0)} ms;"
         f" full median {ms(statistics.median(full_times), 0)} worst {ms(max(full_times), 0)} ms"
     )
@@ -241,6 +249,10 @@ def budgets(rng: random.Random) -> None:
 
 def main() -> None:
     print("solver:", "compiled (mypyc, the searches in C)" if COMPILED else "the Python sources")
+    if sys.argv[1:2] == ["--hunt"]:
+        count = int(sys.argv[2])
+        tail(random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1), count, (0, 100), (1, 30))
+        return
     rng = random.Random(2026)
     theirs = Theirs()
     theirs.most_tiles([], [Tile("R", 1), Tile("R", 2), Tile("R", 3)])  # builds its cvxpy problems once
