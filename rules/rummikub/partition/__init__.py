@@ -15,9 +15,10 @@ One idea per module, in the order a reader meets them:
 The objective is ``count_weight × rack tiles placed + value of the placed melds``; callers choose
 the weight (0 for the pure value of an opening, large for "most tiles first, then value").
 
-These modules are compiled with mypyc when the package is built (``setup.py``); :mod:`.compiled`
-makes sure that only compiled code matching the sources runs, else the sources themselves.
-:data:`COMPILED` says which.
+These modules are compiled with mypyc when the package is built (``setup.py``), and the searches
+of :mod:`.search` and :mod:`.keeping` are built again from ``core.c``, the same searches in C;
+:mod:`.compiled` makes sure that only compiled code matching the sources runs, else the sources
+themselves. :data:`COMPILED` says which.
 """
 
 from rules.rummikub.partition import compiled as _compiled

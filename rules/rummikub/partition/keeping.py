@@ -33,7 +33,7 @@ from rules.rummikub.partition.key import (
 from rules.rummikub.partition.pause import collector_paused
 from rules.rummikub.partition.programme import Choice, Delta, Found, Problem
 from rules.rummikub.partition.rebuild import Arrangement, rebuild
-from rules.rummikub.partition.search import IMPOSSIBLE, native, solve, suffix_bounds
+from rules.rummikub.partition.search import IMPOSSIBLE, native, native_fields, solve, suffix_bounds
 from rules.rummikub.tiles import Tile
 
 __all__ = ["Keeping", "KeepingProblem", "solve_keeping"]
@@ -88,11 +88,16 @@ def _solve_keeping(
     loose = plain.optimism()[0][jokers] - best >= count_weight
     suffix = suffix_bounds(plain, best) if loose else None
     search = Keeping(problem, best, suffix)
-    # A narrow search first (wider if it loses every way), for a play that keeps as many melds as
-    # the best one or nearly; then the exact search asks only for a better one: a demanding
-    # target keeps few nodes.
+    # A narrow search first (wider, twice, if it loses every way), for a play that keeps as many
+    # melds as the best one or nearly; then the exact search asks only for a better one: a
+    # demanding target keeps few nodes. (Where every narrow search loses, the exact one starts
+    # from the plain answer's melds, the weakest target: the slowest positions.)
     target = unit * (score + offset) + kept
-    quick = search.layers(target, beam=_BEAM) or search.layers(target, beam=4 * _BEAM)
+    quick = None
+    for beam in _BEAMS:
+        quick = search.layers(target, beam=beam)
+        if quick is not None:
+            break
     if quick is not None and len(table) >= _FULL:
         # On a full table the plain question is quick (its first arrangement is mostly the best
         # and the proof short) and the melds that must change are many. Each old meld the quick
@@ -282,7 +287,7 @@ class KeepingProblem(Problem):
 
 
 _NATIVE_OLDS = 36  # the most old melds the C core's 64-bit keys hold (keeping.py's are unbounded)
-_BEAM = 150  # nodes per step in solve_keeping's first, narrow search
+_BEAMS = (150, 600, 2400)  # nodes per step in solve_keeping's narrow searches, until one wins
 _FULL = 70  # table tiles from which solve_keeping asks which old melds can be kept at all
 
 
@@ -319,15 +324,9 @@ class Keeping:
         nodes in the same order, so the same answer; :meth:`searched` is the reference.)"""
         core = native()
         if core is not None and self.problem.unit - 1 <= _NATIVE_OLDS:
-            problem, olds = self.problem, self.olds
+            olds = self.olds
             found: Found | None = core.keep(
-                problem.available,
-                problem.must,
-                problem.jokers,
-                problem.table_jokers,
-                problem.count_weight,
-                problem.unit,
-                list(problem.values),
+                *native_fields(self.problem),
                 self.optimism,
                 olds.choices,
                 olds.here,

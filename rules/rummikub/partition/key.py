@@ -16,6 +16,8 @@ field                   radix  meaning
 
 Each field's place is a multiple of every lower field's radix product, so adding to one never
 moves another (a move is a key difference, the same for every node that shares what it reads).
+``core.c`` packs its keys the same way (its ``*_PLACE`` constants; the run states' count and order
+come from :data:`STATES`): a change here is a change there.
 
 >>> key = JOKERS.add(COLOUR_STATE[2].add(START, STATE_ID[(1, MATURE)]), 2)
 >>> JOKERS.of(key), STATES[COLOUR_STATE[2].of(key)], GROUPED.of(key), PAIR.of(key)

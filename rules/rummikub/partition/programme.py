@@ -12,7 +12,9 @@ Every tile is either *table* (must be placed) or *rack* (may be placed). A move'
 ``count_weight × rack tiles placed + unit × value placed``. Moves that lead only to nodes without a
 completion — a short run that the next two numbers cannot grow to three, groups that the number's
 remaining tiles cannot fill — are never generated. The searches over it are in
-:mod:`~rules.rummikub.partition.search` and :mod:`~rules.rummikub.partition.keeping`.
+:mod:`~rules.rummikub.partition.search` and :mod:`~rules.rummikub.partition.keeping`. ``core.c``
+makes the same moves in C (its ``colour_moves``, ``group_moves``, ``can_grow``, ``groups_fit``),
+from :func:`colour_options` handed over: a change to a move here is a change there.
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ then a memoised bounded search (:class:`Bounded`) computes nodes' best completio
 needed to beat it (:func:`improve`). Every way computes the programme's optimum, so all are exact.
 :func:`suffix_bounds` runs the programme from the other end, for the kept-meld search.
 
-In the compiled build the last three run in C (``core.c``, see :func:`native`): the same moves in
-the same order, so the same arrangement, choice for choice; the functions here are the reference.
+In the compiled build :func:`first`, :func:`improve` (:class:`Bounded`) and the search of
+:func:`suffix_bounds` run in C (``core.c``, see :func:`native`): the same moves in the same order,
+so the same arrangement, choice for choice; the functions here are the reference.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ __all__ = [
     "improve",
     "mirror",
     "native",
+    "native_fields",
     "native_search",
     "solve",
     "suffix_bounds",
@@ -147,12 +149,9 @@ def native() -> Any:
     return _CONFIGURED[0]
 
 
-def native_search(problem: Problem, question: int, bound: int = 0) -> Found | None:
-    """``question`` (:data:`ABOVE`, :data:`FIRST` or :data:`BEST`) answered by the C core, exactly
-    as the searches here answer it; only for a plain :class:`.programme.Problem`."""
-    core = native()
-    assert core is not None and type(problem) is Problem
-    found: Found | None = core.solve(
+def native_fields(problem: Problem) -> tuple[object, ...]:
+    """What every question to the C core starts with: the problem's tiles and gains."""
+    return (
         problem.available,
         problem.must,
         problem.jokers,
@@ -160,10 +159,16 @@ def native_search(problem: Problem, question: int, bound: int = 0) -> Found | No
         problem.count_weight,
         problem.unit,
         list(problem.values),
-        None if question == FIRST else problem.optimism(),
-        question,
-        bound,
     )
+
+
+def native_search(problem: Problem, question: int, bound: int = 0) -> Found | None:
+    """``question`` (:data:`ABOVE`, :data:`FIRST` or :data:`BEST`) answered by the C core, exactly
+    as the searches here answer it; only for a plain :class:`.programme.Problem`."""
+    core = native()
+    assert core is not None and type(problem) is Problem
+    optimism = None if question == FIRST else problem.optimism()
+    found: Found | None = core.solve(*native_fields(problem), optimism, question, bound)
     return found
 
 
@@ -292,17 +297,7 @@ def suffix_bounds(problem: Problem, best: int) -> list[int]:
     optimism = mirrored.optimism()
     core = native()
     if core is not None:  # the same breadth-first search in C (core.c's suffix)
-        bounds: list[int] = core.suffix(
-            mirrored.available,
-            mirrored.must,
-            mirrored.jokers,
-            mirrored.table_jokers,
-            mirrored.count_weight,
-            mirrored.unit,
-            list(mirrored.values),
-            optimism,
-            best,
-        )
+        bounds: list[int] = core.suffix(*native_fields(mirrored), optimism, best)
         return bounds
     return suffix_searched(mirrored, optimism, best)
 
