@@ -297,7 +297,7 @@ static size_t step_moves(Problem *p, int index, int64_t key, int late, size_t *f
     if (p->failed) return 0;
     *first = p->n_moves;
     p->n_moves += count;
-    if (!map_put(&p->lists, memo, (int64_t)(*first << 16 | count))) p->failed = 1;
+    if (!map_put(&p->lists, memo, (int64_t)*first << 16 | (int64_t)count)) p->failed = 1;
     return count;
 }
 
@@ -821,7 +821,7 @@ static size_t keep_moves(Keep *k, int index, int64_t key, size_t *first) {
     }
     *first = start;
     k->n_moves = start + made;
-    if (!map_put(&k->lists, memo, (int64_t)(start << 16 | made))) p->failed = 1;
+    if (!map_put(&k->lists, memo, (int64_t)start << 16 | (int64_t)made)) p->failed = 1;
     return made;
 }
 
