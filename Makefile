@@ -23,8 +23,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The Rummikub solver compiled with mypyc and its C core (setup.py), again whenever one of its sources changed:
-# the install compiles it once; after an edit the sources run (partition/compiled.py) until this.
+# The Rummikub solver compiled with mypyc and its C core (setup.py), again whenever one of its
+# sources changed: the install compiles it once; after an edit the sources run (compiled.py) until this.
 SOLVER := rules/rummikub/partition
 SOLVER_SOURCES := $(wildcard $(SOLVER)/*.py $(SOLVER)/*.c)
 $(SOLVER)/compiled.json: $(SOLVER_SOURCES) setup.py | $(STAMP)

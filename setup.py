@@ -2,7 +2,7 @@
 
 The solver's modules (``rules/rummikub/partition``) are plain, fully typed Python. mypyc, part of
 mypy (wheels for x86-64 and aarch64), turns them into C extensions that run the same code about
-three times faster; ``core.c``, the plain search written in C, is built beside them. That needs a
+three times faster; ``core.c``, the searches written in C, is built beside them. That needs a
 C compiler and the Python headers (on a Pi: ``sudo apt install build-essential python3-dev``).
 Without them, or with ``REFEREE_PURE_PYTHON=1``, the extensions are skipped and the package is
 pure Python, the reference; ``partition/compiled.py`` decides at import which of the two runs,

@@ -2,8 +2,8 @@
 (the reference).
 
 ``setup.py`` compiles the modules of :data:`MODULES` in place with mypyc (about three times
-faster, the same code) and builds :data:`NATIVE`, the plain search written in C (``core.c``: the
-same moves in the same order as :mod:`.search`, many times faster), and writes :data:`STAMP`
+faster, the same code) and builds :data:`NATIVE`, the searches of :mod:`.search` and :mod:`.keeping`
+written in C (``core.c``: the same moves in the same order, many times faster), and writes :data:`STAMP`
 beside them: the SHA-256 of every source it compiled. At import, :func:`choose` keeps the
 compiled modules and the core only when that stamp matches the sources and
 ``REFEREE_PURE_PYTHON`` is not set; otherwise a finder placed first on ``sys.meta_path`` loads

@@ -153,8 +153,6 @@ typedef struct {
     int failed; /* memory ran out */
 } Problem;
 
-static inline int c_of(int index) { return index % (NC + 1); }
-
 static inline int64_t step_reads(int index, int64_t key) {
     int c = index % (NC + 1);
     if (c == NC) return key % NUMBER_PART;
@@ -407,20 +405,24 @@ static int way(Bounded *search, int64_t score, int64_t *choices) {
 
 /* ---- back to Python ---------------------------------------------------------------------- */
 
-/* (score, choices) in the form rebuild() reads: a colour's (state tuple, jokers, grouped, in
- * runs), a number's group jokers. */
+/* A step's choice in the form rebuild() reads: a colour's (state tuple, jokers, grouped, in runs)
+ * and, in the kept-meld search (``kept``), the old melds it keeps as a mask; a number's group
+ * jokers (in ``state``). */
+static PyObject *choice_object(int index, int state, int jokers, int grouped, int in_runs, int kept,
+                               uint64_t bits) {
+    if (index % (NC + 1) == NC) return PyLong_FromLong(state);
+    PyObject *tuple = PyList_GET_ITEM(state_objects, state);
+    if (kept) return Py_BuildValue("(OiiiK)", tuple, jokers, grouped, in_runs, (unsigned long long)bits);
+    return Py_BuildValue("(Oiii)", tuple, jokers, grouped, in_runs);
+}
+
+/* (score, choices) of the plain search's moves taken. */
 static PyObject *found(const Problem *p, int64_t score, const int64_t *choices) {
     PyObject *list = PyList_New(STEPS);
     if (list == NULL) return NULL;
     for (int index = 0; index < STEPS; index++) {
         const Move *move = &p->moves[choices[index]];
-        PyObject *choice;
-        if (index % (NC + 1) == NC) {
-            choice = PyLong_FromLong(move->state);
-        } else {
-            PyObject *state = PyList_GET_ITEM(state_objects, move->state);
-            choice = Py_BuildValue("(Oiii)", state, move->jokers, move->grouped, move->in_runs);
-        }
+        PyObject *choice = choice_object(index, move->state, move->jokers, move->grouped, move->in_runs, 0, 0);
         if (choice == NULL) {
             Py_DECREF(list);
             return NULL;
@@ -468,11 +470,19 @@ static int read_grid(PyObject *rows, int grid[NC][NUMBERS + 3], const char *what
     return 1;
 }
 
-/* A question's tiles, gains and optimism read into ``p`` (its pools not yet made); 0 on an error
- * (set). ``optimism`` is read unless it is None. */
-static int read_problem(Problem *p, PyObject *available, PyObject *must, int jokers, int table_jokers,
-                        long long count_weight, long long unit, PyObject *values, PyObject *optimism) {
+/* A question's tiles and gains, ``fields`` (search.native_fields: available, must, jokers,
+ * table_jokers, count_weight, unit, values), and its optimism (read unless None) into ``p``, with
+ * its pools; 0 on an error (set). */
+static int read_problem(Problem *p, PyObject *fields, PyObject *optimism) {
+    PyObject *available, *must, *values;
+    int jokers, table_jokers;
+    long long count_weight, unit;
     memset(p, 0, sizeof *p);
+    if (!PyTuple_Check(fields) || !PyArg_ParseTuple(fields, "OOiiLLO", &available, &must, &jokers,
+                                                     &table_jokers, &count_weight, &unit, &values)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "the problem's fields are a tuple");
+        return 0;
+    }
     if (options == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "configure() first");
         return 0;
@@ -546,26 +556,24 @@ static void free_problem(Problem *p) {
     p->optimism = NULL;
 }
 
-/* solve(available, must, jokers, table_jokers, count_weight, unit, values, optimism, mode, bound)
+/* solve(fields, optimism, mode, bound): ``fields`` as read_problem reads them
  *
  * mode 0: Bounded(problem).above(bound)          -> (score, choices) or None
  * mode 1: first(problem)                         -> (score, choices) or None
  * mode 2: first(problem), then improve(problem)  -> (score, choices) or None
  * ``optimism`` (Problem.optimism(), or None in mode 1) bounds the searches of modes 0 and 2. */
 static PyObject *solve(PyObject *self, PyObject *args) {
-    PyObject *available, *must, *values, *optimism;
-    int jokers, table_jokers, mode;
-    long long count_weight, unit, bound;
+    PyObject *fields, *optimism;
+    int mode;
+    long long bound;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOiiLLOOiL", &available, &must, &jokers, &table_jokers, &count_weight,
-                          &unit, &values, &optimism, &mode, &bound))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "OOiL", &fields, &optimism, &mode, &bound)) return NULL;
     if (mode < 0 || mode > 2 || (mode != 1 && optimism == Py_None)) {
         PyErr_SetString(PyExc_ValueError, "mode out of range, or no optimism to bound its search");
         return NULL;
     }
     Problem p;
-    if (!read_problem(&p, available, must, jokers, table_jokers, count_weight, unit, values, optimism)) {
+    if (!read_problem(&p, fields, optimism)) {
         free_problem(&p);
         return NULL;
     }
@@ -964,13 +972,8 @@ static PyObject *keep_layers(Keep *k, int64_t target, size_t beam) {
                 PyErr_SetString(PyExc_AssertionError, "no move that makes up a node's score");
                 return NULL;
             }
-            PyObject *choice;
-            if (c_of(index) == NC) {
-                choice = PyLong_FromLong(move->state);
-            } else {
-                choice = Py_BuildValue("(OiiiK)", PyList_GET_ITEM(state_objects, move->state), move->jokers,
-                                       move->grouped, move->in_runs, (unsigned long long)move->bits);
-            }
+            PyObject *choice =
+                choice_object(index, move->state, move->jokers, move->grouped, move->in_runs, 1, move->bits);
             if (choice == NULL) {
                 Py_DECREF(list);
                 return NULL;
@@ -1051,32 +1054,34 @@ static int read_ints(PyObject *list, int64_t *out, Py_ssize_t count, const char 
     return !PyErr_Occurred();
 }
 
-/* keep(available, must, jokers, table_jokers, count_weight, unit, values, optimism, choices, here,
- *      releasing, touching, ahead, early, best, suffix, target, beam)
+/* keep(fields, optimism, choices, here, releasing, touching, ahead, early, best, suffix, target,
+ *      beam): ``fields`` as read_problem reads them
  *
  * Keeping(problem, best, suffix).layers(target, beam or None) for a KeepingProblem of at most 36
  * old melds: its fields and those of its _Olds as keeping.py has them (``suffix`` may be None, a
  * 0 ``beam`` is none). -> (score, choices) or None. */
 static PyObject *keep(PyObject *self, PyObject *args) {
-    PyObject *available, *must, *values, *optimism, *choices, *here, *releasing, *touching, *ahead, *early,
-        *suffix;
-    int jokers, table_jokers;
-    long long count_weight, unit, best, target, beam;
+    PyObject *fields, *optimism, *choices, *here, *releasing, *touching, *ahead, *early, *suffix;
+    long long best, target, beam;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOiiLLOOOOOOOOLOLL", &available, &must, &jokers, &table_jokers,
-                          &count_weight, &unit, &values, &optimism, &choices, &here, &releasing, &touching,
+    if (!PyArg_ParseTuple(args, "OOOOOOOOLOLL", &fields, &optimism, &choices, &here, &releasing, &touching,
                           &ahead, &early, &best, &suffix, &target, &beam))
         return NULL;
-    if (unit < 1 || unit - 1 > MAX_OLDS || beam < 0 || optimism == Py_None) {
-        PyErr_SetString(PyExc_ValueError, "1..37 as the unit (old melds + 1), a beam of 0 or more, an optimism");
+    if (beam < 0 || optimism == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "a beam of 0 or more, and an optimism");
         return NULL;
     }
     Keep *k = calloc(1, sizeof(Keep));
     if (k == NULL) return PyErr_NoMemory();
     PyObject *result = NULL;
     int64_t *flat = NULL;
-    if (!read_problem(&k->p, available, must, jokers, table_jokers, count_weight, unit, values, optimism))
+    int64_t unit;
+    if (!read_problem(&k->p, fields, optimism)) goto done;
+    unit = k->p.unit;
+    if (unit < 1 || unit - 1 > MAX_OLDS) {
+        PyErr_SetString(PyExc_ValueError, "1..37 as the unit (old melds + 1)");
         goto done;
+    }
     k->kept_place = NUMBER_PART;
     for (int c = 0; c < NC; c++) k->kept_place *= n_states;
     if (!read_steps(choices, 3, &flat, k->choice_start, "choices")) goto done;
@@ -1131,25 +1136,22 @@ done:
 
 /* ---- suffix_bounds: the programme from the other end, breadth-first -------------------------- */
 
-/* suffix(available, must, jokers, table_jokers, count_weight, unit, values, optimism, best):
+/* suffix(fields, optimism, best): ``fields`` as read_problem reads them;
  * search.suffix_bounds for the mirrored problem given (numbers 13..1 as 1..13, each tile keeping
  * its value, its optimism): after each number the most points of a node still able to reach
  * ``best`` -> the list of 15 bounds, by the unmirrored number. A node's best score does not depend
  * on the order in which it is reached, so neither do the bounds. */
 static PyObject *suffix(PyObject *self, PyObject *args) {
-    PyObject *available, *must, *values, *optimism;
-    int jokers, table_jokers;
-    long long count_weight, unit, best;
+    PyObject *fields, *optimism;
+    long long best;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOiiLLOOL", &available, &must, &jokers, &table_jokers, &count_weight, &unit,
-                          &values, &optimism, &best))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "OOL", &fields, &optimism, &best)) return NULL;
     if (optimism == Py_None) {
         PyErr_SetString(PyExc_ValueError, "no optimism to bound the search");
         return NULL;
     }
     Problem p;
-    if (!read_problem(&p, available, must, jokers, table_jokers, count_weight, unit, values, optimism)) {
+    if (!read_problem(&p, fields, optimism)) {
         free_problem(&p);
         return NULL;
     }
@@ -1160,7 +1162,7 @@ static PyObject *suffix(PyObject *self, PyObject *args) {
     if (!map_init(&index_of, 1 << 10) || !layer_push(&layers[0], 0, 0, 0)) goto done;
     for (int index = 0; index < STEPS; index++) {
         Layer *layer = &layers[index % 2], *next = &layers[(index + 1) % 2];
-        const int64_t *bound = &p.optimism[(size_t)(index + 1) * (size_t)(jokers + 1)];
+        const int64_t *bound = &p.optimism[(size_t)(index + 1) * (size_t)(p.jokers + 1)];
         next->size = 0;
         memset(index_of.keys, 0, (index_of.mask + 1) * sizeof(uint64_t));
         index_of.size = 0;
@@ -1173,7 +1175,7 @@ static PyObject *suffix(PyObject *self, PyObject *args) {
             for (size_t i = 0; i < count; i++) {
                 const Move *move = &p.moves[first + i];
                 int64_t new = key + move->delta;
-                if (move->gain + bound[jokers - new / JOKERS_PLACE % 3] < floor) continue;
+                if (move->gain + bound[p.jokers - new / JOKERS_PLACE % 3] < floor) continue;
                 int64_t value = score + move->gain;
                 size_t slot = map_slot(&index_of, (uint64_t)new);
                 if (index_of.keys[slot]) {

@@ -326,7 +326,7 @@ class Keeping:
         if core is not None and self.problem.unit - 1 <= _NATIVE_OLDS:
             olds = self.olds
             found: Found | None = core.keep(
-                *native_fields(self.problem),
+                native_fields(self.problem),
                 self.optimism,
                 olds.choices,
                 olds.here,

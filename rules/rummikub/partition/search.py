@@ -150,7 +150,7 @@ def native() -> Any:
 
 
 def native_fields(problem: Problem) -> tuple[object, ...]:
-    """What every question to the C core starts with: the problem's tiles and gains."""
+    """What every question to the C core starts with: the problem's tiles and gains, one tuple."""
     return (
         problem.available,
         problem.must,
@@ -168,7 +168,7 @@ def native_search(problem: Problem, question: int, bound: int = 0) -> Found | No
     core = native()
     assert core is not None and type(problem) is Problem
     optimism = None if question == FIRST else problem.optimism()
-    found: Found | None = core.solve(*native_fields(problem), optimism, question, bound)
+    found: Found | None = core.solve(native_fields(problem), optimism, question, bound)
     return found
 
 
@@ -297,7 +297,7 @@ def suffix_bounds(problem: Problem, best: int) -> list[int]:
     optimism = mirrored.optimism()
     core = native()
     if core is not None:  # the same breadth-first search in C (core.c's suffix)
-        bounds: list[int] = core.suffix(*native_fields(mirrored), optimism, best)
+        bounds: list[int] = core.suffix(native_fields(mirrored), optimism, best)
         return bounds
     return suffix_searched(mirrored, optimism, best)
 

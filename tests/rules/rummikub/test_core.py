@@ -155,21 +155,23 @@ def test_the_suffix_bounds_are_the_sources_bounds() -> None:
 def test_bad_questions_are_refused_with_what_is_wrong() -> None:
     core = native()
     problem = _problem([parse_tiles("R1 R2 R3")], parse_tiles("R4"), W)
-    args = [problem.available, problem.must, problem.jokers, problem.table_jokers, W, 1, list(range(14))]
+    args = list(plain_search.native_fields(problem))
     with pytest.raises(ValueError, match="14 counts per colour"):
-        core.solve([[0] * 13] * 4, *args[1:], None, FIRST, 0)
+        core.solve(([[0] * 13] * 4, *args[1:]), None, FIRST, 0)
     with pytest.raises(ValueError, match=r"a count outside 0\.\.2"):
-        core.solve([[3] * 14] * 4, *args[1:], None, FIRST, 0)
+        core.solve(([[3] * 14] * 4, *args[1:]), None, FIRST, 0)
     with pytest.raises(ValueError, match="more table tiles than tiles"):
-        core.solve([[0] * 14] * 4, [[1] * 14] * 4, *args[2:], None, FIRST, 0)
+        core.solve(([[0] * 14] * 4, [[1] * 14] * 4, *args[2:]), None, FIRST, 0)
     with pytest.raises(ValueError, match="no optimism"):
-        core.solve(*args, None, BEST, 0)
+        core.solve(tuple(args), None, BEST, 0)
     with pytest.raises(ValueError, match="optimism: one row per step"):
-        core.solve(*args, [[0]], BEST, 0)
+        core.solve(tuple(args), [[0]], BEST, 0)
     with pytest.raises(ValueError, match="values: 14"):
-        core.solve(*args[:-1], [0] * 13, None, FIRST, 0)
+        core.solve((*args[:-1], [0] * 13), None, FIRST, 0)
+    with pytest.raises(TypeError, match="fields are a tuple"):
+        core.solve(args, None, FIRST, 0)
     with pytest.raises(ValueError, match="unit"):  # 37 old melds: more than a 106-tile set holds
-        core.keep(*args[:5], 38, *args[6:], problem.optimism(), [], [], [], [], [], [], 0, None, 0, 0)
+        core.keep((*args[:5], 38, *args[6:]), problem.optimism(), [], [], [], [], [], [], 0, None, 0, 0)
 
 
 def test_the_core_runs_only_with_the_compiled_build() -> None:
