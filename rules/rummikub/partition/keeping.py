@@ -73,32 +73,21 @@ def _solve_keeping(
     keep it (its tiles leave the free ones, for the steps it spans) or not. Every point of value
     is worth more than all the melds together, so the kept count only breaks ties.
     """
-    table = TileCounts.of([t for tiles, _ in olds for t in tiles])
-    available, jokers = together(table, rack)
-    unit = len(olds) + 1
-    weight = count_weight * unit
-    problem = KeepingProblem(
-        available, table.naturals, jokers, table.jokers, weight, unit, olds=_Olds.of(olds, unit, weight)
-    )
-    offset = count_weight * table.jokers  # the programme counts table jokers as placed
-    best = score + offset
-    plain = Problem(available, table.naturals, jokers, table.jokers, count_weight)
-    # When the optimism counts a rack tile that cannot be laid, it cannot tell the nodes that
-    # have already lost the best score: bounds from the other end can.
-    loose = plain.optimism()[0][jokers] - best >= count_weight
-    suffix = suffix_bounds(plain, best) if loose else None
-    search = Keeping(problem, best, suffix)
+    search = Keeping.of(olds, rack, count_weight, score)
+    problem = search.problem
+    unit = problem.unit
+    offset = search.best - score  # the programme counts table jokers as placed
     # A narrow search first (wider, twice, if it loses every way), for a play that keeps as many
     # melds as the best one or nearly; then the exact search asks only for a better one: a
     # demanding target keeps few nodes. (Where every narrow search loses, the exact one starts
     # from the plain answer's melds, the weakest target: the slowest positions.)
-    target = unit * (score + offset) + kept
+    target = unit * search.best + kept
     quick = None
     for beam in _BEAMS:
         quick = search.layers(target, beam=beam)
         if quick is not None:
             break
-    if quick is not None and len(table) >= _FULL:
+    if quick is not None and sum(len(tiles) for tiles, _ in olds) >= _FULL:
         # On a full table the plain question is quick (its first arrangement is mostly the best
         # and the proof short) and the melds that must change are many. Each old meld the quick
         # play changed is asked whether it can be kept at all; the exact search then offers
@@ -109,15 +98,15 @@ def _solve_keeping(
         ]
         if not all(keepable):
             narrower = KeepingProblem(
-                available,
-                table.naturals,
-                jokers,
-                table.jokers,
-                weight,
+                problem.available,
+                problem.must,
+                problem.jokers,
+                problem.table_jokers,
+                problem.count_weight,
                 unit,
-                olds=_Olds.of(olds, unit, weight, keepable),
+                olds=_Olds.of(olds, unit, problem.count_weight, keepable),
             )
-            search = Keeping(narrower, best, suffix)
+            search = Keeping(narrower, search.best, search.suffix)
     found = search.layers(target) if quick is None else search.layers(quick[0] + 1) or quick
     if found is None:
         raise ValueError(f"no arrangement scores {score} and keeps {kept} old melds")
@@ -286,7 +275,6 @@ class KeepingProblem(Problem):
         return moves
 
 
-_NATIVE_OLDS = 36  # the most old melds the C core's 64-bit keys hold (keeping.py's are unbounded)
 _BEAMS = (150, 600, 2400)  # nodes per step in solve_keeping's narrow searches, until one wins
 _FULL = 70  # table tiles from which solve_keeping asks which old melds can be kept at all
 
@@ -317,13 +305,38 @@ class Keeping:
         self.optimism = problem.optimism()
         self.moves: dict[int, list[tuple[int, int, int, Choice]]] = {}
 
+    @classmethod
+    def of(
+        cls,
+        olds: Sequence[tuple[Sequence[Tile], Sequence[Tile]]],
+        rack: TileCounts,
+        count_weight: int,
+        score: int,
+    ) -> Keeping:
+        """The search of :func:`solve_keeping` (its arguments as there): every old meld may be
+        kept, ``best`` is ``score`` with the table jokers counted as placed."""
+        table = TileCounts.of([t for tiles, _ in olds for t in tiles])
+        available, jokers = together(table, rack)
+        unit = len(olds) + 1
+        weight = count_weight * unit
+        problem = KeepingProblem(
+            available, table.naturals, jokers, table.jokers, weight, unit, olds=_Olds.of(olds, unit, weight)
+        )
+        best = score + count_weight * table.jokers
+        plain = Problem(available, table.naturals, jokers, table.jokers, count_weight)
+        # When the optimism counts a rack tile that cannot be laid, it cannot tell the nodes that
+        # have already lost the best score: bounds from the other end can.
+        loose = plain.optimism()[0][jokers] - best >= count_weight
+        return cls(problem, best, suffix_bounds(plain, best) if loose else None)
+
     def layers(self, target: int, beam: int | None = None) -> Found | None:
         """The best arrangement if it scores at least ``target``, else ``None``. ``beam`` keeps
         at most that many nodes per step, the most promising: a quick search for a good target,
         exact only without it. (In C, ``core.c``'s ``keep``, in the compiled build: the same
-        nodes in the same order, so the same answer; :meth:`searched` is the reference.)"""
+        nodes in the same order, so the same answer; :meth:`searched` is the reference. Its keys
+        hold the masks of up to 36 old melds: a 106-tile set makes 35 at most.)"""
         core = native()
-        if core is not None and self.problem.unit - 1 <= _NATIVE_OLDS:
+        if core is not None:
             olds = self.olds
             found: Found | None = core.keep(
                 native_fields(self.problem),

@@ -21,7 +21,7 @@ from rules.rummikub import Meld
 from rules.rummikub.partition import TileCounts, compiled
 from rules.rummikub.partition import search as plain_search
 from rules.rummikub.partition.counts import together
-from rules.rummikub.partition.keeping import Keeping, KeepingProblem, _Olds
+from rules.rummikub.partition.keeping import Keeping
 from rules.rummikub.partition.programme import Problem
 from rules.rummikub.partition.search import BEST, FIRST, Bounded, first, improve, native, native_search
 from rules.rummikub.tiles import Tile, parse_tiles
@@ -91,31 +91,16 @@ def test_the_plain_search_answers_as_the_sources(
 
 
 def _keeping(melds: list[list[Tile]], rack: list[Tile]) -> tuple[Keeping, int, int] | None:
-    """A kept-meld search as best_move sets it up, with the best score and the melds the plain
-    answer keeps; ``None`` when no rack tile can be laid."""
+    """The kept-meld search as best_move sets it up, the points its targets start from and the
+    melds the plain answer keeps; ``None`` when no rack tile can be laid."""
     old = [Meld(tuple(m)) for m in melds]
     best = best_move_module._solve(old, rack)
     if best is None or not best.placed:
         return None
     _, kept = best_move_module._kept_first(old, [Meld(m) for m in best.melds])
     olds = [(m.tiles, m.reading.stands_for) for m in old]
-    table = TileCounts.of([t for tiles, _ in olds for t in tiles])
-    available, jokers = together(table, TileCounts.of(rack))
-    unit = len(olds) + 1
-    problem = KeepingProblem(
-        available,
-        table.naturals,
-        jokers,
-        table.jokers,
-        W * unit,
-        unit,
-        olds=_Olds.of(olds, unit, W * unit),
-    )
-    score = best.score + W * table.jokers
-    plain = Problem(available, table.naturals, jokers, table.jokers, W)
-    loose = plain.optimism()[0][jokers] - score >= W
-    suffix = plain_search.suffix_bounds(plain, score) if loose else None
-    return Keeping(problem, score, suffix), unit * score, kept
+    search = Keeping.of(olds, TileCounts.of(rack), W, best.score)
+    return search, search.problem.unit * search.best, kept
 
 
 def test_the_kept_meld_search_answers_as_the_sources() -> None:
