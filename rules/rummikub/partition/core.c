@@ -116,6 +116,21 @@ static int map_grow(Map *map) {
     return 1;
 }
 
+/* ``map`` emptied for about ``expected`` keys: cleared where it is that small already, else made
+anew at that size (a layer's index must not cost the largest layer's size at every step). 0 when
+memory ran out. */
+static int map_clear(Map *map, size_t expected) {
+    size_t capacity = 1024;
+    while (capacity < 2 * expected) capacity *= 2;
+    if (capacity < map->mask + 1) {
+        map_free(map);
+        return map_init(map, capacity);
+    }
+    memset(map->keys, 0, (map->mask + 1) * sizeof(uint64_t));
+    map->size = 0;
+    return 1;
+}
+
 /* 0 when memory ran out. */
 static int map_put(Map *map, uint64_t key, int64_t value) {
     size_t i = map_slot(map, key);
@@ -901,8 +916,7 @@ static PyObject *keep_layers(Keep *k, int64_t target, size_t beam) {
         int64_t behind = behind_set ? k->best - k->suffix[n + 1] - k->early[n] : 0;
         int checked = short_ > 0 || behind_set;
         Layer *layer = &k->layers[index], *next = &k->layers[index + 1];
-        memset(index_of.keys, 0, (index_of.mask + 1) * sizeof(uint64_t));
-        index_of.size = 0;
+        if (!map_clear(&index_of, layer->size)) goto failed;
         for (size_t at = 0; at < layer->size; at++) {
             int64_t key = layer->keys[at], score = layer->scores[at];
             size_t first;
@@ -1164,8 +1178,10 @@ static PyObject *suffix(PyObject *self, PyObject *args) {
         Layer *layer = &layers[index % 2], *next = &layers[(index + 1) % 2];
         const int64_t *bound = &p.optimism[(size_t)(index + 1) * (size_t)(p.jokers + 1)];
         next->size = 0;
-        memset(index_of.keys, 0, (index_of.mask + 1) * sizeof(uint64_t));
-        index_of.size = 0;
+        if (!map_clear(&index_of, layer->size)) {
+            p.failed = 1;
+            goto done;
+        }
         for (size_t at = 0; at < layer->size; at++) {
             int64_t key = layer->keys[at], score = layer->scores[at];
             size_t first;
