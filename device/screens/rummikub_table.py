@@ -617,6 +617,8 @@ class RummikubTableScreen(TableScreen):
         if verdict is None or session.timer.now() - verdict.at > NOTICE_SECONDS:
             return ""
         name = session.players[verdict.seat].name
+        if verdict.kind == "play" and verdict.tiles == 1:
+            return self._("{name} laid a tile.", name=name)
         if verdict.kind == "play":
             return self._("{name} laid {n} tiles.", name=name, n=verdict.tiles)
         if verdict.kind == "draw":

@@ -337,6 +337,16 @@ def test_played_tile_accounting_matches_the_engine(make_app) -> None:
     app.step()
     assert f"{session.players[0].name} laid 6 tiles." in " ".join(app.canvas.texts())
     assert Tile.parse("K1") in [t for m in session.before for t in m]
+    # The other seat draws; then one tile more: said in the singular.
+    hold(app, 1)
+    read(app, seen(["R10 R11 R12", "K1 K2 K3"]))
+    assert session.current_seat == 0
+    press(app, 0)
+    read(app, seen(["R10 R11 R12 R13", "K1 K2 K3"]))
+    assert session.verdict is not None and session.verdict.tiles == 1
+    app.step()
+    texts = " ".join(app.canvas.texts())
+    assert f"{session.players[0].name} laid a tile." in texts and "laid 1 tiles" not in texts
 
 
 def play_until_finished(app: App, sim: Simulator, clock, frames: int, games: int = 1) -> list:
