@@ -1,5 +1,7 @@
 """Export of the finished games: CSV (one row per player per game, for a spreadsheet) and JSON (every
-game with its options, players, scores and actions, enough to replay it).
+game with its options, players, scores and actions, enough to replay it, and the readings the players
+corrected), and every corrected reading as CSV (``to_corrections_csv``: the misreads, to count and
+learn from).
 
 A game's session may add to its games (``GameSession.exported``, from the replayed final state):
 Kalooki played for a prize pool adds each deal's penalties and payouts and each player's winnings
@@ -24,12 +26,24 @@ from typing import Any
 
 import rules
 from device import sessions  # noqa: F401 - registers every game's session
-from device.journal import Journal, StoredGame
+from device.journal import Journal, StoredCorrection, StoredGame
 from device.session import SESSIONS
 
-__all__ = ["CSV_COLUMNS", "exported", "to_csv", "to_json"]
+__all__ = ["CORRECTION_COLUMNS", "CSV_COLUMNS", "exported", "to_corrections_csv", "to_csv", "to_json"]
 
 CSV_COLUMNS = ("game_id", "game", "started", "finished", "seat", "player", "score", "place", "payout_cents")
+CORRECTION_COLUMNS = (
+    "game_id",
+    "game",
+    "seq",
+    "kind",
+    "item",
+    "read",
+    "entered",
+    "confidence",
+    "sure",
+    "misread",
+)
 
 
 def _iso(t: float | None) -> str:
@@ -79,7 +93,47 @@ def to_json(journal: Journal) -> str:
                 "scores": list(g.scores or ()),
                 "places": list(g.places or ()),
                 "actions": [a.action for a in journal.actions(g.id)],
+                "corrections": [_correction(c) for c in journal.corrections(g.id)],
                 **exported(journal, g),
             }
         )
     return json.dumps({"games": games}, ensure_ascii=False, indent=1)
+
+
+def _correction(stored: StoredCorrection) -> dict[str, Any]:
+    fix = stored.fix
+    return {
+        "seq": stored.seq,
+        "kind": fix.kind,
+        "item": fix.item,
+        "read": fix.read,
+        "entered": fix.entered,
+        "confidence": fix.confidence,
+        "sure": fix.sure,
+    }
+
+
+def to_corrections_csv(journal: Journal) -> str:
+    """Every reading the players corrected, of every game (finished or not), one row per item: what
+    the reader read (empty: nothing), what they entered, the reader's confidence, whether it was sure,
+    and whether it was a misread (``read != entered``; an unsure reading confirmed is none). Counting
+    the rows with ``sure`` and ``misread`` both 1 counts the confident misreads.
+
+    >>> import tempfile, pathlib
+    >>> from device.journal import ReadingFix
+    >>> j = Journal.open(pathlib.Path(tempfile.mkdtemp()) / "j.sqlite3", wall=lambda: 0.0)
+    >>> gid = j.start_game("rummikub", {"players": 2}, ["Ala", "Ola"])
+    >>> j.append(gid, 1, {"kind": "demo"}, corrections=[ReadingFix(3, "tile", "R6", "R9", 0.97, True)])
+    >>> print(to_corrections_csv(j).splitlines()[1])
+    1,rummikub,1,tile,3,R6,R9,0.97,1,1
+    """
+    games = {g.id: g.game for g in journal.games()}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CORRECTION_COLUMNS)
+    for c in journal.corrections():
+        fix = c.fix
+        confidence = "" if fix.confidence is None else fix.confidence
+        row = [c.game_id, games.get(c.game_id, ""), c.seq, fix.kind, fix.item, fix.read, fix.entered]
+        writer.writerow([*row, confidence, int(fix.sure), int(fix.misread)])
+    return out.getvalue()

@@ -38,7 +38,7 @@ import os
 import sqlite3
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,9 +50,11 @@ __all__ = [
     "JournalError",
     "JournalLocked",
     "PlayerStats",
+    "ReadingFix",
     "Salvage",
     "SetAside",
     "StoredAction",
+    "StoredCorrection",
     "StoredGame",
 ]
 
@@ -90,7 +92,23 @@ CREATE TABLE settings (
     value TEXT NOT NULL
 );
 """
-TABLES = {"games", "actions", "settings"}
+# The readings the players corrected, beside the action each entered (added to journals made before it
+# on open: an older appliance reads a journal with it as before).
+CORRECTIONS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS corrections (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    item INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    read TEXT NOT NULL,
+    entered TEXT NOT NULL,
+    confidence REAL,
+    sure INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seq, item)
+);
+"""
+TABLES = {"games", "actions", "settings"}  # every journal has these
+OPTIONAL_TABLES = {"corrections"}  # created on open where missing
 
 
 @dataclass(frozen=True)
@@ -122,6 +140,35 @@ class StoredAction:
     at: float
     seat: int | None
     seconds: float  # how long the seat took for this action (the move timer's measure)
+
+
+@dataclass(frozen=True)
+class ReadingFix:
+    """One item of a camera reading the players corrected before the action it entered: which item
+    (its index in the reading), of what (``tile``, ``die``, later ``card``), what the reader said and
+    what the players entered (the same text when they confirmed an unsure reading), the reader's
+    confidence where it gives one, and whether the reader was sure of it (a confident misread when
+    ``read != entered``)."""
+
+    item: int
+    kind: str
+    read: str
+    entered: str
+    confidence: float | None = None
+    sure: bool = True
+
+    @property
+    def misread(self) -> bool:
+        return self.read != self.entered
+
+
+@dataclass(frozen=True)
+class StoredCorrection:
+    """A :class:`ReadingFix` as the journal keeps it: the game and the action (``seq``) it went with."""
+
+    game_id: int
+    seq: int
+    fix: ReadingFix
 
 
 @dataclass(frozen=True)
@@ -189,6 +236,8 @@ class Journal:
             if not path.exists() or path.stat().st_size == 0:
                 _create(path)
             conn = _connect(path, busy_seconds)
+            with conn:
+                conn.execute(CORRECTIONS_SCHEMA)
         except sqlite3.Error as exc:
             raise _error(exc, f"cannot open the journal {path}") from exc
         except OSError as exc:
@@ -232,14 +281,25 @@ class Journal:
         seat: int | None = None,
         seconds: float = 0.0,
         finish: Result | None = None,
+        corrections: Sequence[ReadingFix] = (),
     ) -> None:
         """Store action number ``seq`` (1-based) of a game; durable when this returns. ``finish`` (the
-        scores and places) when this action ends the game: both are one transaction."""
+        scores and places) when this action ends the game, ``corrections`` the items of the reading
+        it came from that the players corrected: all one transaction."""
         with self._writing("store an action") as conn:
             conn.execute(
                 "INSERT INTO actions (game_id, seq, action, at, seat, seconds) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, seq, json.dumps(action, separators=(",", ":")), self._wall(), seat, seconds),
             )
+            if corrections:
+                conn.executemany(
+                    "INSERT INTO corrections (game_id, seq, item, kind, read, entered, confidence, sure) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, seq, f.item, f.kind, f.read, f.entered, f.confidence, int(f.sure))
+                        for f in corrections
+                    ],
+                )
             if finish is not None:
                 self._finish(conn, game_id, *finish)
 
@@ -310,7 +370,12 @@ class Journal:
                     continue
                 rows = _readable_actions(src, game_id)
                 count, result = _replayed_result(stored, [_load(r[1]) for r in rows])
-                self._copy_game(stored, rows[:count], result)
+                fixes = _tolerant_rows(
+                    src,
+                    "SELECT seq, item, kind, read, entered, confidence, sure FROM corrections "
+                    f"WHERE game_id = {int(game_id)} AND seq <= {count} ORDER BY seq, item",
+                )
+                self._copy_game(stored, rows[:count], result, fixes)
                 games += 1
                 actions += count
             for key, value in _tolerant_rows(src, "SELECT key, value FROM settings ORDER BY key"):
@@ -322,7 +387,13 @@ class Journal:
         log.warning("journal: salvaged %d games with %d actions from %s", games, actions, source)
         return self.salvaged
 
-    def _copy_game(self, stored: StoredGame, rows: list[tuple[Any, ...]], result: Result | None) -> None:
+    def _copy_game(
+        self,
+        stored: StoredGame,
+        rows: list[tuple[Any, ...]],
+        result: Result | None,
+        fixes: Sequence[tuple[Any, ...]] = (),
+    ) -> None:
         with self._writing("store a salvaged game") as conn:
             cur = conn.execute(
                 "INSERT INTO games (game, options, players, started, abandoned) VALUES (?, ?, ?, ?, ?)",
@@ -338,6 +409,11 @@ class Journal:
             conn.executemany(
                 "INSERT INTO actions (game_id, seq, action, at, seat, seconds) VALUES (?, ?, ?, ?, ?, ?)",
                 [(new_id, *r) for r in rows],
+            )
+            conn.executemany(
+                "INSERT INTO corrections (game_id, seq, item, kind, read, entered, confidence, sure) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(new_id, *f) for f in fixes],
             )
             if result is not None:
                 conn.execute(
@@ -380,6 +456,19 @@ class Journal:
             "SELECT seq, action, at, seat, seconds FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         ).fetchall()
         return [StoredAction(seq, _load(text), at, seat, seconds) for seq, text, at, seat, seconds in rows]
+
+    def corrections(self, game_id: int | None = None) -> list[StoredCorrection]:
+        """The corrected readings of one game (or of every game), in the order of their actions."""
+        where, args = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
+        rows = self._conn.execute(
+            "SELECT game_id, seq, item, kind, read, entered, confidence, sure FROM corrections "
+            f"{where} ORDER BY game_id, seq, item",
+            args,
+        ).fetchall()
+        return [
+            StoredCorrection(gid, seq, ReadingFix(item, kind, read, entered, confidence, bool(sure)))
+            for gid, seq, item, kind, read, entered, confidence, sure in rows
+        ]
 
     def statistics(self) -> list[PlayerStats]:
         """Per game and player name, over finished games: games played, won, best and average score."""
@@ -580,7 +669,7 @@ def _create(path: Path) -> None:
         try:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.executescript(
-                f"BEGIN; {SCHEMA} PRAGMA application_id = {APPLICATION_ID}; "
+                f"BEGIN; {SCHEMA} {CORRECTIONS_SCHEMA} PRAGMA application_id = {APPLICATION_ID}; "
                 f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
             )
         finally:
@@ -645,8 +734,8 @@ def refusal_reason(path: Path, *, busy_seconds: float = BUSY_SECONDS) -> str | N
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             tables = _user_tables(conn)
-            ours_or_none = app_id in (0, APPLICATION_ID) and tables <= TABLES
-            if ours_or_none and (app_id == 0 or tables != TABLES) and _is_empty(conn, tables):
+            ours_or_none = app_id in (0, APPLICATION_ID) and tables <= TABLES | OPTIONAL_TABLES
+            if ours_or_none and (app_id == 0 or not tables >= TABLES) and _is_empty(conn, tables):
                 return HALF_MADE
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
         finally:

@@ -17,14 +17,14 @@ in ``device.sessions.simulated``) — nothing else in ``device/`` changes.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import rules
 from device.camera_view import GameReader
 from device.events import CameraBack, CameraLost, Seen, TimerSignal
-from device.journal import Journal, StoredGame
+from device.journal import Journal, ReadingFix, StoredGame
 from device.timer import MoveTimer
 from drivers.events import ButtonEvent
 from rules import Action, GameSpec, GameState, IllegalAction, Options
@@ -184,9 +184,10 @@ class GameSession:
     def finished(self) -> bool:
         return self.state.outcome is not None
 
-    def submit(self, act: Action) -> bool:
+    def submit(self, act: Action, corrections: Sequence[ReadingFix] = ()) -> bool:
         """Apply ``act``: journal it durably, then make the new state current. Returns ``False`` (and
-        keeps the reason in :attr:`refusal`) when the rules refuse it."""
+        keeps the reason in :attr:`refusal`) when the rules refuse it. ``corrections``: the items of the
+        camera's reading the players corrected to make ``act``, journaled beside it."""
         try:
             new_state = self.state.apply(act)
         except IllegalAction as exc:
@@ -199,7 +200,13 @@ class GameSession:
         # The action that ends the game and the game's result are one transaction.
         finish = None if outcome is None else (tuple(outcome.scores), tuple(outcome.places))
         self.journal.append(
-            self.game_id, self.seq + 1, rules.action_to_json(act), seat=seat, seconds=seconds, finish=finish
+            self.game_id,
+            self.seq + 1,
+            rules.action_to_json(act),
+            seat=seat,
+            seconds=seconds,
+            finish=finish,
+            corrections=corrections,
         )
         before = self.current_seat
         self.state = new_state

@@ -1,4 +1,5 @@
-"""``referee export --format csv|json``: the finished games of the journal, to stdout or a file.
+"""``referee export --format csv|json|corrections``: the finished games of the journal (or every
+reading the players corrected, ``device.export.to_corrections_csv``), to stdout or a file.
 
 The journal is, in order: ``--journal``, the one in ``--state-dir`` (before or after ``export``), the
 config's; when the config's does not exist but the simulator's does (``referee --simulate`` keeps its
@@ -13,13 +14,21 @@ from typing import Any
 
 from device.appliance import SIMULATOR_STATE
 from device.config import ConfigError, load_config
-from device.export import to_csv, to_json
+from device.export import to_corrections_csv, to_csv, to_json
 from device.journal import Journal, refusal_reason
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("export", help="export the finished games (history) as CSV or JSON")
-    p.add_argument("--format", choices=("csv", "json"), default="csv")
+    p = sub.add_parser(
+        "export",
+        help="export the finished games (history) as CSV or JSON, or the corrected readings (misreads)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("csv", "json", "corrections"),
+        default="csv",
+        help="csv: one row per player; json: whole games; corrections: one row per corrected reading",
+    )
     p.add_argument("--config", default=argparse.SUPPRESS, help="the config file (its journal is exported)")
     p.add_argument("--journal", default=None, help="the journal file (overrides the config)")
     p.add_argument(
@@ -64,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     journal = Journal.open(path)
     try:
-        text = to_csv(journal) if args.format == "csv" else to_json(journal)
+        writers = {"csv": to_csv, "json": to_json, "corrections": to_corrections_csv}
+        text = writers[args.format](journal)
     finally:
         journal.close()
     if args.output:

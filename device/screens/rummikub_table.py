@@ -3,13 +3,15 @@ phase's touches (see ``device.sessions.rummikub`` for the phases).
 
 At 800×480: the top bar; on the left the before table as tiles, the racks' counts and the touches of
 the phase (*Draw*, *+30 s*, *Announce*; *Read the drawn tiles* and *X starts*; *Read the rack*; *Next
-hand*); on the right the camera picture with the reading, the refused meld outlined in red, unsure
-tiles in yellow and, while the table is being restored, what differs from the before table. The tile
-picker (colours and joker, numbers 1–13) fills the bottom while unsure tiles are corrected or a rack
-is entered by hand.
+hand*; *Correct the reading* after a refusal); on the right the camera picture with the reading, the
+refused meld outlined in red, unsure tiles in yellow (picked ones in green, the chosen one in the
+selection colour) and, while the table is being restored, what differs from the before table. The
+tile picker (colours and joker, numbers 1–13) fills the bottom while a reading is corrected (its
+tiles a page at a time, any of them can be tapped) or a rack is entered by hand.
 
-Targets are labelled for the tests and the simulated players: ``start 2`` (seat 2 starts), ``unsure
-3`` (the third tile of the reading), ``colour R``, ``number 7``, ``joker``.
+Targets are labelled for the tests and the simulated players: ``start 2`` (seat 2 starts), ``tile 3``
+(the third tile of the reading, while correcting), ``page back`` / ``page on``, ``colour R``,
+``number 7``, ``joker``.
 """
 
 from __future__ import annotations
@@ -209,11 +211,15 @@ class RummikubTableScreen(TableScreen):
                 outline(refused.tiles[i].corners, WARNING, canvas.px(4), "refused_tile")
         corr = session.correction
         if corr is not None:
+            tiles = corr.observation.tiles
             for i in corr.unsure:
-                chosen = i == corr.chosen
-                outline(
-                    corr.observation.tiles[i].corners, ACCENT, canvas.px(5 if chosen else 3), "unsure_tile"
-                )
+                if i not in corr.fixes and i != corr.chosen:
+                    outline(tiles[i].corners, ACCENT, canvas.px(3), "unsure_tile")
+            for i in corr.fixes:
+                if i != corr.chosen:
+                    outline(tiles[i].corners, GOOD, canvas.px(3), "corrected_tile")
+            if corr.chosen is not None:
+                outline(tiles[corr.chosen].corners, BUTTON_SELECTED, canvas.px(5), "chosen_tile")
         if session.phase == "restore" and session.live is not None:
             for i in session.differs():
                 outline(session.live.tiles[i].corners, WARNING, canvas.px(4), "differs_tile")
@@ -345,6 +351,14 @@ class RummikubTableScreen(TableScreen):
                 size=18,
             )
             y += canvas.px(52)
+        if session.can_dispute() and area.bottom - y >= canvas.px(48):
+            canvas.button(
+                (area.left, y, area.width, canvas.px(48)),
+                self._("Correct the reading"),
+                session.dispute,
+                size=20,
+            )
+            return
         hint = (
             self._("Reading the table…")
             if checking
@@ -433,45 +447,72 @@ class RummikubTableScreen(TableScreen):
     def draw_correcting(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
         corr = session.correction
         assert corr is not None
-        canvas.paragraph(
-            self._("Unsure tiles: straighten them and press again, or tap each and pick what it is."),
-            (area.left, area.top, area.width, canvas.px(72)),
-            size=18,
-        )
-        y = area.top + canvas.px(76)
-        self.draw_unsure(canvas, corr, pygame.Rect(area.left, y, area.width, canvas.px(112)))
-        y += canvas.px(116)
+        if corr.unsure:
+            text = self._("Unsure tiles: straighten them and press again, or tap each and pick what it is.")
+        else:
+            text = self._("Tap a tile the camera misread and pick what it is, then Check.")
+        canvas.paragraph(text, (area.left, area.top, area.width, canvas.px(66)), size=18)
+        y = area.top + canvas.px(68)
+        pages = corr.pages()
+        if len(pages) > 1:
+            arrow = canvas.px(56)
+            canvas.button((area.left, y, arrow, canvas.px(48)), "<", partial(session.turn_page, -1), size=22)
+            canvas.relabel("page back")
+            canvas.button(
+                (area.right - arrow, y, arrow, canvas.px(48)), ">", partial(session.turn_page, 1), size=22
+            )
+            canvas.relabel("page on")
+            canvas.text(
+                self._("Page {n} of {total}", n=corr.page + 1, total=len(pages)),
+                (area.left + arrow, y, area.width - 2 * arrow, canvas.px(48)),
+                size=18,
+                colour=TEXT_DIM,
+                align="center",
+            )
+            y += canvas.px(52)
+        self.draw_chips(canvas, corr, pygame.Rect(area.left, y, area.width, canvas.px(108)))
+        y = area.bottom - canvas.px(52)
+        w = (area.width - canvas.px(8)) // 2
         canvas.button(
-            (area.left, y, area.width, canvas.px(52)),
+            (area.left, y, w, canvas.px(52)),
             self._("Check"),
             session.enter_correction if corr.complete else None,
             colour=GOOD if corr.complete else None,
             size=22,
         )
+        canvas.button(
+            (area.left + w + canvas.px(8), y, w, canvas.px(52)),
+            self._("Cancel"),
+            session.cancel_correction,
+            size=22,
+        )
 
-    def draw_unsure(self, canvas: Canvas, corr: Correction, area: pygame.Rect) -> None:
-        """A chip per unsure tile: what it was read as (or picked), tap to choose it."""
-        size = canvas.px(52)
-        per_row = max(1, area.width // (size + canvas.px(6)))
-        for n, i in enumerate(corr.unsure):
+    def draw_chips(self, canvas: Canvas, corr: Correction, area: pygame.Rect) -> None:
+        """A chip per tile of the page: what it was read as (or picked), tap to choose it. An unsure
+        tile not yet picked shows its reading with a question mark."""
+        size = canvas.px(50)
+        gap = canvas.px(6)
+        per_row = max(1, (area.width + gap) // (size + gap))
+        page = corr.pages()[corr.page]
+        for n, i in enumerate(page):
             rect = pygame.Rect(
-                area.left + (n % per_row) * (size + canvas.px(6)),
-                area.top + (n // per_row) * (size + canvas.px(6)),
-                size,
-                size,
+                area.left + (n % per_row) * (size + gap), area.top + (n // per_row) * (size + gap), size, size
             )
             if rect.bottom > area.bottom:
                 break
             tile = corr.fixes.get(i)
             if tile is not None:
                 self.draw_tile(canvas, tile, rect, kind="picked_tile")
-            else:
+                pygame.draw.rect(canvas.surface, GOOD, rect, width=canvas.px(3), border_radius=4)
+            elif i in corr.unsure:
                 canvas.shape(rect, PANEL, radius=4)
                 seen = corr.observation.tiles[i].tile
                 canvas.text(f"{seen}?", rect, size=18, colour=ACCENT, align="center")
+            else:
+                self.draw_tile(canvas, corr.observation.tiles[i].tile, rect, kind="read_tile")
             if i == corr.chosen:
                 pygame.draw.rect(canvas.surface, BUTTON_SELECTED, rect, width=canvas.px(4), border_radius=4)
-            canvas.target(rect, f"unsure {i + 1}", partial(self.session.choose_unsure, i))
+            canvas.target(rect, f"tile {i + 1}", partial(self.session.choose_tile, i))
 
     def draw_reveal(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
         seat = session.to_reveal()

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from device.camera_view import GameReader
 from device.events import DiceSeen, Seen, SeenDie
+from device.journal import ReadingFix
 from device.session import GameSession, register_session
 from device.sessions.dice_rolls import Scene, Verdict, as_roll, judge, roll_of
 from rules.dice import Choose, Roll, RollDice
@@ -42,6 +43,7 @@ __all__ = [
     "PokerDiceSession",
     "TimeoutEntry",
     "YahtzeeSession",
+    "dice_fixes",
     "roll_from_seen",
     "seen_from_observation",
 ]
@@ -80,6 +82,25 @@ def seen_from_observation(observation: DiceObservation, *, gap: bool = False) ->
         for i, die in enumerate(observation.dice)
     )
     return DiceSeen(dice, gap=gap)
+
+
+def dice_fixes(source: DiceSeen | None, values: Sequence[int]) -> tuple[ReadingFix, ...]:
+    """What the players corrected of the camera's reading ``source`` (dice in the order the correction
+    screen shows them) by entering ``values``: each die they changed, and each unsure one.
+
+    >>> fixes = dice_fixes(DiceSeen((SeenDie(4), SeenDie(5), SeenDie(None, uncertain=True))), [4, 6, 2])
+    >>> [(f.item, f.read, f.entered, f.sure) for f in fixes]
+    [(1, '5', '6', True), (2, '', '2', False)]
+    """
+    if source is None or len(source.dice) != len(values):
+        return ()
+    out = []
+    for i, (die, value) in enumerate(zip(source.dice, values, strict=True)):
+        sure = not die.uncertain and die.value is not None
+        if not sure or die.value != value:
+            read = "" if die.value is None else str(die.value)
+            out.append(ReadingFix(i, "die", read, str(value), None, sure))
+    return tuple(out)
 
 
 def roll_from_seen(dice: Sequence[SeenDie], previous: Roll | None) -> tuple[Roll, tuple[int, ...]]:
@@ -138,6 +159,7 @@ class DiceSession(GameSession):
         self.timeout_entry: TimeoutEntry | None = None
         self.choose_best_on_roll = False
         self.fixing = False  # the players opened the correction screen themselves
+        self._fixes: tuple[ReadingFix, ...] = ()  # the dice the players corrected, for the roll they enter
         self._progress: tuple[int, list[list[int]]] | None = None
 
     # --- what the screen shows -----------------------------------------------------------------------
@@ -266,7 +288,7 @@ class DiceSession(GameSession):
             roll, held = roll_from_seen(seen.dice, previous)
         else:
             roll, held = roll_of(verdict), verdict.held
-        if not self.submit(RollDice(roll, held)):
+        if not self.submit(RollDice(roll, held), self._fixes):
             return False
         if verdict.scene is None:
             self.scene = None  # the next reading with positions takes its slots from this roll
@@ -284,10 +306,16 @@ class DiceSession(GameSession):
         return self.scene.held_slots()
 
     def correct(self, values: Sequence[int], held: Sequence[bool]) -> bool:
-        """The players' own reading of the dice (the correction screen)."""
+        """The players' own reading of the dice (the correction screen). Of a reading the camera
+        waits on (:attr:`pending`), each die they changed — the reader sure of it or not — and each
+        unsure die they confirmed is journaled beside the roll it enters (``Journal.corrections``)."""
         dice = tuple(SeenDie(v, h) for v, h in zip(values, held, strict=True))
         self.fixing = False
-        return self.on_dice(DiceSeen(dice))
+        self._fixes = dice_fixes(self.pending, values)
+        try:
+            return self.on_dice(DiceSeen(dice))
+        finally:
+            self._fixes = ()
 
     def select(self, box: str) -> None:
         if box in self.choices():

@@ -16,7 +16,9 @@ Phases (:attr:`RummikubSession.phase`):
   reading, so the screen outlines the meld the rule names. Uncertain tiles are never guessed: the
   phase turns ``correcting`` and the player straightens them (a new press reads again) or taps each
   to pick what it is (number, colour, joker). A long press (or *Draw*) draws, after the camera has
-  checked that the table is as it was (``table_changed`` otherwise).
+  checked that the table is as it was (``table_changed`` otherwise). A misread never costs a legal
+  move: after a refused play or draw, *Correct the reading* (:meth:`RummikubSession.dispute`) lets
+  the player tap any tile of the refused reading, pick what it is, and *Check* the corrected reading.
 - the move timer: on timeout the camera reads the table; ``Timeout(manipulated)`` is journaled at
   once — changed (3 tiles, ``timeout_draw``) or not (1 tile) — and, if it was changed, the phase is
   ``restore``: the next player's clock waits until the camera sees the before table again (or, while
@@ -28,8 +30,11 @@ Phases (:attr:`RummikubSession.phase`):
 - ``hand_over``: a hand is scored and the game goes on (``hands``, ``target_score``); *Next hand*.
 - ``over``.
 
-Nothing but the rules' actions is journaled: a reading, a correction, a pick in progress are the
-players' until an action enters them, so a kill -9 at any moment resumes with the same before table.
+Nothing but the rules' actions is journaled, and beside the action a corrected reading entered, what
+was corrected (``Journal.corrections``: each tile's reading and what the player picked, and whether the
+reader was sure), so misreads can be counted (``referee export --format corrections``). A reading, a
+correction or a pick in progress are the players' until an action enters them: a kill -9 at any moment
+resumes with the same before table, and nothing of an unfinished correction is kept.
 """
 
 from __future__ import annotations
@@ -37,12 +42,12 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from device.camera_view import GameReader
 from device.events import Seen
-from device.journal import Journal
+from device.journal import Journal, ReadingFix
 from device.session import GameSession, register_session
 from device.timer import MoveTimer
 from rules import Action, Options
@@ -63,7 +68,7 @@ from rules.rummikub.check import played_tiles
 from rules.rummikub.tiles import JOKER
 from vision.tiles import TableObservation, read_tiles
 
-__all__ = ["TILE_READER", "Correction", "RummikubSession", "Verdict", "beside", "same_table"]
+__all__ = ["PAGE_TILES", "TILE_READER", "Correction", "RummikubSession", "Verdict", "beside", "same_table"]
 
 log = logging.getLogger(__name__)
 
@@ -84,15 +89,28 @@ def same_table(a: Sequence[Meld], b: Sequence[Meld]) -> bool:
     return Counter(a) == Counter(b)
 
 
+PAGE_TILES = 10  # tiles of the reading the correction shows at a time (two rows of chips)
+
+
 @dataclass
 class Correction:
-    """A reading being corrected by hand: the observation, the tiles picked for its unsure ones, and
-    which one the picker is on (``None``: none chosen)."""
+    """A reading being corrected by hand: the observation, the tiles picked for any of its tiles (its
+    unsure ones must be), which tile the picker is on (``None``: none chosen) and which page of the
+    reading the screen shows (a meld, or ten of its tiles, at a time; the loose tiles together).
+
+    Opened when the reader was unsure (``disputed`` false), or by the players after a refusal to
+    correct a tile the reader misread with confidence (``disputed``)."""
 
     observation: TableObservation
     fixes: dict[int, Tile]
-    for_: Awaiting  # what the corrected reading enters: a play, or a revealed rack
+    for_: Awaiting  # what the corrected reading enters: a play, a draw, or a revealed rack
     chosen: int | None = None
+    disputed: bool = False
+    page: int = 0
+
+    def __post_init__(self) -> None:
+        if self.chosen is not None:
+            self.page = self.page_of(self.chosen)
 
     @property
     def unsure(self) -> tuple[int, ...]:
@@ -105,13 +123,75 @@ class Correction:
     def tile(self, index: int) -> Tile:
         return self.fixes.get(index, self.observation.tiles[index].tile)
 
-    def melds(self) -> tuple[Meld, ...]:
+    def groups(self) -> list[tuple[int, ...]]:
         obs = self.observation
-        groups = [*obs.melds, *((i,) for i in obs.loose)]
-        return tuple(Meld(tuple(self.tile(i) for i in group)) for group in groups)
+        return [*obs.melds, *((i,) for i in obs.loose)]
+
+    def melds(self) -> tuple[Meld, ...]:
+        return tuple(Meld(tuple(self.tile(i) for i in group)) for group in self.groups())
 
     def tiles(self) -> tuple[Tile, ...]:
         return tuple(self.tile(i) for i in range(len(self.observation.tiles)))
+
+    def pages(self) -> list[tuple[int, ...]]:
+        """The tile indices of each page: each meld (ten tiles at most a page), then the loose tiles."""
+        obs = self.observation
+        out: list[tuple[int, ...]] = []
+        for run in [*obs.melds, obs.loose]:
+            out.extend(tuple(run[k : k + PAGE_TILES]) for k in range(0, len(run), PAGE_TILES))
+        return out or [()]
+
+    def page_of(self, index: int) -> int:
+        return next((n for n, page in enumerate(self.pages()) if index in page), 0)
+
+    def choose(self, index: int) -> None:
+        if 0 <= index < len(self.observation.tiles):
+            self.chosen = index
+            self.page = self.page_of(index)
+
+    def turn_page(self, step: int) -> None:
+        self.page = (self.page + step) % len(self.pages())
+
+    def pick(self, tile: Tile) -> None:
+        """``tile`` for the chosen tile (the first unsure one still open if none is chosen); then the
+        next unsure tile still open is chosen. Picking what the reader read with confidence takes the
+        correction of that tile back."""
+        if self.chosen is None:
+            self.chosen = self.next_open()
+        index = self.chosen
+        if index is None:
+            return
+        if index not in self.unsure and tile == self.observation.tiles[index].tile:
+            self.fixes.pop(index, None)
+        else:
+            self.fixes[index] = tile
+        self.chosen = self.next_open()
+        if self.chosen is not None:
+            self.page = self.page_of(self.chosen)
+
+    def next_open(self) -> int | None:
+        return next((i for i in self.unsure if i not in self.fixes), None)
+
+    def journaled(self) -> tuple[ReadingFix, ...]:
+        """What the journal keeps of it: each tile picked, what the reader read and how sure it was."""
+        obs = self.observation
+        return tuple(
+            ReadingFix(
+                i,
+                "tile",
+                str(obs.tiles[i].tile),
+                str(tile),
+                round(float(obs.tiles[i].confidence), 4),
+                i not in obs.uncertain,
+            )
+            for i, tile in sorted(self.fixes.items())
+        )
+
+    def applied(self) -> TableObservation:
+        """The reading as corrected (every tile sure): what the screen outlines once it is refused."""
+        obs = self.observation
+        tiles = tuple(replace(t, tile=self.tile(i)) for i, t in enumerate(obs.tiles))
+        return replace(obs, tiles=tiles, uncertain=())
 
 
 def beside_indices(tiles: Sequence[Tile], table: Sequence[Meld]) -> list[int]:
@@ -182,7 +262,9 @@ class RummikubSession(GameSession):
         self.awaiting: Awaiting | None = None  # what the requested reading is for
         self.asked = 0  # readings asked for so far (the simulated table answers each once)
         self.live: TableObservation | None = None  # the camera's latest reading
-        self.refused: TableObservation | None = None  # the reading of the last refused play
+        self.refused: TableObservation | None = None  # the reading of the last refused play or draw
+        self.refused_for: Awaiting | None = None  # which: "play" or "draw"
+        self.disputed: Correction | None = None  # the correction that reading came from, if any
         self.correction: Correction | None = None
         self.contenders: tuple[int, ...] = tuple(range(len(self.players)))  # the starting draw's
         self.drawn: tuple[Tile, ...] = ()  # the tiles the contenders drew, in their seat order
@@ -365,23 +447,55 @@ class RummikubSession(GameSession):
 
     # --- the tile picker -------------------------------------------------------------------------------
 
-    def choose_unsure(self, index: int) -> None:
-        if self.correction is not None and index in self.correction.unsure:
-            self.correction.chosen = index
+    def choose_tile(self, index: int) -> None:
+        """A tile of the reading tapped while correcting: the picker is for it (any tile, sure or not)."""
+        if self.correction is not None:
+            self.correction.choose(index)
+
+    choose_unsure = choose_tile
+
+    def turn_page(self, step: int) -> None:
+        if self.correction is not None:
+            self.correction.turn_page(step)
+
+    def can_dispute(self) -> bool:
+        """Whether the players may correct the reading of the last refusal (a play or a draw refused
+        on what the camera read): a tile misread with confidence never costs a legal move."""
+        return (
+            self.phase == "playing"
+            and self.refusal is not None
+            and self.refused is not None
+            and self.refused_for in ("play", "draw")
+        )
+
+    def dispute(self) -> None:
+        """*Correct the reading* after a refusal: every tile of the refused reading can be tapped and
+        picked (the meld the refusal names first), then *Check* judges the corrected reading."""
+        if not self.can_dispute():
+            return
+        assert self.refused is not None and self.refused_for is not None
+        if self.disputed is not None:  # the corrected reading was refused: go on correcting it
+            corr = self.disputed
+            corr.chosen = None
+        else:
+            corr = Correction(self.refused, {}, self.refused_for, disputed=True)
+            # The page of the meld the refusal names, or of the first tile not on the before table.
+            named = self.offending() or tuple(self.differs(self.refused))
+            corr.page = corr.page_of(named[0]) if named else 0
+        self.correction = corr
+
+    def cancel_correction(self) -> None:
+        """*Cancel*: back to the table without entering anything (a press reads it again)."""
+        self.correction = None
 
     def pick_colour(self, colour: str) -> None:
         self.picker_colour = colour
 
     def pick(self, tile: Tile) -> None:
-        """A tile picked: for the unsure tile chosen (then the next one), or the rack being entered."""
+        """A tile picked: for the tile chosen (then the next unsure one), or the rack being entered."""
         corr = self.correction
         if corr is not None:
-            if corr.chosen is None:
-                corr.chosen = next((i for i in corr.unsure if i not in corr.fixes), None)
-            if corr.chosen is None:
-                return
-            corr.fixes[corr.chosen] = tile
-            corr.chosen = next((i for i in corr.unsure if i not in corr.fixes), None)
+            corr.pick(tile)
         elif self.phase == "reveal":
             self.rack_entry.append(tile)
 
@@ -402,10 +516,13 @@ class RummikubSession(GameSession):
         if corr is None or not corr.complete:
             return
         self.correction = None
+        fixes = corr.journaled()
         if corr.for_ == "reveal":
-            self._reveal(beside(corr.tiles(), self.before))
+            self._reveal(beside(corr.tiles(), self.before), fixes)
+        elif corr.for_ == "draw":
+            self._draw(corr.tiles(), corr.applied(), fixes, corr)
         else:
-            self._play(corr.melds(), corr.observation)
+            self._play(corr.melds(), corr.applied(), fixes, corr)
 
     def enter_rack(self) -> None:
         """*Done* on the rack entered with the picker."""
@@ -472,26 +589,52 @@ class RummikubSession(GameSession):
             return
         self._play(tuple(Meld(tuple(m)) for m in obs.table()), obs)
 
-    def _judged(self, act: Action, kind: str) -> bool:
-        """Submit the mover's ``act``; when taken, the verdict says how many tiles left (or joined)
-        his rack."""
+    def _judged(self, act: Action, kind: str, fixes: Sequence[ReadingFix] = ()) -> bool:
+        """Submit the mover's ``act`` (with the corrections of the reading it came from); when taken,
+        the verdict says how many tiles left (or joined) his rack."""
         seat, counts = self.current_seat, self.rummikub.rack_counts
-        if not self.submit(act):
+        if not self.submit(act, fixes):
             return False
         if seat is not None:
             moved = abs(self.rummikub.rack_counts[seat] - counts[seat])
             self.verdict = Verdict(seat, kind, moved, self.timer.now())
         return True
 
-    def _play(self, melds: tuple[Meld, ...], obs: TableObservation) -> None:
-        self.refused = None if self._judged(Play(melds), "play") else obs
+    def _play(
+        self,
+        melds: tuple[Meld, ...],
+        obs: TableObservation,
+        fixes: Sequence[ReadingFix] = (),
+        corr: Correction | None = None,
+    ) -> None:
+        if self._judged(Play(melds), "play", fixes):
+            self._refused(None, None)
+        else:
+            self._refused(obs, "play", corr)
+
+    def _refused(
+        self, obs: TableObservation | None, what: Awaiting | None, corr: Correction | None = None
+    ) -> None:
+        """The reading the last refusal judged (``None``: the last judgement was taken), and the
+        correction it came from."""
+        self.refused, self.refused_for, self.disputed = obs, what, corr
 
     def _read_draw(self, obs: TableObservation) -> None:
-        if played_tiles(self.before, [obs.values]) != ([], []):
-            self.refused = obs
+        self._draw(obs.values, obs)
+
+    def _draw(
+        self,
+        tiles: Sequence[Tile],
+        obs: TableObservation,
+        fixes: Sequence[ReadingFix] = (),
+        corr: Correction | None = None,
+    ) -> None:
+        if played_tiles(self.before, [tiles]) != ([], []):
+            self._refused(obs, "draw", corr)
             self.refuse("table_changed", "the table is not as it was: put it back, then draw")
             return
-        self._judged(Draw(), "draw")
+        if self._judged(Draw(), "draw", fixes):
+            self._refused(None, None)
 
     def on_timeout(self) -> None:
         if self.phase in ("playing", "checking", "correcting"):
@@ -521,19 +664,19 @@ class RummikubSession(GameSession):
             return
         self._reveal(beside(obs.values, self.before))
 
-    def _reveal(self, tiles: Sequence[Tile]) -> None:
+    def _reveal(self, tiles: Sequence[Tile], fixes: Sequence[ReadingFix] = ()) -> None:
         seat = self.revealing if self.revealing is not None else self.to_reveal()
         if seat is not None:
-            self._reveal_seat(seat, tuple(tiles))
+            self._reveal_seat(seat, tuple(tiles), fixes)
 
-    def _reveal_seat(self, seat: int, tiles: tuple[Tile, ...]) -> bool:
-        ok = self.submit(RevealRack(seat, tiles))
+    def _reveal_seat(self, seat: int, tiles: tuple[Tile, ...], fixes: Sequence[ReadingFix] = ()) -> bool:
+        ok = self.submit(RevealRack(seat, tiles), fixes)
         if ok:
             self.revealing = None
         return ok
 
-    def submit(self, act: Action) -> bool:
-        ok = super().submit(act)
+    def submit(self, act: Action, corrections: Sequence[ReadingFix] = ()) -> bool:
+        ok = super().submit(act, corrections)
         if ok and not isinstance(act, (Announce, Extend)):
             self.correction = None
         return ok

@@ -561,7 +561,7 @@ class RummikubTable(SimulatedTable):
             return
         for index in corr.unsure:
             tile = self.truth_tile(corr.observation.tiles[index].center)
-            self._taps.append(f"unsure {index + 1}")
+            self._taps.append(f"tile {index + 1}")
             self._taps.extend(self.picker_taps(tile, session))
         self._taps.append(self.app.tr.format("Check"))
         if self.intent is not None:

@@ -163,7 +163,7 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     app.step()
     check_layout(app)
     assert "Check" not in labels(app)  # nothing is checked on a guess
-    tap(app, "unsure 4")
+    tap(app, "tile 4")
     tap(app, "colour R")
     tap(app, "number 13")
     tap(app, "Check")

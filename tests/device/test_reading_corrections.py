@@ -1,0 +1,233 @@
+"""A misread never costs a legal move: after a refusal any tile of the reading can be corrected with
+the picker, the correction is journaled beside the action it entered (and exported), a restart in the
+middle of a correction loses nothing of the game; the dice's correction screen journals its
+corrections too."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from device.cli import main
+from device.events import DiceSeen, SeenDie
+from device.export import to_corrections_csv, to_json
+from device.journal import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, Journal, ReadingFix
+from device.sessions.rummikub import RummikubSession
+from rules.rummikub import Draw, Meld, Play
+from tests.device.conftest import make_config
+from tests.device.helpers import check_layout, labels, press, start, tap
+from tests.device.test_rummikub_table import FakeCamera, hold, read, seen, start_game
+
+OPENING = ["R10 R11 R12", "B5 B6 K7"]  # B7 read as K7, with confidence: the reading is refused
+TRUE_OPENING = ["R10 R11 R12", "B5 B6 B7"]
+
+
+def refused_opening(app) -> RummikubSession:
+    session = start_game(app)
+    tap(app, "start 1")
+    press(app, 0)
+    read(app, seen(OPENING))
+    assert session.refusal is not None and session.refusal.code == "invalid_meld"
+    assert session.phase == "playing" and session.can_dispute()
+    return session
+
+
+def test_a_confident_misread_is_corrected_after_the_refusal_and_journaled(make_app) -> None:
+    app = make_app()
+    session = refused_opening(app)
+    tap(app, "Correct the reading")
+    assert session.phase == "correcting" and session.correction is not None
+    assert session.correction.disputed and not session.correction.unsure
+    check_layout(app)
+    # The refused meld's page comes first: its tiles are chips, any of them can be tapped.
+    assert {"tile 4", "tile 5", "tile 6"} <= set(labels(app)) and "Check" in labels(app)
+    tap(app, "tile 6")
+    assert session.correction.chosen == 5
+    tap(app, "colour B")
+    tap(app, "number 7")
+    app.step()
+    check_layout(app)
+    tap(app, "Check")
+    assert session.history[-1] == Play((Meld.parse("R10 R11 R12"), Meld.parse("B5 B6 B7")))
+    assert session.refusal is None and session.current_seat == 1
+    stored = app.journal.corrections(session.game_id)
+    assert [(c.seq, c.fix) for c in stored] == [(session.seq, ReadingFix(5, "tile", "K7", "B7", 1.0, True))]
+    assert stored[0].fix.misread
+    # Exported: the corrections CSV counts it, the JSON has it beside the game.
+    rows = to_corrections_csv(app.journal).splitlines()
+    assert rows[1].split(",")[3:] == ["tile", "5", "K7", "B7", "1.0", "1", "1"]
+    assert json.loads(to_json(app.journal))["games"] == []  # the JSON has finished games only
+
+
+def test_pages_any_tile_and_a_correction_taken_back(make_app) -> None:
+    app = make_app()
+    session = refused_opening(app)
+    tap(app, "Correct the reading")
+    corr = session.correction
+    assert corr is not None and corr.pages() == [(0, 1, 2), (3, 4, 5)] and corr.page == 1
+    tap(app, "page on")
+    assert corr.page == 0
+    tap(app, "tile 1")  # a tile read right: picked otherwise, then back as it was read
+    tap(app, "colour O")
+    tap(app, "number 10")
+    assert corr.fixes == {0: Meld.parse("O10").tiles[0]}
+    tap(app, "tile 1")
+    tap(app, "colour R")
+    tap(app, "number 10")
+    assert corr.fixes == {}
+    tap(app, "Cancel")
+    assert session.correction is None and session.phase == "playing" and session.can_dispute()
+
+
+def test_a_corrected_reading_refused_again_keeps_its_corrections(make_app) -> None:
+    app = make_app()
+    session = refused_opening(app)
+    tap(app, "Correct the reading")
+    tap(app, "tile 6")
+    tap(app, "colour O")  # a wrong pick: still no meld
+    tap(app, "number 7")
+    tap(app, "Check")
+    assert session.refusal is not None and session.refusal.code == "invalid_meld"
+    assert session.refused is not None and str(session.refused.tiles[5].tile) == "O7"
+    tap(app, "Correct the reading")
+    corr = session.correction
+    assert corr is not None and str(corr.fixes[5]) == "O7"
+    tap(app, "tile 6")
+    tap(app, "colour B")
+    tap(app, "number 7")
+    tap(app, "Check")
+    assert session.refusal is None and session.seq == 2
+    assert [c.fix.entered for c in app.journal.corrections(session.game_id)] == ["B7"]
+
+
+def test_a_draw_refused_on_a_misread_is_corrected(make_app) -> None:
+    app = make_app()
+    session = start_game(app)
+    tap(app, "start 1")
+    press(app, 0)
+    read(app, seen(TRUE_OPENING))
+    hold(app, 1)  # seat 2 draws; the camera reads the untouched table's R11 as R1
+    read(app, seen(["R10 R1 R12", "B5 B6 B7"]))
+    assert session.refusal is not None and session.refusal.code == "table_changed"
+    tap(app, "Correct the reading")
+    tap(app, "tile 2")
+    tap(app, "colour R")
+    tap(app, "number 11")
+    tap(app, "Check")
+    assert session.history[-1] == Draw() and session.current_seat == 0
+    [stored] = app.journal.corrections(session.game_id)
+    assert stored.seq == session.seq and (stored.fix.read, stored.fix.entered) == ("R1", "R11")
+
+
+def test_unsure_tiles_confirmed_are_journaled_as_no_misread(make_app) -> None:
+    app = make_app()
+    session = start_game(app)
+    tap(app, "start 1")
+    press(app, 0)
+    read(app, seen(TRUE_OPENING, unsure=[2]))
+    assert session.phase == "correcting" and "Check" not in labels(app)
+    tap(app, "colour R")
+    tap(app, "number 12")  # the chosen tile is the unsure one: confirmed as read
+    tap(app, "Check")
+    [stored] = app.journal.corrections(session.game_id)
+    assert stored.fix == ReadingFix(2, "tile", "R12", "R12", 1.0, False) and not stored.fix.misread
+
+
+def test_a_restart_in_the_middle_of_a_correction(make_app, tmp_path) -> None:
+    """Killed while correcting: the game resumes at the same before table, nothing of the correction
+    kept; the player presses again, corrects again, and the journal has the correction once."""
+    config = make_config(tmp_path)
+    app = make_app(config=config)
+    session = refused_opening(app)
+    tap(app, "Correct the reading")
+    tap(app, "tile 6")
+    tap(app, "colour B")
+    history = list(session.history)
+    app.journal.close()  # the power is cut here
+    again = make_app(config=config)
+    again.camera = FakeCamera()
+    resumed = again.session
+    assert isinstance(resumed, RummikubSession)
+    assert resumed.history == history and resumed.phase == "playing" and resumed.correction is None
+    assert again.journal.corrections(resumed.game_id) == []
+    press(again, 0)
+    read(again, seen(OPENING))
+    tap(again, "Correct the reading")
+    tap(again, "tile 6")
+    tap(again, "colour B")
+    tap(again, "number 7")
+    tap(again, "Check")
+    assert resumed.seq == 2 and resumed.refusal is None
+    assert len(again.journal.corrections(resumed.game_id)) == 1
+
+
+def test_the_correction_screen_journals_the_dice_changed(make_app) -> None:
+    app = make_app()
+    session = start(app, "Kości (poker dice)")
+    # A roll the camera was unsure of; the players also change a die it was sure of (a misread).
+    dice = (SeenDie(2), SeenDie(3, uncertain=True), SeenDie(None, uncertain=True), SeenDie(5), SeenDie(6))
+    app.post(DiceSeen(dice))
+    app.step()
+    app.step()
+    assert app.screen.name == "correction"
+    tap(app, "3")  # the unsure 3 becomes 4
+    tap(app, "?")  # the unreadable die: 1
+    tap(app, "5")  # the confident 5 was a 6
+    tap(app, "Use these dice")
+    assert session.seq == 1
+    fixes = [c.fix for c in app.journal.corrections(session.game_id)]
+    assert fixes == [
+        ReadingFix(1, "die", "3", "4", None, False),
+        ReadingFix(2, "die", "", "1", None, False),
+        ReadingFix(3, "die", "5", "6", None, True),
+    ]
+
+
+def test_an_older_journal_gains_the_corrections_table(tmp_path) -> None:
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.executescript(
+        f"BEGIN; {SCHEMA} PRAGMA application_id = {APPLICATION_ID}; "
+        f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+    )
+    conn.execute("INSERT INTO games (game, options, players, started) VALUES ('rummikub', '{}', '[]', 0)")
+    conn.close()
+    journal = Journal.open(path)
+    assert journal.set_aside is None and len(journal.games()) == 1
+    journal.append(1, 1, {"kind": "demo"}, corrections=[ReadingFix(0, "tile", "B7", "K7", 0.9, True)])
+    assert [c.fix.entered for c in journal.corrections()] == ["K7"]
+    journal.close()
+
+
+def test_salvage_keeps_the_corrections(tmp_path) -> None:
+    source = Journal.open(tmp_path / "a.sqlite3")
+    gid = source.start_game("rummikub", {"players": 2, "information": "referee"}, ["Ala", "Ola"])
+    source.append(gid, 1, {"kind": "rummikub.start", "seat": 0})
+    source.append(
+        gid, 2, {"kind": "rummikub.draw"}, corrections=[ReadingFix(1, "tile", "R6", "R9", 0.8, True)]
+    )
+    source.close()
+    target = Journal.open(tmp_path / "b.sqlite3")
+    saved = target.salvage(tmp_path / "a.sqlite3")
+    assert saved.games == 1 and saved.actions == 2
+    assert [(c.seq, c.fix.read) for c in target.corrections()] == [(2, "R6")]
+    target.close()
+
+
+def test_export_corrections_on_the_command_line(make_app, tmp_path) -> None:
+    config = make_config(tmp_path)
+    app = make_app(config=config)
+    session = refused_opening(app)
+    tap(app, "Correct the reading")
+    tap(app, "tile 6")
+    tap(app, "colour B")
+    tap(app, "number 7")
+    tap(app, "Check")
+    assert session.seq == 2
+    out = tmp_path / "corrections.csv"
+    journal = str(config.device.journal_path)
+    assert main(["export", "--format", "corrections", "--journal", journal, "-o", str(out)]) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("game_id,game,seq,kind,item,read,entered")
+    assert lines[1].endswith("tile,5,K7,B7,1.0,1,1")
