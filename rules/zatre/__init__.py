@@ -2,7 +2,8 @@
 
 One module per concern: ``cards`` (the card ``3|4``), ``deck`` (the 50-card manifest), ``board`` (grid,
 placements ``3|4@0,0H``, rows, the scoring of a placement), ``sheet`` (the score sheet), ``moves`` (the
-legal-placement generator), ``options``, ``state`` (rounds and turns) and ``game`` (the registry entry).
+legal-placement generator), ``options``, ``state`` (rounds and turns, full-information and referee
+mode), ``table`` (the physical deck at a refereed table) and ``game`` (the registry entry).
 
 The conformance API:
 
@@ -23,7 +24,7 @@ from rules.zatre.game import SPEC, auto_play, describe, random_lay
 from rules.zatre.moves import can_lay, legal_placements
 from rules.zatre.options import ZatreOptions
 from rules.zatre.sheet import DEFAULT_ROW_BONUS, Sheet
-from rules.zatre.state import Event, Lay, RoundResult, ZatreState, new_game
+from rules.zatre.state import Event, Lay, Pass, RoundResult, Show, ZatreState, new_game
 
 __all__ = [
     "DEFAULT_ROW_BONUS",
@@ -34,10 +35,12 @@ __all__ = [
     "Event",
     "Lay",
     "Line",
+    "Pass",
     "Placement",
     "RoundResult",
     "Scoring",
     "Sheet",
+    "Show",
     "ZatreOptions",
     "ZatreState",
     "auto_play",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from rules.errors import OptionError
 from rules.options import Options, Range
@@ -18,7 +18,10 @@ __all__ = ["ZatreOptions"]
 @dataclass(frozen=True)
 class ZatreOptions(Options):
     """``deck``: the 50 cards as texts (empty: the packaged default manifest, an assumption);
-    ``row_bonus``: the bonus of each sheet row, top-down (the default is an assumption).
+    ``row_bonus``: the bonus of each sheet row, top-down (the default is an assumption);
+    ``information``: ``full`` when the engine deals and holds every card (solo practice, tests),
+    ``referee`` when the players hold the physical deck and the engine keeps hands and piles as
+    counts, learning each card when it is laid or shown.
 
     The deck is part of the options, not a path, so that a journal replays exactly even if the
     manifest file changes later; :meth:`from_manifest` reads a manifest file into the options.
@@ -31,6 +34,7 @@ class ZatreOptions(Options):
 
     deck: tuple[str, ...] = ()
     row_bonus: tuple[Annotated[int, Range(0, 1000)], ...] = DEFAULT_ROW_BONUS
+    information: Literal["full", "referee"] = "full"
 
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4

@@ -143,6 +143,8 @@ EXAMPLES: list[Action] = [
     rules.kalooki.DrawDiscard(),
     rules.kalooki.Discard(parse_cards("QC")[0]),
     rules.zatre.Lay.parse("5|6@0,0H 0|4@0,1H"),
+    rules.zatre.Show.parse("1|2 4|4 5|6"),
+    rules.zatre.Pass(),
     RollDice(Roll.parse("4 3 4 5 1"), (0, 2)),
     Choose("chance"),
 ]
