@@ -1,10 +1,12 @@
-"""``referee coach build|value|advise|simulate``: the dice games' coach on the command line.
+"""``referee coach build|value|advise|simulate``: the coach on the command line.
 
 - ``build [GAME]`` builds the value table(s) with a progress bar, into the state directory (next to
   the journal) or ``--table PATH``; without GAME every coach table is built;
 - ``value GAME`` prints the optimal expected score from the start (or from ``--sheet``), and with
   ``--target T`` the simulated spread and the chance of beating T;
 - ``advise GAME --sheet … --dice … --rolls-left N`` prints the ranked choices;
+- ``advise rummikub --table "R1 R2 R3|K7 B7 O7" --rack "R4 R5 J" [--opened] [--json]`` prints the
+  tiles the best move lays and the table after it (``rules.rummikub.advice``; no table file);
 - ``simulate GAME --games N`` plays N games (the optimal policy; the heuristic for the triple sheet;
   ``--greedy`` for the greedy baseline) and prints the mean and its standard error.
 
@@ -15,6 +17,7 @@ game's flags (``--joker``, ``--no-voluntary-zero``, ``--penalty-per-zero``).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -28,8 +31,12 @@ from rules.coach.sheet_text import parse_sheet
 from rules.coach.simulate import distribution
 from rules.coach.table import Table, build
 from rules.dice import Roll
+from rules.errors import IllegalAction, NotationError
 from rules.options import Options
 from rules.poker_dice.game import PokerDiceOptions
+from rules.rummikub.advice import Advice, check_position, parse_table
+from rules.rummikub.advice import advise as rummikub_advise
+from rules.rummikub.tiles import parse_tiles, tiles_text
 from rules.yahtzee.game import YahtzeeOptions
 from rules.yahtzee.solver import GeneralModel
 from rules.yahtzee.triple_solver import TripleCoach, play
@@ -38,7 +45,9 @@ _ALIASES = {"kosci": "poker_dice", "generał": "yahtzee", "general": "yahtzee", 
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("coach", help="the dice games' coach: build tables, values, advice, simulations")
+    p = sub.add_parser(
+        "coach", help="the coach: the dice games' tables, values, advice, simulations; Rummikub's advice"
+    )
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
 
     def common(parser: argparse.ArgumentParser, game_required: bool = True) -> None:
@@ -50,7 +59,12 @@ def register(sub: Any) -> None:
         parser.add_argument(
             "--penalty-per-zero", action="store_true", help="Kości: the penalty for each zero"
         )
-        parser.add_argument("--table", default=None, help="the table file (default: in the state directory)")
+        parser.add_argument(
+            "--table",
+            default=None,
+            help="the table file (default: in the state directory); rummikub: the table's melds, "
+            "separated by | ('R1 R2 R3|K7 B7 O7')",
+        )
         parser.add_argument(
             "--state-dir", default=argparse.SUPPRESS, help="where the tables live (overrides the config)"
         )
@@ -68,12 +82,17 @@ def register(sub: Any) -> None:
     v.add_argument("--games", type=int, default=10_000, help="games simulated for --target")
     v.add_argument("--seed", type=int, default=0)
     v.set_defaults(func=run_value)
-    a = verbs.add_parser("advise", help="every choice now, ranked by the expected final score")
+    a = verbs.add_parser(
+        "advise", help="every choice now, ranked by the expected final score; rummikub: the best move"
+    )
     common(a)
     a.add_argument("--sheet", default="", help="the sheet so far, e.g. 'ones=3 fours=12'")
-    a.add_argument("--dice", required=True, help="the five dice, e.g. '6 6 2 3 6'")
-    a.add_argument("--rolls-left", type=int, required=True, help="rolls still allowed this turn (0–2)")
+    a.add_argument("--dice", default=None, help="the five dice, e.g. '6 6 2 3 6' (dice games)")
+    a.add_argument("--rolls-left", type=int, default=None, help="rolls still allowed this turn (0–2)")
     a.add_argument("--top", type=int, default=10, help="how many choices to print")
+    a.add_argument("--rack", default=None, help="rummikub: the rack, e.g. 'R4 R5 J'")
+    a.add_argument("--opened", action="store_true", help="rummikub: the player has made his opening")
+    a.add_argument("--json", action="store_true", help="rummikub: print the advice as JSON")
     a.set_defaults(func=run_advise)
     s = verbs.add_parser("simulate", help="mean and standard error of the coach's play")
     common(s)
@@ -194,6 +213,10 @@ def _describe(kind: str, kept: tuple[int, ...], hold: tuple[int, ...], box: str 
 
 
 def run_advise(args: argparse.Namespace) -> int:
+    if args.game.lower() == "rummikub":
+        return run_rummikub_advise(args)
+    if args.dice is None or args.rolls_left is None:
+        return _fail(f"advise {args.game} needs --dice and --rolls-left")
     try:
         game = _game(args.game)
         coach = _coach(game, args)
@@ -208,6 +231,58 @@ def run_advise(args: argparse.Namespace) -> int:
     for c in choices[: args.top]:
         print(f"{_describe(c.kind, c.kept, c.hold, c.box):32s} {c.expected:9.2f} {c.loss:7.2f}")
     return 0
+
+
+def run_rummikub_advise(args: argparse.Namespace) -> int:
+    """The best move for ``--rack`` at ``--table`` (see the module docstring)."""
+    if args.rack is None:
+        return _fail("advise rummikub needs --rack (e.g. --rack 'R4 R5 J')")
+    try:
+        table = parse_table(args.table or "")
+        rack = parse_tiles(args.rack)
+        if not rack:
+            return _fail("--rack holds no tile")
+        check_position(table, rack)
+        start = time.perf_counter()
+        advice = rummikub_advise(table, rack, opened=args.opened)
+        ms = (time.perf_counter() - start) * 1000
+    except (NotationError, IllegalAction) as error:
+        return _fail(str(error))
+    if args.json:
+        print(json.dumps(advice.to_json(ms)))
+        return 0
+    for line in advice_lines(advice):
+        print(line)
+    print(f"({ms:.1f} ms)")
+    return 0
+
+
+def advice_lines(advice: Advice) -> list[str]:
+    """The advice in plain English lines (the command line's text)."""
+    lines = []
+    if not advice.opened:
+        if advice.can_open:
+            lines.append(f"can open: the best opening is worth {advice.opening_value}")
+        else:
+            lines.append(f"cannot open: the best the rack holds is worth {advice.opening_value} (30 needed)")
+    if advice.move is None:
+        lines.append("no tile can be laid: draw")
+        return lines
+    n = advice.tiles_possible
+    lines.append(f"best move: lays {n} tile{'s' if n != 1 else ''}: {tiles_text(advice.placed)}")
+    changed = advice.changed_melds
+    if changed:
+        lines.append(
+            f"takes apart {len(changed)} meld{'s' if len(changed) != 1 else ''}: "
+            + " | ".join(map(str, changed))
+        )
+    if not advice.exact:
+        lines.append("(the most valuable opening: one with more tiles may exist)")
+    lines.append("table after:")
+    for i, meld in enumerate(advice.table_after):
+        mark = "" if i < advice.kept else "   (new)"
+        lines.append(f"  {meld}{mark}")
+    return lines
 
 
 def run_simulate(args: argparse.Namespace) -> int:
