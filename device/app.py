@@ -56,6 +56,7 @@ from device.ui.canvas import Canvas
 from device.ui.names import refusal_text
 from device.ui.theme import ACCENT, PANEL
 from device.vision_worker import Vision
+from device.voice.speaker import Speaker
 from rules import Options
 
 __all__ = ["BANNER_SECONDS", "App", "Banner"]
@@ -103,6 +104,8 @@ class App:
         self.key_hooks: list[Callable[[Key], bool]] = []  # the simulator's keys, before the screen's
         self.tap_hooks: list[Callable[[Tap], bool]] = []  # the simulated table's clicks, before the screen's
         self.session_hooks: list[Callable[[GameSession], None]] = []  # told of each new or resumed game
+        self.frame_hooks: list[Callable[[], None]] = []  # after each frame's events (the voice's narrator)
+        self.voice: Speaker | None = None  # the referee's voice (device.voice.attach), if it speaks
         self.running = True
         self.frames = 0
         self._logged_failure: str | None = None
@@ -119,6 +122,8 @@ class App:
         events: list[Event] = [*self.queue.drain(), Tick(self.clock())]
         for event in events:
             self._guarded(partial(self.dispatch, event))
+        for hook in self.frame_hooks:
+            self._guarded(hook)
         self._guarded(self.draw)
         self.frames += 1
 

@@ -41,6 +41,8 @@ class RunOptions:
     trace: bool = False  # print each journaled action (the resume tests read it)
     no_camera: bool = False  # simulator: post the rolled dice as readings (no camera, no reader: fast)
     script: str | None = None  # simulator: a file of input events played in order (device.script)
+    mute: bool = False  # the voice says nothing aloud (its sentences are still logged)
+    voice_log: str | None = None  # a file that gets one line per sentence spoken (device.voice)
 
 
 def _available(module: str) -> bool:
@@ -126,6 +128,7 @@ def run(opts: RunOptions) -> int:
         app.signals = SeatSignals([p for p in (seats, pods) if p is not None], config.seats.count)
         simulator = parts.simulator(app, opts, seats) if opts.simulate else None
         app.camera = None if opts.no_camera else parts.vision(config, app, simulator)
+        parts.voice(config, app, opts)
         if opts.trace:
             _trace(app)
         script = None
@@ -415,6 +418,18 @@ class Parts:
         camera = Vision(chain, app.post, calibration=calibration, reader=reader)
         self._closers.append(camera.stop)
         return camera
+
+    def voice(self, config: Config, app: Any, opts: RunOptions) -> None:
+        """The referee's voice (``device.voice``): never a reason not to start."""
+        try:
+            from device.voice import attach, start_voice
+
+            setup = start_voice(config.voice, mute=opts.mute, log_path=opts.voice_log)
+        except Exception:
+            log.exception("the voice cannot start; the game goes on silent")
+            return
+        self._closers.append(setup.voice.close)
+        attach(app, setup.voice)
 
     def watchdog(self) -> Any:
         if not _available("drivers.watchdog"):

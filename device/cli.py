@@ -20,6 +20,7 @@ COMMANDS = [
     "device.commands.markers",
     "device.commands.calibrate",
     "device.commands.coach",
+    "device.commands.voice",
 ]
 
 
@@ -57,6 +58,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="simulator: play the input events of FILE (key NAME, tap TEXT, wait SECONDS)",
     )
     parser.add_argument("--trace", action="store_true", help="print each action once it is in the journal")
+    parser.add_argument("--mute", action="store_true", help="the referee's voice says nothing aloud")
+    parser.add_argument(
+        "--voice-log",
+        default=None,
+        metavar="FILE",
+        help="append each sentence the voice speaks to FILE (time, language, kind, text)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(name).register(sub)
@@ -92,6 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 trace=args.trace,
                 no_camera=args.no_camera,
                 script=args.script,
+                mute=args.mute,
+                voice_log=args.voice_log,
             )
         )
     return int(args.func(args) or 0)

@@ -34,6 +34,7 @@ __all__ = [
     "DisplayConfig",
     "SeatsConfig",
     "SerialConfig",
+    "VoiceConfig",
     "config_path",
     "load_config",
     "load_config_text",
@@ -172,6 +173,29 @@ class SerialConfig:
         _check_section(self, "serial")
 
 
+VoiceGroup = Literal["turn", "timer", "refusals", "rolls", "scores", "results"]  # device.voice.kinds.GROUPS
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    """The referee's voice (``device/voice``): espeak-ng through ALSA. ``enabled``: on where a sound
+    device exists (without one the game goes on silent). ``messages``: the groups of sentences said;
+    ``rolls`` (the roll read aloud) is off by default. The owner changes all four on the settings screen."""
+
+    enabled: bool = True
+    volume: Annotated[int, Range(0, 200)] = 100  # espeak-ng's amplitude; 100 is its normal loudness
+    speed: Annotated[int, Range(80, 400)] = 160  # words per minute
+    messages: tuple[VoiceGroup, ...] = ("turn", "timer", "refusals", "scores", "results")
+    device: str = ""  # the ALSA device aplay plays on (``aplay -L``); empty: the default
+    log: str = ""  # a file that gets one line per sentence spoken (``--voice-log`` overrides it)
+
+    def __post_init__(self) -> None:
+        _check_section(self, "voice")
+        seen = [g for i, g in enumerate(self.messages) if g in self.messages[:i]]
+        if seen:
+            raise ConfigError("voice.messages", f"{seen[0]!r} is listed twice")
+
+
 @dataclass(frozen=True)
 class Config:
     device: DeviceConfig = field(default_factory=DeviceConfig)
@@ -179,6 +203,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     seats: SeatsConfig = field(default_factory=SeatsConfig)
     serial: SerialConfig = field(default_factory=SerialConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
     # Per game: the rule preset and option overrides, plus the move timer (``timer_seconds``, 0 = off).
     # Validated against the game's options class; kept as plain mappings so the file stays readable.
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -217,6 +242,7 @@ _SECTIONS: dict[str, type] = {
     "camera": CameraConfig,
     "seats": SeatsConfig,
     "serial": SerialConfig,
+    "voice": VoiceConfig,
 }
 
 

@@ -10,20 +10,49 @@ different things in different games carry a context (``msgctxt "poker_dice"``).
 >>> tr.set_language("de")
 >>> tr.gettext("Players")
 'Spieler'
+
+Counted texts have plural forms (``msgid_plural``, ``msgstr[N]``), chosen by each language's rule
+(:data:`PLURAL_RULES`, the catalogue's ``Plural-Forms`` header): Polish has three.
+
+>>> pl = Translator("pl")
+>>> [pl.npgettext("voice", "{n} second left.", "{n} seconds left.", n).format(n=n) for n in (1, 3, 5)]
+['Została 1 sekunda.', 'Zostały 3 sekundy.', 'Zostało 5 sekund.']
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "LOCALE_DIR", "Catalogue", "Translator", "parse_po"]
+__all__ = [
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "PLURAL_RULES",
+    "Catalogue",
+    "Translator",
+    "parse_po",
+    "parse_po_plurals",
+]
 
 LANGUAGES = ("pl", "hu", "de", "en")
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "referee"
+
+# Each language's gettext plural rule: the index of the ``msgstr[N]`` for a count, and the
+# ``Plural-Forms`` header its catalogue declares (a test keeps the two in step).
+PLURAL_RULES: dict[str, tuple[str, Callable[[int], int]]] = {
+    "pl": (
+        "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+        lambda n: 0 if n == 1 else 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2,
+    ),
+    "hu": ("nplurals=2; plural=(n != 1);", lambda n: int(n != 1)),
+    "de": ("nplurals=2; plural=(n != 1);", lambda n: int(n != 1)),
+    "en": ("nplurals=2; plural=(n != 1);", lambda n: int(n != 1)),
+}
 
 
 @dataclass(frozen=True)
@@ -32,19 +61,47 @@ class Catalogue:
 
     language: str
     messages: dict[tuple[str, str], str]
+    # Counted texts: ``(context, msgid) -> (msgid_plural, the forms msgstr[0], msgstr[1], …)``.
+    plurals: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
 
     def lookup(self, context: str, msgid: str) -> str | None:
         text = self.messages.get((context, msgid))
         return text or None
 
+    def lookup_plural(self, context: str, msgid: str, n: int) -> str | None:
+        """The form of a counted text for ``n``, or ``None`` when the catalogue does not have it."""
+        entry = self.plurals.get((context, msgid))
+        if entry is None:
+            return None
+        forms = entry[1]
+        index = PLURAL_RULES[self.language][1](n) if self.language in PLURAL_RULES else int(n != 1)
+        return forms[min(index, len(forms) - 1)] or None
+
 
 def parse_po(text: str) -> dict[tuple[str, str], str]:
-    """The translated entries of a ``.po`` file (untranslated and fuzzy entries are left out).
+    """The translated entries of a ``.po`` file (untranslated and fuzzy entries are left out; counted
+    entries are :func:`parse_po_plurals`'s).
 
     >>> parse_po('msgctxt "yahtzee"\\nmsgid "Chance"\\nmsgstr "Szansa"\\n')
     {('yahtzee', 'Chance'): 'Szansa'}
     """
+    return _parse(text)[0]
+
+
+def parse_po_plurals(text: str) -> dict[tuple[str, str], tuple[str, tuple[str, ...]]]:
+    """The translated counted entries of a ``.po`` file: ``(context, msgid) -> (msgid_plural, forms)``.
+
+    >>> parse_po_plurals('msgid "a tile"\\nmsgid_plural "{n} tiles"\\nmsgstr[0] "a"\\nmsgstr[1] "b"\\n')
+    {('', 'a tile'): ('{n} tiles', ('a', 'b'))}
+    """
+    return _parse(text)[1]
+
+
+def _parse(
+    text: str,
+) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], tuple[str, tuple[str, ...]]]]:
     out: dict[tuple[str, str], str] = {}
+    plurals: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}
     entry: dict[str, str] = {}
     field = ""
     fuzzy = False
@@ -52,9 +109,15 @@ def parse_po(text: str) -> dict[tuple[str, str], str]:
     def flush() -> None:
         nonlocal entry, fuzzy
         msgid = entry.get("msgid")
-        msgstr = entry.get("msgstr", "")
-        if msgid and msgstr and not fuzzy:
-            out[(entry.get("msgctxt", ""), msgid)] = msgstr
+        key = (entry.get("msgctxt", ""), msgid or "")
+        if msgid and "msgid_plural" in entry:
+            forms: list[str] = []
+            while f"msgstr[{len(forms)}]" in entry:
+                forms.append(entry[f"msgstr[{len(forms)}]"])
+            if forms and all(forms) and not fuzzy:
+                plurals[key] = (entry["msgid_plural"], tuple(forms))
+        elif msgid and entry.get("msgstr", "") and not fuzzy:
+            out[key] = entry["msgstr"]
         entry = {}
         fuzzy = False
 
@@ -68,8 +131,8 @@ def parse_po(text: str) -> dict[tuple[str, str], str]:
                 fuzzy = True
             continue
         keyword, _, rest = line.partition(" ")
-        if keyword in ("msgctxt", "msgid", "msgstr"):
-            if keyword in ("msgctxt", "msgid") and "msgstr" in entry:
+        if keyword in ("msgctxt", "msgid", "msgstr", "msgid_plural") or _PLURAL_FORM.fullmatch(keyword):
+            if keyword in ("msgctxt", "msgid") and any(k.startswith("msgstr") for k in entry):
                 flush()
             field = keyword
             entry[field] = _po_string(rest, number)
@@ -78,7 +141,10 @@ def parse_po(text: str) -> dict[tuple[str, str], str]:
         else:
             raise ValueError(f"line {number}: cannot read {raw!r}")
     flush()
-    return out
+    return out, plurals
+
+
+_PLURAL_FORM = re.compile(r"msgstr\[[0-9]\]")
 
 
 def _po_string(token: str, number: int) -> str:
@@ -96,7 +162,8 @@ def load_catalogue(language: str, locale_dir: Path = LOCALE_DIR) -> Catalogue:
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r}; allowed values: {', '.join(LANGUAGES)}")
     path = locale_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    return Catalogue(language, parse_po(path.read_text(encoding="utf-8")))
+    messages, plurals = _parse(path.read_text(encoding="utf-8"))
+    return Catalogue(language, messages, plurals)
 
 
 class Translator:
@@ -118,6 +185,16 @@ class Translator:
 
     def pgettext(self, context: str, msgid: str) -> str:
         return self._catalogue.lookup(context, msgid) or self._catalogue.lookup("", msgid) or msgid
+
+    def ngettext(self, msgid: str, plural: str, n: int) -> str:
+        """The form of a counted text for ``n`` (English's two forms when the catalogue lacks it)."""
+        return self.npgettext("", msgid, plural, n)
+
+    def npgettext(self, context: str, msgid: str, plural: str, n: int) -> str:
+        found = self._catalogue.lookup_plural(context, msgid, n)
+        if found is None and context:
+            found = self._catalogue.lookup_plural("", msgid, n)
+        return found or (msgid if n == 1 else plural)
 
     def format(self, msgid: str, **values: object) -> str:
         """``gettext`` then ``str.format``: ``tr.format("Turn {n}", n=3)``."""

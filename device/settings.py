@@ -66,6 +66,9 @@ class Settings:
     timers: dict[str, int] = field(default_factory=dict)
     presets: dict[str, str] = field(default_factory=dict)
     coach: str = "off"  # the dice games' coach: off / hints / solo (device/coach.py)
+    voice: dict[str, Any] = field(
+        default_factory=dict
+    )  # the owner's voice settings (device/voice/settings.py)
 
     @classmethod
     def load(cls, config: Config, journal: Journal) -> Settings:
@@ -76,6 +79,8 @@ class Settings:
         s.timers = dict(journal.setting("timers", {}))
         s.presets = dict(journal.setting("presets", {}))
         s.coach = str(journal.setting("coach", "off"))
+        voice = journal.setting("voice", {})
+        s.voice = dict(voice) if isinstance(voice, dict) else {}
         return s
 
     def set(self, key: str, value: Any) -> None:

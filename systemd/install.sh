@@ -18,12 +18,13 @@ VENV="$APP/venv"
 CONFIG_DIR=/etc/tabletop-referee
 SERVICE=tabletop-referee.service
 ACCOUNT=referee
-GROUPS_NEEDED=(video render gpio input dialout)
+GROUPS_NEEDED=(video render gpio input dialout audio)
 APT_PACKAGES=(
     python3 python3-venv python3-pip     # the venv (Python 3.11 on Bookworm)
     python3-picamera2 python3-lgpio      # the camera module and GPIO: apt only, seen through the venv
     libgbm1 libegl1 libgles2 libdrm2     # SDL's kmsdrm video driver in the pygame-ce wheel loads these
     gcc python3-dev                      # mypyc and core.c: the compiled Rummikub solver (setup.py; else pure Python)
+    espeak-ng alsa-utils                 # the referee's voice: the synthesiser and aplay (device/voice)
 )
 
 say() { printf '==> %s\n' "$*"; }

@@ -2,8 +2,9 @@
 
 Checks, in order: the config file, free disk for the state directory, the display, the camera (a
 frame and its size) and the four ArUco markers of the play area, each seat button (press it), each seat
-LED and the buzzer (the owner says whether they saw and heard them), and the serial seat pods (the
-handshake). Exit status 0 only when every check passes::
+LED and the buzzer (the owner says whether they saw and heard them), the serial seat pods (the
+handshake), and the voice: the synthesiser (a test sentence in the config's language) and the sound
+device it is played on (the owner says whether they heard it). Exit status 0 only when every check passes::
 
     referee doctor                       # asks the owner to press buttons and confirm LEDs and beeps
     referee doctor --non-interactive     # no questions: buttons must not read as stuck, outputs are driven
@@ -20,6 +21,7 @@ import json
 import queue
 import shutil
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -65,7 +67,7 @@ def source_failure(source: str, reason: str) -> str:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("doctor", help="check the wiring: camera, buttons, LEDs, buzzer, display, pods")
+    p = sub.add_parser("doctor", help="check the wiring: camera, buttons, LEDs, buzzer, display, pods, voice")
     p.add_argument(
         "--config", default=argparse.SUPPRESS, help="config file (default: /etc/tabletop-referee/config.toml)"
     )
@@ -122,6 +124,8 @@ class Doctor:
         camera_seconds: float = 10.0,
         pod_seconds: float = 8.0,
         pin_factory: Any = None,
+        synthesiser: str | None = None,
+        output: tuple[Any, str] | None = None,
     ) -> None:
         self.path = config_path(path)
         self.owner = owner
@@ -129,6 +133,8 @@ class Doctor:
         self.camera_seconds = camera_seconds
         self.pod_seconds = pod_seconds
         self.pin_factory = pin_factory
+        self.synthesiser = synthesiser  # the espeak-ng program (None: found on the PATH)
+        self.output = output  # the player and its line (None: this machine's, device.voice.output)
 
     def run(self) -> list[Check]:
         try:
@@ -140,6 +146,48 @@ class Doctor:
         checks += self.camera(config)
         checks += self.seats(config)
         checks.append(self.pods(config))
+        checks += self.voice(config)
+        return checks
+
+    def voice(self, config: Config) -> list[Check]:
+        """espeak-ng synthesises the test sentence in the chosen language; a sound device plays it."""
+        from device.i18n import Translator
+        from device.voice.kinds import sentence
+        from device.voice.output import PlaybackError, open_output
+        from device.voice.synth import Synthesiser, SynthesisError, wav_seconds
+
+        v = config.voice
+        if not v.enabled:
+            return [Check("voice", True, "off in the config ([voice] enabled = false)")]
+        language = config.device.language
+        text = sentence(Translator(language), "test")
+        synth = Synthesiser(self.synthesiser)
+        wav = None
+        try:
+            wav = synth.wav(text, language, speed=v.speed, volume=v.volume)
+        except SynthesisError as exc:
+            checks = [Check("synthesiser", False, f"{exc}: the referee stays silent")]
+        else:
+            detail = f"{synth.program}: {text!r} ({language}), {wav_seconds(wav):.1f} s of sound"
+            checks = [Check("synthesiser", True, detail)]
+        output, line = self.output if self.output is not None else open_output(v.device)
+        if output is None:
+            checks.append(Check("sound", False, f"{line}: the referee stays silent"))
+            return checks
+        if wav is None:
+            checks.append(Check("sound", False, f"{line}, but no sentence to play (no synthesiser)"))
+            return checks
+        self.owner.say(f"Playing the test sentence ({language}): {text}")
+        try:
+            output.play(wav, threading.Event())
+        except PlaybackError as exc:
+            checks.append(Check("sound", False, f"{exc}: the referee stays silent"))
+            return checks
+        if self.owner.ask is None:
+            checks.append(Check("sound", True, f"{line}: played (not confirmed: non-interactive)"))
+            return checks
+        heard = self.owner.ask("Did you hear the referee say the test sentence?")
+        checks.append(Check("sound", heard, f"{line}: " + ("heard" if heard else "not heard by the owner")))
         return checks
 
     def disk(self, config: Config) -> Check:

@@ -36,6 +36,7 @@ def write_config(tmp_path: Path, photo: np.ndarray | None = None, **sections: st
         "camera": f'sources = ["usb:/dev/no-such-video", "folder:{folder}"]',
         "seats": "count = 2",
         "serial": 'port = ""',
+        "voice": "enabled = false",  # the voice's checks: tests/device/test_voice.py
     }
     text.update(sections)
     path = tmp_path / "config.toml"
@@ -104,6 +105,7 @@ def test_everything_wired_passes(tmp_path: Path, factory: MockFactory) -> None:
         "seat 2 LED",
         "buzzer",
         "pods",
+        "voice",
     ]
     got = by_name(checks)
     assert got["camera"].detail.startswith(f"folder:{tmp_path / 'camera'}: 640×480")
@@ -197,4 +199,4 @@ def test_cli_text_report_and_exit_status(
     assert main(["doctor", "--config", str(path), "--non-interactive"]) == 1
     out = capsys.readouterr().out
     assert "FAIL  display" in out and "PASS  camera" in out
-    assert out.rstrip().endswith("1 of 11 checks failed.")
+    assert out.rstrip().endswith("1 of 12 checks failed.")

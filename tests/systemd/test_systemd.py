@@ -45,7 +45,15 @@ def test_unit_runs_the_appliance_as_planned() -> None:
     assert values("Restart") == ["always"]
     assert int(values("WatchdogSec")[0]) > 0
     assert values("User") == ["referee"]
-    assert set(values("SupplementaryGroups")[0].split()) == {"video", "render", "gpio", "input", "dialout"}
+    assert set(values("SupplementaryGroups")[0].split()) == {
+        "video",
+        "render",
+        "gpio",
+        "input",
+        "dialout",
+        "audio",
+    }
+    assert "SDL_AUDIODRIVER" not in dict(v.split("=", 1) for v in values("Environment"))  # the voice plays
     env = dict(v.split("=", 1) for v in values("Environment"))
     assert env["SDL_VIDEODRIVER"] == "kmsdrm"
     assert env["GPIOZERO_PIN_FACTORY"] == "lgpio"
@@ -162,7 +170,8 @@ def test_install_is_idempotent(tmp_path: Path) -> None:
     assert "systemctl set-default multi-user.target" in first
     assert any("python3-picamera2" in c and "python3-lgpio" in c for c in first if c.startswith("apt-get"))
     assert {c for c in first if c.startswith("usermod")} == {
-        f"usermod --append --groups {g} referee" for g in ("video", "render", "gpio", "input", "dialout")
+        f"usermod --append --groups {g} referee"
+        for g in ("video", "render", "gpio", "input", "dialout", "audio")
     }
 
     config.write_text("[seats]\ncount = 2\n")  # the owner's edits survive a re-install
