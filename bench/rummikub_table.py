@@ -113,7 +113,7 @@ class LiveTable:
             observation=self.observation,
         )
 
-    def request(self) -> None:
+    def request(self, frames: int = 1) -> None:
         pass
 
 

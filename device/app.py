@@ -207,7 +207,7 @@ class App:
         if session.reading_requested:
             session.reading_requested = False
             if self.camera is not None:
-                self.camera.request()
+                self.camera.request(session.reading_frames)
             else:
                 session.refuse("no_camera", "no camera to read the table")
         if self.on_game_screen():

@@ -5,8 +5,9 @@ vision worker (``device.vision_worker``) makes the views in its thread, the scre
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import numpy as np
 
@@ -21,11 +22,13 @@ O_co = TypeVar("O_co", bound=Observation, covariant=True)
 
 @dataclass(frozen=True)
 class GameReader(Generic[O_co]):
-    """A game's reader (``GameSession.reader``): frame (+ calibration) -> its observation, and the
-    named calibration zones it uses (the dice: the hold zone)."""
+    """A game's reader (``GameSession.reader``): frame (+ calibration) -> its observation, the named
+    calibration zones it uses (the dice: the hold zone), and how readings of several frames of a
+    still scene are put to the vote (``vision.tile_vote.vote_tiles``; ``None``: the last one counts)."""
 
     read: Reader[O_co]
     zones: tuple[str, ...] = field(default=())
+    vote: Callable[[Sequence[Any]], O_co] | None = None
 
 
 @dataclass(frozen=True)
@@ -83,5 +86,6 @@ class CameraFeed(Protocol):
     def view(self) -> CameraView | None:
         """The latest view, or ``None`` before the first frame."""
 
-    def request(self) -> None:
-        """Read the table now, settled or not; the reading arrives as ``Seen(kind="requested")``."""
+    def request(self, frames: int = 1) -> None:
+        """Read the table now, settled or not; the reading arrives as ``Seen(kind="requested")``.
+        ``frames`` > 1: the next frames are read too and put to the game reader's vote."""

@@ -101,6 +101,7 @@ class GameSession:
         self.listeners: list[Callable[[GameSession, Action], None]] = []
         self.camera_lost: str | None = None  # why the camera is gone, while it is
         self.reading_requested = False  # the app asks the camera for a reading, then clears it
+        self.reading_frames = 1  # of how many frames (more than one: their vote)
 
     # --- starting and resuming -----------------------------------------------------------------------
 
@@ -296,9 +297,11 @@ class GameSession:
         else:
             self.on_event(event)
 
-    def request_reading(self) -> None:
-        """Ask the camera for a reading now (the Rummikub seat press): ``Seen(kind="requested")``."""
+    def request_reading(self, frames: int = 1) -> None:
+        """Ask the camera for a reading now (the Rummikub seat press): ``Seen(kind="requested")``;
+        ``frames`` > 1: the vote of that many frames (``device.vision_worker``)."""
         self.reading_requested = True
+        self.reading_frames = frames
 
     def pressed_out_of_turn(self, seat: int) -> bool:
         """Refuse a seat button pressed by a seat that is not to move (``not_your_turn``)."""

@@ -1,6 +1,8 @@
 """The vision worker: a thread that reads camera frames, tells when the scene has settled, and posts
 each settled reading (an empty table too) to the event queue as :class:`device.events.Seen`; a reading
-asked for on demand (:meth:`VisionWorker.request`) is posted as ``Seen(kind="requested")``.
+asked for on demand (:meth:`VisionWorker.request`) is posted as ``Seen(kind="requested")`` — asked for
+over several frames, the game reader's vote of them (``GameReader.vote``: the table decides what one
+photo cannot).
 
 It is generic over the game's observation: the tracker's reader (``read_dice``, ``read_tiles``, …) is
 the session's (:class:`GameReader`, ``GameSession.reader``), and :class:`Vision` — the appliance's
@@ -15,7 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
@@ -65,8 +67,11 @@ class VisionWorker(Generic[O]):
         zones: tuple[str, ...] | None = None,
         interval: float = 0.02,
         clock: Callable[[], float] = time.monotonic,
+        vote: Callable[[Sequence[O]], O] | None = None,
     ) -> None:
-        """``zones``: the names of the calibration's zones to draw (``None``: every zone it has)."""
+        """``zones``: the names of the calibration's zones to draw (``None``: every zone it has);
+        ``vote``: how the readings of several frames are put to the vote (a request for more than one
+        frame; ``None``: the last reading counts)."""
         self.camera = camera
         self.tracker = tracker
         self.post = post
@@ -84,6 +89,10 @@ class VisionWorker(Generic[O]):
         self._gap = False  # frames were lost since the last settled reading
         self._moving = False
         self._request_since: float | None = None  # a request waiting for the scene to be still
+        self._frames_wanted = 1  # how many frames the request reads (more than one: a vote)
+        self._ballot: list[O] | None = None  # the readings of a vote so far
+        self._ballot_seq = -1  # the frame its last reading came from
+        self.vote: Callable[[Sequence[O]], O] | None = vote
 
     def start(self) -> None:
         self._thread.start()
@@ -96,10 +105,25 @@ class VisionWorker(Generic[O]):
     def view(self) -> CameraView | None:
         return self._view
 
-    def request(self) -> None:
+    def request(self, frames: int = 1) -> None:
         """Read the table and post it as a requested reading: at once when the scene is still (or
-        empty), else as soon as it settles, or after :data:`REQUEST_WAIT_SECONDS` as it then is."""
+        empty), else as soon as it settles, or after :data:`REQUEST_WAIT_SECONDS` as it then is.
+        ``frames`` > 1: that frame and the next ``frames - 1`` new ones are read and the reading posted
+        is their vote (the table decides what one photo cannot)."""
+        self._frames_wanted = max(1, frames)
         self._requested.set()
+
+    def _collect(self, frame: np.ndarray, seq: int) -> None:
+        """One frame's reading for the request; once it has them all, the requested reading posted."""
+        if self._ballot is None:
+            self._ballot = []
+        self._ballot.append(self.tracker.read(frame))
+        self._ballot_seq = seq
+        if len(self._ballot) < self._frames_wanted:
+            return
+        ballot, self._ballot = self._ballot, None
+        reading = self.vote(ballot) if self.vote is not None and len(ballot) > 1 else ballot[-1]
+        self.post(Seen(reading, kind="requested"))
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -123,7 +147,10 @@ class VisionWorker(Generic[O]):
             if self._last_state != "rolling" or now - self._request_since > REQUEST_WAIT_SECONDS:
                 self._requested.clear()
                 self._request_since = None
-                self.post(Seen(self.tracker.read(frame), kind="requested"))
+                self._ballot = None
+                self._collect(frame, seq)
+        elif self._ballot is not None and seq != self._ballot_seq:
+            self._collect(frame, seq)  # the next frame of a vote
         if seq == self._last_seq:
             return False
         # The time from the end of the previous frame's work to this frame: the camera's stall, not ours.
@@ -160,7 +187,11 @@ class VisionWorker(Generic[O]):
             if self._requested.is_set():  # the reading asked for while things moved: the still scene
                 self._requested.clear()
                 self._request_since = None
-                self.post(Seen(observation, kind="requested"))
+                if self._frames_wanted > 1:
+                    self._ballot = [observation]
+                    self._ballot_seq = seq
+                else:
+                    self.post(Seen(observation, kind="requested"))
         self._last_state = state
         self._last_frame_at = self.clock()
         return True
@@ -196,16 +227,21 @@ class Vision:
         chosen: GameReader[Observation] = reader if reader is not None else GameReader(_no_reading)
         tracker = SettleTracker(calibration=self.calibration, reader=chosen.read)
         self._worker = VisionWorker(
-            self.camera, tracker, self.post, calibration=self.calibration, zones=chosen.zones
+            self.camera,
+            tracker,
+            self.post,
+            calibration=self.calibration,
+            zones=chosen.zones,
+            vote=chosen.vote,
         )
         self._worker.start()
 
     def view(self) -> CameraView | None:
         return self._worker.view() if self._worker is not None else None
 
-    def request(self) -> None:
+    def request(self, frames: int = 1) -> None:
         if self._worker is not None:
-            self._worker.request()
+            self._worker.request(frames)
 
     def stop(self) -> None:
         if self._worker is not None:

@@ -8,11 +8,16 @@ settled it keeps the observation and does not read again.
 
 It is generic over the observation (``vision.observation.Observation``): the reader decides what is
 read — ``read_dice`` by default, ``read_tiles`` for a tile table, a test's own for a toy game.
+
+The table decides what one photo cannot: :func:`tally` puts the readings of several frames of a still
+scene to the vote, item by item (matched by place), so that one bad frame — a glint, a misread stroke —
+is outvoted, and an item the frames do not agree on stays unsure (``vision.tile_vote`` builds the voted
+tile reading from it; the vision worker reads the frames when a session asks for a vote).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar, cast, overload
 
@@ -22,14 +27,15 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.dice import DiceObservation, read_dice
 from vision.frame import check_frame
-from vision.observation import Observation
+from vision.observation import Item, Observation
 
-__all__ = ["PROBE_WIDTH", "Reader", "SettleTracker", "State", "TrackerStatus"]
+__all__ = ["MAJORITY", "PROBE_WIDTH", "Reader", "SettleTracker", "State", "Tally", "TrackerStatus", "tally"]
 
 State = Literal["rolling", "settled", "empty"]
 PROBE_WIDTH = 160
 O = TypeVar("O", bound=Observation)  # noqa: E741
 Reader = Callable[[np.ndarray, Calibration | None], O]
+MAJORITY = 2 / 3  # of the frames that saw an item: how many must agree for the vote to be sure
 
 
 @dataclass(frozen=True)
@@ -136,3 +142,60 @@ class SettleTracker(Generic[O]):
             return TrackerStatus("rolling")
         self._settled = TrackerStatus("empty" if reading.empty else "settled", reading)
         return self._settled
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The vote on one item of the first reading: the label most frames read (ties: the one read with
+    confidence more often, then the first reading's), in how many frames, out of how many that saw
+    the item, and whether that decides it (``sure``). ``voters`` are the (reading, item) indices that
+    read the winning label."""
+
+    label: str
+    votes: int
+    frames: int
+    sure: bool
+    voters: tuple[tuple[int, int], ...]
+
+
+def tally(readings: Sequence[Observation], majority: float = MAJORITY) -> list[Tally]:
+    """Each item of ``readings[0]`` put to the vote of every reading: the item of each reading lying
+    nearest its place (within half its size) votes for its label, sure or not. The vote is ``sure``
+    when at least ``majority`` of the frames that saw the item read the winning label and one of them
+    read it with confidence; else the item stays unsure (the players decide).
+
+    >>> from vision.dice import DiceObservation, Die
+    >>> def dice(*values): return DiceObservation(tuple(Die(v, (100.0 * i, 50.0), 40.0, 0.0, 0.99)
+    ...     for i, v in enumerate(values)))
+    >>> [(t.label, t.votes, t.sure) for t in tally([dice(5, 2), dice(6, 2), dice(6, 2), dice(6, 3)])]
+    [('6', 3, True), ('2', 3, True)]
+    """
+    if not readings:
+        return []
+    first = readings[0]
+    out = []
+    for item in first.items:
+        ballots: dict[str, list[tuple[int, int, bool]]] = {}
+        frames = 0
+        for r, reading in enumerate(readings):
+            match = _nearest(item, reading)
+            if match is None:
+                continue
+            frames += 1
+            label = reading.items[match].label
+            ballots.setdefault(label, []).append((r, match, match not in reading.uncertain))
+        order = list(ballots)  # first seen first: the first reading's label leads a tie
+        label = max(order, key=lambda k: (len(ballots[k]), sum(s for *_, s in ballots[k]), -order.index(k)))
+        votes = ballots[label]
+        sure = len(votes) >= majority * frames and any(s for *_, s in votes)
+        out.append(Tally(label, len(votes), frames, sure, tuple((r, i) for r, i, _ in votes)))
+    return out
+
+
+def _nearest(item: Item, reading: Observation) -> int | None:
+    best, best_d = None, max(float(item.size), 1.0) / 2
+    for i, other in enumerate(reading.items):
+        d = float(np.hypot(other.center[0] - item.center[0], other.center[1] - item.center[1]))
+        if d <= best_d:
+            best, best_d = i, d
+    return best

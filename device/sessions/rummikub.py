@@ -12,7 +12,9 @@ Phases (:attr:`RummikubSession.phase`):
   number); tied players draw again (only they lay a tile). Or a *X starts* touch.
 - ``playing``: the player lays and rearranges, then presses his seat button. The press asks the
   camera for a reading taken once the table is still (phase ``checking``). A certain reading is
-  checked at once (``Play``: the engine's ``check_turn(before, after)``); a refusal keeps the
+  checked at once (``Play``: the engine's ``check_turn(before, after)``) — unless it has an unsure
+  tile or a meld one tile makes invalid: then the next frames are read and vote first
+  (:data:`VOTE_FRAMES`, ``vision.tile_vote``), so one bad frame does not cost a refusal; a refusal keeps the
   reading, so the screen outlines the meld the rule names. Uncertain tiles are never guessed: the
   phase turns ``correcting`` and the player straightens them (a new press reads again) or taps each
   to pick what it is (number, colour, joker). A long press (or *Draw*) draws, after the camera has
@@ -65,17 +67,20 @@ from rules.rummikub import (
     Timeout,
 )
 from rules.rummikub.check import played_tiles
-from rules.rummikub.tiles import JOKER
+from rules.rummikub.tiles import JOKER, full_set
+from vision.tile_vote import vote_tiles
 from vision.tiles import TableObservation, read_tiles
 
 __all__ = ["PAGE_TILES", "TILE_READER", "Correction", "RummikubSession", "Verdict", "beside", "same_table"]
 
 log = logging.getLogger(__name__)
 
+KINDS = tuple(sorted(set(full_set()), key=Tile.sort_key))  # the 53 kinds of tile
 RummikubPhase = Literal[
     "start", "playing", "checking", "correcting", "restore", "reveal", "hand_over", "over"
 ]
-TILE_READER: GameReader[TableObservation] = GameReader(read_tiles)
+TILE_READER: GameReader[TableObservation] = GameReader(read_tiles, vote=vote_tiles)
+VOTE_FRAMES = 5  # frames read again and put to the vote when one reading cannot decide (0: never)
 Awaiting = Literal["start", "play", "draw", "timeout", "reveal"]
 
 
@@ -194,6 +199,25 @@ class Correction:
         return replace(obs, tiles=tiles, uncertain=())
 
 
+def one_tile_off(obs: TableObservation) -> bool:
+    """Whether a meld of the reading is invalid but one other tile in one place would make it valid
+    (a misread tile, or a tile the player laid wrong: the next frames tell which).
+
+    >>> from device.sessions.rummikub_sim import laid_out
+    >>> from rules.rummikub import parse_tiles
+    >>> one_tile_off(laid_out([parse_tiles("B6 B7 K7")])), one_tile_off(laid_out([parse_tiles("B6 K9 R1")]))
+    (True, False)
+    """
+    for group in obs.melds:
+        tiles = [obs.tiles[i].tile for i in group]
+        if Meld(tuple(tiles)).is_valid:
+            continue
+        for k in range(len(tiles)):
+            if any(Meld((*tiles[:k], t, *tiles[k + 1 :])).is_valid for t in KINDS):
+                return True
+    return False
+
+
 def beside_indices(tiles: Sequence[Tile], table: Sequence[Meld]) -> list[int]:
     """The indices of the tiles of a reading that are not the table's (a rack laid beside the melds,
     what a restore must take away), in reading order."""
@@ -261,6 +285,9 @@ class RummikubSession(GameSession):
         super().__init__(**kwargs)
         self.awaiting: Awaiting | None = None  # what the requested reading is for
         self.asked = 0  # readings asked for so far (the simulated table answers each once)
+        self.voting = False  # the reading asked for is a vote of several frames
+        self.votes = 0  # votes asked for so far in this game (the bench counts them)
+        self.vote_frames = VOTE_FRAMES
         self.live: TableObservation | None = None  # the camera's latest reading
         self.refused: TableObservation | None = None  # the reading of the last refused play or draw
         self.refused_for: Awaiting | None = None  # which: "play" or "draw"
@@ -532,10 +559,24 @@ class RummikubSession(GameSession):
 
     # --- readings ------------------------------------------------------------------------------------
 
-    def _ask(self, what: Awaiting) -> None:
+    def _ask(self, what: Awaiting, frames: int = 1) -> None:
         self.awaiting = what
         self.asked += 1
-        self.request_reading()
+        self.voting = frames > 1
+        self.request_reading(frames)
+
+    def _vote(self, what: Awaiting, obs: TableObservation) -> bool:
+        """Whether to read the table again before judging ``obs``: over the next frames, put to the
+        vote (``vision.tile_vote``), once per press, when a tile is unsure or one tile makes a meld
+        invalid (a "black 7" in a blue run) — so that one bad frame does not cost a refusal."""
+        if self.voting or self.vote_frames < 2 or self.camera_lost is not None:
+            return False
+        if not obs.uncertain and not one_tile_off(obs):
+            return False
+        self.votes += 1
+        log.info("reading again over %d frames: %s", self.vote_frames, obs)
+        self._ask(what, self.vote_frames)
+        return True
 
     def on_reading(self, seen: Seen) -> None:
         obs = seen.observation
@@ -584,6 +625,8 @@ class RummikubSession(GameSession):
         self.refuse("start_tie", f"{names} drew {top}: they draw again", names=names, number=top)
 
     def _read_play(self, obs: TableObservation) -> None:
+        if self._vote("play", obs):
+            return
         if obs.uncertain:
             self.correction = Correction(obs, {}, "play", obs.uncertain[0])
             return
@@ -620,6 +663,9 @@ class RummikubSession(GameSession):
         self.refused, self.refused_for, self.disputed = obs, what, corr
 
     def _read_draw(self, obs: TableObservation) -> None:
+        missing, extra = played_tiles(self.before, [obs.values])
+        if len(missing) == len(extra) == 1 and self._vote("draw", obs):
+            return  # one tile read otherwise than the before table has it: read again
         self._draw(obs.values, obs)
 
     def _draw(

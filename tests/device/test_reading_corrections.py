@@ -12,7 +12,7 @@ from device.cli import main
 from device.events import DiceSeen, SeenDie
 from device.export import to_corrections_csv, to_json
 from device.journal import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, Journal, ReadingFix
-from device.sessions.rummikub import RummikubSession
+from device.sessions.rummikub import VOTE_FRAMES, RummikubSession
 from rules.rummikub import Draw, Meld, Play
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, start, tap
@@ -26,7 +26,9 @@ def refused_opening(app) -> RummikubSession:
     session = start_game(app)
     tap(app, "start 1")
     press(app, 0)
-    read(app, seen(OPENING))
+    read(app, seen(OPENING))  # one tile makes a meld invalid: the next frames are read and vote
+    assert session.voting and app.camera.frames == [1, VOTE_FRAMES]
+    read(app, seen(OPENING))  # the vote read it so too
     assert session.refusal is not None and session.refusal.code == "invalid_meld"
     assert session.phase == "playing" and session.can_dispute()
     return session
@@ -106,7 +108,9 @@ def test_a_draw_refused_on_a_misread_is_corrected(make_app) -> None:
     tap(app, "start 1")
     press(app, 0)
     read(app, seen(TRUE_OPENING))
-    hold(app, 1)  # seat 2 draws; the camera reads the untouched table's R11 as R1
+    hold(app, 1)  # seat 2 draws; the camera reads the untouched table's R11 as R1 (and so does the vote)
+    read(app, seen(["R10 R1 R12", "B5 B6 B7"]))
+    assert session.voting
     read(app, seen(["R10 R1 R12", "B5 B6 B7"]))
     assert session.refusal is not None and session.refusal.code == "table_changed"
     tap(app, "Correct the reading")
@@ -125,6 +129,7 @@ def test_unsure_tiles_confirmed_are_journaled_as_no_misread(make_app) -> None:
     tap(app, "start 1")
     press(app, 0)
     read(app, seen(TRUE_OPENING, unsure=[2]))
+    read(app, seen(TRUE_OPENING, unsure=[2]))  # the vote of the next frames is not sure either
     assert session.phase == "correcting" and "Check" not in labels(app)
     tap(app, "colour R")
     tap(app, "number 12")  # the chosen tile is the unsure one: confirmed as read
@@ -151,6 +156,7 @@ def test_a_restart_in_the_middle_of_a_correction(make_app, tmp_path) -> None:
     assert resumed.history == history and resumed.phase == "playing" and resumed.correction is None
     assert again.journal.corrections(resumed.game_id) == []
     press(again, 0)
+    read(again, seen(OPENING))
     read(again, seen(OPENING))
     tap(again, "Correct the reading")
     tap(again, "tile 6")
@@ -231,3 +237,26 @@ def test_export_corrections_on_the_command_line(make_app, tmp_path) -> None:
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("game_id,game,seq,kind,item,read,entered")
     assert lines[1].endswith("tile,5,K7,B7,1.0,1,1")
+
+
+def test_one_bad_frame_does_not_cost_a_refusal(make_app) -> None:
+    """A confident misread making a meld invalid by one tile: the next frames are read and vote, and the
+    play is judged on their reading (accepted), not on the bad frame's."""
+    app = make_app()
+    session = start_game(app)
+    tap(app, "start 1")
+    press(app, 0)
+    read(app, seen(OPENING))
+    assert session.voting and session.refusal is None and session.phase == "checking"
+    read(app, seen(TRUE_OPENING))
+    assert session.seq == 2 and session.refusal is None and session.votes == 1
+    assert app.journal.corrections(session.game_id) == []  # nothing was corrected by hand
+
+
+def test_no_vote_on_a_reading_that_decides(make_app) -> None:
+    app = make_app()
+    session = start_game(app)
+    tap(app, "start 1")
+    press(app, 0)
+    read(app, seen(["R10 R11 R12"], ["B5"]))  # a loose tile: invalid, but no meld one tile off
+    assert session.refusal is not None and not session.voting and app.camera.frames == [1]

@@ -41,6 +41,7 @@ class FakeCamera:
     def __init__(self) -> None:
         self.observation: TableObservation | None = None
         self.requests = 0
+        self.frames: list[int] = []  # the frames each request asked for (more than one: a vote)
         self.seq = 0
 
     def view(self) -> CameraView | None:
@@ -51,8 +52,9 @@ class FakeCamera:
         items = view_items(self.observation)
         return CameraView(image, (1280, 720), items, (), "settled", self.seq, observation=self.observation)
 
-    def request(self) -> None:
+    def request(self, frames: int = 1) -> None:
         self.requests += 1
+        self.frames.append(frames)
 
 
 def read(app: App, obs: TableObservation, kind: str = "requested") -> None:
@@ -156,8 +158,11 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     read(app, seen(["R10 R11 R12"]), kind="settled")
     assert session.phase == "playing" and session.current_seat == 1
     assert session.timer.remaining() is not None
-    # Seat 2: an unsure tile corrected with the picker, then checked.
+    # Seat 2: an unsure tile; the table is read again over the next frames, which stay unsure of it:
+    # corrected with the picker, then checked.
     press(app, 1)
+    read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]))
+    assert session.phase == "checking" and session.voting and app.camera.frames[-1] == 5  # type: ignore[union-attr]
     read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]))
     assert session.phase == "correcting"
     app.step()
@@ -305,6 +310,7 @@ def test_screens_at_larger_sizes(make_app) -> None:
     check_layout(app)
     press(app, 1)
     read(app, seen(["R10 R11 R12"], unsure=[1]))
+    read(app, seen(["R10 R11 R12"], unsure=[1]))  # the vote of the next frames: still unsure
     app.step()
     check_layout(app)
     assert session.phase == "correcting"
@@ -318,6 +324,7 @@ def test_refusal_sentences_in_every_language(make_app) -> None:
     assert isinstance(screen, RummikubTableScreen)
     press(app, 0)
     read(app, seen(["R12 B12 B12"]))
+    read(app, seen(["R12 B12 B12"]))  # one tile off a group: the vote of the next frames agrees
     assert session.refusal is not None
     assert screen.message() == "R12 B12 B12 is not a group: two blue tiles"
     for language in ("pl", "hu", "de"):

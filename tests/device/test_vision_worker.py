@@ -204,3 +204,45 @@ def test_a_reading_asked_for_is_taken_anyway_when_the_scene_never_settles() -> N
     now[0] = 10.0
     worker.process_latest()
     assert posted == [Seen(moving, kind="requested")]
+
+
+def test_a_vote_reads_the_next_frames_and_posts_their_vote() -> None:
+    """A request for five frames: the frame now and the next four new ones are read, and what is posted
+    is the reader's vote of the five (one bad frame outvoted)."""
+    frames = [np.full((720, 1280, 3), i, dtype=np.uint8) for i in range(6)]
+    readings = [observation([5, 2]), observation([6, 2]), observation([6, 2]), observation([6, 2])]
+    readings.append(observation([6, 2]))
+    votes: list[list[Observation]] = []
+
+    class Reading(Tracker):
+        def read(self, frame: np.ndarray) -> Observation:
+            return readings[int(frame[0, 0, 0]) - 1]
+
+    def vote(ballot: list[Observation]) -> Observation:
+        votes.append(list(ballot))
+        return ballot[-1]
+
+    posted: list[object] = []
+    script = [Status("settled", readings[0])] * 6
+    worker = VisionWorker(Camera(frames), Reading(script), posted.append, vote=vote)  # type: ignore[arg-type]
+    worker.process_latest()
+    posted.clear()
+    worker.request(5)
+    for _ in range(4):
+        worker.process_latest()
+        assert posted == []  # still reading the frames of the vote
+    worker.process_latest()
+    assert votes == [readings] and posted == [Seen(readings[-1], kind="requested")]
+
+
+def test_a_vote_of_real_tile_readings_outvotes_one_bad_frame() -> None:
+    from device.sessions.rummikub_sim import laid_out
+    from rules.rummikub import parse_tiles
+    from vision.tile_vote import vote_tiles
+
+    bad = laid_out([parse_tiles("B6 B7 K7")])
+    good = laid_out([parse_tiles("B6 B7 B8")])
+    voted = vote_tiles([bad, good, good, good, good])
+    assert str(voted) == "melds [B6 B7 B8] loose []" and voted.certain
+    split = vote_tiles([bad, bad, good, good, good])  # three to two: not decided, the players pick
+    assert split.uncertain == (2,) and str(split.tiles[2].tile) == "B8"
