@@ -487,3 +487,96 @@ def test_doctor_plays_the_test_sentence_in_the_chosen_language(tmp_path: Path) -
     assert said == ["Playing the test sentence (hu): Ez a játékvezető hangja."]
     assert asked == ["Did you hear the referee say the test sentence?"]
     assert len(output.played) == 1 and output.played[0][1]
+
+
+# --- the narrator in the app -----------------------------------------------------------------------
+
+
+def test_the_end_of_a_move_cuts_its_sentence_in_the_app(make_app, tmp_path: Path) -> None:
+    from device.voice import attach
+    from tests.device.helpers import press, roll, start
+
+    app = make_app()
+    output = FakeOutput()
+    voice = Voice(EchoSynth(), output, log_path=tmp_path / "voice.log")
+    try:
+        attach(app, voice)
+        session = start(app)
+        wait_for(output.playing.is_set)  # "Player 1, your move." is being said
+        roll(app, [6, 6, 6, 2, 1])
+        session.select("chance")
+        press(app, 0)  # the move ends: its sentence stops at once
+        wait_for(lambda: len(output.played) >= 1)
+        output.release.set()
+        assert voice.idle()
+    finally:
+        voice.close()
+    assert output.played[0] == (b"Player 1, your move.", False)
+    assert [text for _, _, _, text in log_lines(tmp_path / "voice.log")] == [
+        "Player 1, your move.",
+        "Player 1: Chance, 21 points.",
+        "Player 2, your move.",
+    ]
+
+
+def test_the_owner_switches_the_voice_and_its_groups(make_app, tmp_path: Path) -> None:
+    from device.voice import attach
+    from tests.device.helpers import press, roll, start
+
+    app = make_app()
+    voice = Voice(None, None, log_path=tmp_path / "voice.log")
+    try:
+        attach(app, voice)
+        app.settings.set("voice", {"messages": ["scores", "rolls"]})
+        session = start(app)
+        roll(app, [5, 5, 6, 6, 6])
+        session.select("full_house")
+        press(app, 0)
+        assert voice.idle()
+        app.settings.set("voice", {"enabled": False})
+        roll(app, [1, 2, 3, 4, 5])
+        assert voice.idle()
+    finally:
+        voice.close()
+    assert [(k, t) for _, _, k, t in log_lines(tmp_path / "voice.log")] == [
+        ("roll", "Three sixes, two fives."),
+        ("score", "Player 1: Full house, 25 points."),
+    ]
+
+
+def test_a_failing_narrator_never_stops_the_game(make_app, tmp_path: Path, caplog) -> None:
+    from device.voice import attach
+    from tests.device.helpers import roll, start
+
+    app = make_app()
+    narrator = attach(app, None)
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("no words")
+
+    narrator._say = broken  # type: ignore[method-assign]
+    session = start(app)
+    for _ in range(3):
+        roll(app, [1, 2, 3, 4, 5])
+    assert app.failure is None and session.rolls_used == 3
+    assert sum("the narrator failed" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_a_resumed_game_says_whose_move_it_is(make_app, tmp_path: Path) -> None:
+    from device.voice import attach
+    from tests.device.helpers import press, roll, start
+
+    app = make_app()
+    session = start(app)
+    roll(app, [1, 2, 3, 4, 5])
+    session.select("chance")
+    press(app, 0)
+    voice = Voice(None, None, log_path=tmp_path / "voice.log")
+    try:
+        attach(app, voice)
+        app.resume_unfinished()
+        app.step()
+        assert voice.idle()
+    finally:
+        voice.close()
+    assert [t for _, _, _, t in log_lines(tmp_path / "voice.log")] == ["Player 2, your move."]
