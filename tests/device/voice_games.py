@@ -24,7 +24,7 @@ class TableAnswers:
     def view(self) -> None:
         return None
 
-    def request(self) -> None:
+    def request(self, frames: int = 1) -> None:
         pass
 
 
