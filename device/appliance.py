@@ -43,6 +43,7 @@ class RunOptions:
     script: str | None = None  # simulator: a file of input events played in order (device.script)
     mute: bool = False  # the voice says nothing aloud (its sentences are still logged)
     voice_log: str | None = None  # a file that gets one line per sentence spoken (device.voice)
+    stay: bool = False  # simulator: keep running once the script has ended (else the run ends with it)
 
 
 def _available(module: str) -> bool:
@@ -137,7 +138,7 @@ def run(opts: RunOptions) -> int:
 
             script = ScriptPlayer(steps, app, app.clock)
         clock = pygame.time.Clock()
-        while app.running and (opts.frames is None or app.frames < opts.frames):
+        while keep_running(app, opts, script):
             if script is not None:
                 try:
                     script.poll()
@@ -165,6 +166,14 @@ def run(opts: RunOptions) -> int:
         journal.close()
         pygame.quit()
     return 0
+
+
+def keep_running(app: Any, opts: RunOptions, script: Any) -> bool:
+    """Whether the loop runs another frame: the window is open, ``--frames`` has not run out, and a
+    script has not ended (unless ``--stay``); the script's last event was handled the frame before."""
+    if not app.running or (opts.frames is not None and app.frames >= opts.frames):
+        return False
+    return script is None or opts.stay or not script.done
 
 
 def no_display() -> bool:

@@ -55,8 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--script",
         default=None,
         metavar="FILE",
-        help="simulator: play the input events of FILE (key NAME, tap TEXT, wait SECONDS)",
+        help="simulator: play the input events of FILE (key NAME, tap TEXT, wait SECONDS, shot FILE.png); "
+        "the run ends when the script does, unless --stay",
     )
+    parser.add_argument("--stay", action="store_true", help="with --script: keep running after the script")
     parser.add_argument("--trace", action="store_true", help="print each action once it is in the journal")
     parser.add_argument("--mute", action="store_true", help="the referee's voice says nothing aloud")
     parser.add_argument(
@@ -87,6 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if args.script and not args.simulate:
             parser.error("--script plays input events in the simulator: add --simulate")
+        if args.stay and not args.script:
+            parser.error("--stay keeps the simulator running after a script: add --script FILE")
         return run(
             RunOptions(
                 config=args.config,
@@ -102,6 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 script=args.script,
                 mute=args.mute,
                 voice_log=args.voice_log,
+                stay=args.stay,
             )
         )
     return int(args.func(args) or 0)

@@ -5,12 +5,14 @@ person's keys and taps):
 
 - ``key NAME`` — a pygame key name (``r``, ``1``, ``f1``, ``space``, ``return``): pressed, released the
   next frame;
-- ``tap TEXT`` — a tap on the button showing TEXT in the current language (waiting up to
-  ``TAP_PATIENCE`` seconds for it to appear);
+- ``tap TEXT`` — a tap on the button showing TEXT in the current language (or named TEXT for the tests,
+  ``start 1`` for *Ala starts*), waiting up to ``TAP_PATIENCE`` seconds for it to appear;
 - ``wait SECONDS`` — let the appliance run;
 - ``shot FILE.png`` — save the screen as last drawn (at the window's size, 800×480 by default) to FILE,
   relative to the working directory; its folder is made if needed;
 - ``#`` starts a comment; blank lines are skipped.
+
+The run ends when the script has ended (``--stay`` keeps the appliance running after it).
 
 >>> [str(step) for step in parse_script("tap Start\\nkey r  # roll\\nwait 1.5\\nshot a.png\\n")]
 ['tap Start', 'key r', 'wait 1.5', 'shot a.png']
@@ -156,7 +158,7 @@ class ScriptPlayer:
             self._release = step.key
             self._next()
             return
-        targets = [t for t in self.app.canvas.targets if t.label == step.text]
+        targets = [t for t in self.app.canvas.targets if step.text in (t.label, t.shown)]
         if targets:
             pos = targets[-1].rect.center
             self.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
@@ -165,7 +167,7 @@ class ScriptPlayer:
         if self._until is None:
             self._until = now + TAP_PATIENCE
         if now >= self._until:
-            shown = ", ".join(repr(t.label) for t in self.app.canvas.targets)
+            shown = ", ".join(repr(t.shown or t.label) for t in self.app.canvas.targets)
             raise ScriptError(
                 f"line {step.line}: no button {step.text!r} on the {self.app.screen.name} screen "
                 f"(buttons: {shown})"

@@ -47,6 +47,7 @@ class Target:
     rect: pygame.Rect
     label: str
     action: Callable[[], None]
+    shown: str = ""  # the text the button shows, when ``label`` names it otherwise (``relabel``)
 
 
 class Fonts:
@@ -227,7 +228,7 @@ class Canvas:
         """Name the target just drawn otherwise than its text (the tests and the simulated players tap
         targets by name: ``start 2`` for a button showing *Ala starts*)."""
         last = self.targets[-1]
-        self.targets[-1] = Target(last.rect, label, last.action)
+        self.targets[-1] = Target(last.rect, label, last.action, shown=last.shown or last.label)
 
     def image(self, surface: pygame.Surface, rect: pygame.Rect, label: str) -> None:
         self.surface.blit(surface, rect)

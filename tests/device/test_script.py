@@ -132,3 +132,61 @@ def test_the_issues_example_journals_two_rolls_the_second_with_two_held_dice(tmp
     assert actions[0]["held"] == [] and actions[1]["held"] == [0, 1]
     first, second = actions[0]["dice"].split(), actions[1]["dice"].split()
     assert second[:2] == first[:2]  # keys 1 and 2 held the dice the screen showed first and second
+
+
+def test_tap_text_taps_the_button_showing_text_even_when_the_tests_name_it_otherwise(make_app, clock) -> None:
+    """Rummikub's "Player 1 starts" is named ``start 1`` for the tests; a script taps it by what it
+    shows, as the README says (issue 36, item 17), and by its name still."""
+    app = make_app()
+    app.step()
+    hits: list[str] = []
+    app.canvas.begin()
+    app.canvas.button((100, 100, 200, 52), "Player 1 starts", lambda: hits.append("1"))
+    app.canvas.relabel("start 1")
+    app.canvas.button((100, 200, 200, 52), "Player 2 starts", lambda: hits.append("2"))
+    app.canvas.relabel("start 2")
+    posted: list[pygame.event.Event] = []
+    player = ScriptPlayer(parse_script("tap Player 1 starts\ntap start 2"), app, clock, posted.append)
+    player.poll()
+    player.poll()
+    assert player.done
+    assert [e.pos for e in posted] == [(200, 126), (200, 226)]
+
+
+def test_the_run_ends_with_the_script_unless_it_stays(make_app, clock) -> None:
+    from device.appliance import RunOptions, keep_running
+
+    app = make_app()
+    player = ScriptPlayer(parse_script("wait 1"), app, clock, lambda e: None)
+    scripted = RunOptions(simulate=True, script="s.txt")
+    assert keep_running(app, scripted, player)
+    player.poll()
+    clock.advance(1.0)
+    player.poll()
+    assert player.done
+    assert not keep_running(app, scripted, player)
+    assert keep_running(app, RunOptions(simulate=True, script="s.txt", stay=True), player)
+    assert not keep_running(app, RunOptions(simulate=True, script="s.txt", stay=True, frames=0), player)
+    assert keep_running(app, RunOptions(simulate=True), None)
+
+
+def test_a_script_ends_the_run_without_frames(tmp_path: Path) -> None:
+    script = tmp_path / "home.txt"
+    shot = tmp_path / "home.png"
+    script.write_text(f"tap Generał (classic)\nwait 0.3\nshot {shot}\n", encoding="utf-8")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [sys.executable, "-m", "device.cli", "--simulate", "--headless", "--no-camera"]
+    command += ["--state-dir", str(tmp_path / "state"), "--script", str(script)]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert shot.is_file()
+
+
+def test_stay_needs_a_script() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "device.cli", "--simulate", "--headless", "--stay"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+    )
+    assert result.returncode == 2 and "add --script" in result.stderr
