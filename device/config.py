@@ -36,6 +36,7 @@ __all__ = [
     "SerialConfig",
     "VoiceConfig",
     "config_path",
+    "game_table_keys",
     "load_config",
     "load_config_text",
 ]
@@ -217,10 +218,9 @@ class Config:
         import rules
 
         spec = rules.get_game(game)
-        table = dict(self.games.get(game, {}))
-        table.pop("timer_seconds", None)
-        preset = table.pop("preset", "seed")
-        return spec.options_type.preset(preset, **{**table, **overrides})
+        table = self.games.get(game, {})
+        rule_values = {k: v for k, v in table.items() if k not in TABLE_KEYS}
+        return spec.options_type.preset(table.get("preset", "seed"), **{**rule_values, **overrides})
 
     def timer_seconds(self, game: str, options: Any = None) -> int:
         """The move timer in seconds (0 = off) before the owner's setting: the table's
@@ -262,14 +262,15 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(str(p), f"cannot read the config file: {exc}") from exc
-    return load_config_text(text)
+    return load_config_text(text, str(p))
 
 
-def load_config_text(text: str) -> Config:
+def load_config_text(text: str, source: str = "(file)") -> Config:
+    """The config of ``text``; ``source`` (the file's path) names where invalid TOML is."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("(file)", f"not valid TOML: {exc}") from exc
+        raise ConfigError(source, f"not valid TOML: {exc}") from exc
     return config_from_dict(data)
 
 
@@ -288,6 +289,21 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     return Config(**values)
 
 
+# A game table's keys besides its rule options: the device's own for every game, and a game's own
+# (Zatre's deck manifest). Sections of the device's features that are per game add theirs here.
+TABLE_KEYS: tuple[str, ...] = ("preset", "timer_seconds")
+GAME_TABLE_KEYS: dict[str, tuple[str, ...]] = {"zatre": ("deck_manifest",)}
+AT_THE_TABLE = ("players", "seed")  # rule options chosen at the table for each game, never in the file
+
+
+def game_table_keys(game: str) -> list[str]:
+    """Every key ``[games.GAME]`` accepts, sorted: the table's own keys and the rule options."""
+    import rules
+
+    options = [f.name for f in dataclasses.fields(rules.get_game(game).options_type)]
+    return sorted({*TABLE_KEYS, *GAME_TABLE_KEYS.get(game, ()), *options} - set(AT_THE_TABLE))
+
+
 def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     import rules
 
@@ -299,6 +315,12 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
             raise ConfigError(key, f"unknown game; allowed values: {', '.join(known)}")
         if not isinstance(table, dict):
             raise ConfigError(key, "must be a table")
+        accepted = game_table_keys(name)
+        for k in table:
+            if k in AT_THE_TABLE:
+                raise ConfigError(f"{key}.{k}", "is chosen at the table, not in the config")
+            if k not in accepted:
+                raise ConfigError(f"{key}.{k}", f"unknown key; allowed keys: {', '.join(accepted)}")
         timer = table.get("timer_seconds", 0)
         try:
             coerce(f"{key}.timer_seconds", TimerSeconds, timer)
@@ -320,10 +342,7 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
             allowed = ", ".join(repr(n) for n in spec.options_type.preset_names())
             raise ConfigError(f"{key}.preset", f"{preset!r} is not a preset name; allowed values: {allowed}")
         table = _deck_manifest(key, name, table)
-        rule_values = {k: v for k, v in table.items() if k not in ("timer_seconds", "preset")}
-        for k in ("players", "seed"):
-            if k in rule_values:
-                raise ConfigError(f"{key}.{k}", "is chosen at the table, not in the config")
+        rule_values = {k: v for k, v in table.items() if k not in TABLE_KEYS}
         try:
             spec.options_type.preset(preset, **_tuples(rule_values))
         except OptionError as exc:

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from device.config import Config, ConfigError, load_config, load_config_text
+import rules
+from device.config import (
+    Config,
+    ConfigError,
+    config_from_dict,
+    game_table_keys,
+    load_config,
+    load_config_text,
+)
 
 
 def test_missing_file_gives_defaults(tmp_path: Path) -> None:
@@ -122,3 +131,33 @@ def test_the_seat_backend_is_chosen_by_config() -> None:
     finally:
         parts.close()
     assert all(s.closed for s in (keyboard, gpio, simulated, pods) if s is not None)
+
+
+@pytest.mark.parametrize("game", [g.name for g in rules.games()])
+def test_an_unknown_game_key_lists_exactly_the_keys_accepted(game: str, tmp_path: Path) -> None:
+    """Issue 36, item 3: the list names the table's own keys (the preset, the move timer) and the rule
+    options, not ``players`` and ``seed`` (chosen at the table, refused here); each key listed loads."""
+    with pytest.raises(ConfigError) as caught:
+        load_config_text(f"[games.{game}]\nno_such_key = 1\n")
+    assert caught.value.key == f"games.{game}.no_such_key"
+    listed = caught.value.message.split("allowed keys: ", 1)[1].split(", ")
+    assert listed == game_table_keys(game)
+    assert "players" not in listed and "seed" not in listed
+    assert "timer_seconds" in listed and "preset" in listed
+    defaults = rules.get_game(game).options_type().to_dict()
+    for key in listed:
+        value: Any = {"preset": "seed", "timer_seconds": 0}.get(key, defaults.get(key))
+        if key == "deck_manifest":
+            value = str(Path(rules.__file__).parent / "zatre" / "deck_default.json")
+        table = {key: value}
+        config = config_from_dict({"games": {game: table}})
+        assert game in config.games
+
+
+def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[device\nlanguage = 'pl'\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.key == str(path)
+    assert str(caught.value).startswith(f"{path}: not valid TOML")
