@@ -277,9 +277,14 @@ class App:
         if session is not None and session.spec.name == game:
             session.timer.limit_seconds = float(self.settings.move_seconds(session.options))
 
-    def start_game(self, options: Options, names: list[str]) -> GameSession:
+    def start_game(self, options: Options, names: list[str], *, keep_unfinished: bool = False) -> GameSession:
+        """Start a game; the unfinished one is abandoned (left), unless ``keep_unfinished``: then it stays
+        in the journal to be resumed (the simulator's ``--autoplay`` of another game)."""
         if self.session is not None and not self.session.finished:
-            self.session.abandon()
+            if keep_unfinished:
+                self.session.timer.stop()
+            else:
+                self.session.abandon()
         spec_name = _game_name(options)
         session = SESSIONS[spec_name].start(self.journal, options, names, self.new_timer(options))
         self._attach(session)

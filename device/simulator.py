@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pygame
 
+import rules
 from device.events import Key, Tap
 from device.session import GameSession
 from device.sessions.simulated import SimulatedTable, table_for
@@ -55,6 +56,7 @@ class Simulator:
         self.clock = app.clock
         self.table: SimulatedTable | None = None  # the current game's
         self._table_of: GameSession | None = None
+        self._resumed_checked = False  # autoplay: whether a resumed game of another kind was set aside
         app.key_hooks.append(self.on_key)
         app.tap_hooks.append(self.on_tap)
         app.session_hooks.append(self.on_session)
@@ -101,6 +103,9 @@ class Simulator:
         """Once per frame: the keyboard seats' hold timing, the table, autoplay."""
         if self.seats is not None:
             self.seats.poll(self.clock())
+        if self.autoplay and not self._resumed_checked:
+            self._resumed_checked = True
+            self.set_aside_other_game(self.autoplay)
         live = self.live()
         if live is None:
             if self.autoplay and self.app.screen.name in ("home", "end"):
@@ -119,7 +124,28 @@ class Simulator:
 
     # --- autoplay ------------------------------------------------------------------------------------
 
-    def start_autoplay(self, game: str) -> None:
+    def set_aside_other_game(self, game: str) -> None:
+        """``--autoplay GAME`` found an unfinished game of another kind resumed from the journal: play
+        the game asked for, and keep the other unfinished (it resumes when the simulator starts without
+        ``--autoplay``), saying so on the log. A game of the kind asked for is played on."""
+        session = self.app.session
+        if session is None or session.finished:
+            return
+        name, _, variant = game.partition(":")
+        asked = variant or rules.get_game(name).options_type().to_dict().get("variant")
+        if session.spec.name == name and session.options.to_dict().get("variant") == asked:
+            return
+        log.warning(
+            "--autoplay %s: the unfinished %s game (%s, journal game %d) is kept, not played; it resumes "
+            "when the simulator starts without --autoplay",
+            game,
+            session.spec.title("en"),
+            ", ".join(p.name for p in session.players),
+            session.game_id,
+        )
+        self.start_autoplay(game, keep_unfinished=True)
+
+    def start_autoplay(self, game: str, *, keep_unfinished: bool = False) -> None:
         """Start ``game`` for simulated players; ``GAME:VARIANT`` (``yahtzee:triple``) picks a variant."""
         name, _, variant = game.partition(":")
         overrides: dict[str, Any] = {"players": 2, "seed": self.rng.randrange(2**31)}
@@ -129,4 +155,4 @@ class Simulator:
         if kind is not None:
             overrides.update(kind.autoplay_options(name, self.rng))
         options = self.app.settings.game_options(name, **overrides)
-        self.app.start_game(options, list(NAMES[: options.players]))
+        self.app.start_game(options, list(NAMES[: options.players]), keep_unfinished=keep_unfinished)

@@ -140,3 +140,39 @@ def test_a_resumed_game_gets_its_table_when_the_simulator_starts_after_the_app(m
     again = make_app()  # resumes the unfinished game in its constructor
     sim = Simulator(again, seed=7)
     assert isinstance(sim.table, DiceTable)
+
+
+def test_autoplay_starts_the_asked_game_and_keeps_an_unfinished_game_of_another_kind(
+    make_app, caplog
+) -> None:
+    """Issue 36, item 2: ``--autoplay kalooki`` over a state directory with an unfinished Generał game
+    plays Kalooki (what was asked) and says so; the Generał game is not abandoned: the simulator
+    started without ``--autoplay`` resumes it."""
+    app = make_app()
+    Simulator(app, seed=8)
+    first = start(app, "Generał (classic)")
+    app.journal.close()
+    again = make_app()
+    assert again.session is not None and again.session.game_id == first.game_id  # resumed
+    with caplog.at_level("WARNING"):
+        sim = Simulator(again, seed=8, autoplay="kalooki")
+        sim.poll()
+        again.step()
+    assert again.session is not None and again.session.spec.name == "kalooki"
+    assert "kept" in caplog.text and "Generał" in caplog.text
+    kept = again.journal.game(first.game_id)
+    assert not kept.abandoned and kept.finished is None
+    again.end_session()  # the Kalooki game is left: the Generał game is the one to resume again
+    assert again.journal.unfinished() is not None and again.journal.unfinished().id == first.game_id
+
+
+def test_autoplay_plays_on_an_unfinished_game_of_its_own_kind(make_app) -> None:
+    app = make_app()
+    Simulator(app, seed=9)
+    first = start(app, "Kości (poker dice)")
+    app.journal.close()
+    again = make_app()
+    sim = Simulator(again, seed=9, autoplay="poker_dice")
+    sim.poll()
+    again.step()
+    assert again.session is not None and again.session.game_id == first.game_id
