@@ -315,10 +315,17 @@ class Journal:
             (self._wall(), json.dumps(list(scores)), json.dumps(list(places)), game_id),
         )
 
-    def abandon(self, game_id: int) -> None:
-        """An unfinished game the players gave up: kept, but never resumed or counted."""
+    def abandon(self, game_id: int, scores: tuple[int, ...] | None = None) -> None:
+        """An unfinished game the players gave up (left): kept with its ``scores`` so far (when known)
+        for the history, but never resumed, exported or counted in the statistics."""
         with self._writing("put a game aside") as conn:
-            conn.execute("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))
+            if scores is None:
+                conn.execute("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))
+            else:
+                conn.execute(
+                    "UPDATE games SET abandoned = 1, scores = ? WHERE id = ?",
+                    (json.dumps(list(scores)), game_id),
+                )
 
     def set_setting(self, key: str, value: Any) -> None:
         with self._writing("store a setting") as conn:
@@ -415,6 +422,10 @@ class Journal:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(new_id, *f) for f in fixes],
             )
+            if result is None and stored.abandoned and stored.scores is not None:
+                conn.execute(
+                    "UPDATE games SET scores = ? WHERE id = ?", (json.dumps(list(stored.scores)), new_id)
+                )
             if result is not None:
                 conn.execute(
                     "UPDATE games SET finished = ?, scores = ?, places = ? WHERE id = ?",
@@ -449,6 +460,15 @@ class Journal:
     def games(self, *, finished_only: bool = False) -> list[StoredGame]:
         where = "WHERE finished IS NOT NULL" if finished_only else ""
         rows = self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games {where} ORDER BY id").fetchall()
+        return [_game(r) for r in rows]
+
+    def history(self) -> list[StoredGame]:
+        """What the history lists, oldest first: the finished games and the games left (abandoned) after
+        at least one move, with their scores so far (a game left before its first move was not played)."""
+        rows = self._conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE finished IS NOT NULL OR (abandoned = 1 AND "
+            "EXISTS (SELECT 1 FROM actions WHERE actions.game_id = games.id)) ORDER BY id"
+        ).fetchall()
         return [_game(r) for r in rows]
 
     def actions(self, game_id: int) -> list[StoredAction]:

@@ -255,8 +255,14 @@ class GameSession:
         return {}
 
     def abandon(self) -> None:
+        """The players leave the game: it is kept in the journal with the scores so far (the history
+        lists it as left), never resumed."""
         self.timer.stop()
-        self.journal.abandon(self.game_id)
+        self.journal.abandon(self.game_id, self.scores_so_far())
+
+    def scores_so_far(self) -> tuple[int, ...]:
+        """Each player's score now: the last of his :meth:`score_progress` (0 before his first)."""
+        return tuple(totals[-1] if totals else 0 for totals in self.score_progress())
 
     def time_used(self) -> list[float]:
         return [self.timer.used(p.seat) for p in self.players]

@@ -1,5 +1,6 @@
-"""History and statistics: the finished games (newest first) and, per game and player name, games
-played, won, best and average score — all from the journal."""
+"""History and statistics: the finished games and the games left (marked *left*, with the scores so
+far), newest first, and, per game and player name over the finished games, games played, won, best and
+average score — all from the journal."""
 
 from __future__ import annotations
 
@@ -144,10 +145,16 @@ class HistoryScreen(Screen):
 
     def game_rows(self) -> list[list[str]]:
         rows = []
-        for g in reversed(self.host.journal.games(finished_only=True)):
+        for g in reversed(self.host.journal.history()):
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished or g.started))
-            scores = g.scores or ()
-            result = ", ".join(f"{name} {score}" for name, score in zip(g.players, scores, strict=False))
+            if g.scores is None:
+                result = ", ".join(g.players)
+            else:
+                result = ", ".join(
+                    f"{name} {score}" for name, score in zip(g.players, g.scores, strict=False)
+                )
+            if g.finished is None:  # left: the scores so far
+                result = self._("left: {result}", result=result)
             rows.append([when, self.title(game_key(g)), result])
         return rows
 

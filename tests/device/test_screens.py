@@ -10,7 +10,7 @@ import rules
 from device.app import App
 from device.events import DiceSeen, SeenDie
 from device.screens.base import SCREENS
-from tests.device.helpers import check_layout, labels, roll, sheet_texts, tap
+from tests.device.helpers import check_layout, labels, press, roll, sheet_texts, tap
 
 SIZES = [(800, 480), (1024, 600), (1920, 1080)]
 
@@ -338,3 +338,35 @@ def test_history_and_statistics_keep_classic_and_triple_apart(make_app) -> None:
     assert sorted(s.game for s in stats) == ["yahtzee:classic", "yahtzee:triple"]
     tap(app, "History")
     assert {"Generał (classic)", "Triple Generał"} <= set(app.canvas.texts())
+
+
+def test_a_game_left_stays_in_the_history_marked_left_with_its_scores_so_far(make_app) -> None:
+    """Issue 36, item 1: *Leave game* says the game stays in the history; it does, marked left, with
+    the scores so far; it is not counted in the statistics and never resumed."""
+    app = make_app()
+    start(app, "Generał (classic)")
+    session = app.session
+    assert session is not None
+    roll(app, (6, 6, 6, 2, 3))
+    session.select("sixes")
+    press(app, session.current_seat)
+    assert session.state.sheets[0].total() == 18
+    _settings(app)
+    tap(app, "Leave game")
+    assert "It stays in the history but cannot be resumed." in app.canvas.texts()
+    tap(app, "Leave game")
+    assert app.session is None and app.journal.unfinished() is None
+    tap(app, "History")
+    texts = shot(app)
+    assert "left: Player 1 18, Player 2 0" in texts and "Generał (classic)" in texts
+    tap(app, "Statistics")
+    assert "Player 1" not in shot(app)
+
+
+def test_a_game_left_before_its_first_move_is_not_history(make_app) -> None:
+    app = make_app()
+    start(app, "Generał (classic)")
+    app.end_session()
+    assert app.journal.history() == []
+    tap(app, "History")
+    assert "No finished games yet." in shot(app)
