@@ -24,6 +24,7 @@ from typing import Literal
 
 Split = Literal["fit", "calib", "val"]
 SPLITS: tuple[Split, ...] = ("fit", "calib", "val")
+TABLE_COLUMNS = ("image", "width", "height", "objects")  # what ground_truth.csv needs (split is ours)
 
 # Percent of each dataset kept out of training: "val" is never trained or tuned on; "calib" fixes the
 # classifier's temperature and the confidence threshold.
@@ -147,24 +148,44 @@ def _read_boxes(image: Path, width: int, height: int, names: tuple[str, ...]) ->
 def load_folder(folder: str | Path, split: Split | Literal["all"] = "all") -> list[LabelledImage]:
     """Every labelled image of a dataset folder, optionally only those of one development split.
 
-    Raises ``FileNotFoundError`` naming the folder when it has no ``ground_truth.csv``, and
-    ``LabelError`` naming the file and line of a label that is neither a box nor a polygon.
+    Raises ``FileNotFoundError`` naming the folder when it does not exist or has no
+    ``ground_truth.csv``, and ``LabelError`` naming the file (and line) of a table without the columns
+    it needs or a bad row, or of a label that is neither a box nor a polygon.
     """
     root = Path(folder)
+    if not root.exists():
+        raise FileNotFoundError(f"{root}: no such folder")
+    if not root.is_dir():
+        raise FileNotFoundError(f"{root}: not a folder")
     table = root / "ground_truth.csv"
     if not table.is_file():
         raise FileNotFoundError(f"{root}: no ground_truth.csv")
     names = read_class_names(root)
     images = []
-    with table.open(newline="") as handle:
-        for row in csv.DictReader(handle):
+    with table.open(newline="", encoding="utf-8") as handle:
+        rows = csv.DictReader(handle)
+        missing = [c for c in TABLE_COLUMNS if c not in (rows.fieldnames or ())]
+        if missing:
+            raise LabelError(
+                f"{table}: no column {', '.join(missing)} (the shared layout's columns: "
+                "split,image,width,height,n_objects,objects)"
+            )
+        for number, row in enumerate(rows, 2):
+            if not row["image"]:
+                raise LabelError(f"{table}:{number}: no image")
             path = root / row["image"]
-            width, height = int(row["width"]), int(row["height"])
+            try:
+                width, height = int(row["width"]), int(row["height"])
+            except (TypeError, ValueError):
+                raise LabelError(
+                    f"{table}:{number}: width and height must be whole numbers, got "
+                    f"{row['width']!r} and {row['height']!r}"
+                ) from None
             image = LabelledImage(
                 path=path,
                 width=width,
                 height=height,
-                objects=tuple(row["objects"].split()),
+                objects=tuple((row["objects"] or "").split()),
                 boxes=_read_boxes(path, width, height, names),
             )
             if split == "all" or image.split == split:

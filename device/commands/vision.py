@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vision.dataset import SPLITS
+from vision.dataset import SPLITS, TABLE_COLUMNS
 from vision.evaluate import evaluate_dice, evaluate_tiles, read_groups
 
 
@@ -51,13 +51,19 @@ def register(sub: Any) -> None:
 def not_a_dice_set(folder: str | Path) -> str | None:
     """Why ``folder`` is not a labelled dice set (no ``ground_truth.csv``, or labels that are not pips
     1–6, like the Rummikub tiles'); ``None`` when it is one."""
+    if not Path(folder).is_dir():
+        return f"{folder}: {'not a folder' if Path(folder).exists() else 'no such folder'}"
     table = Path(folder) / "ground_truth.csv"
     if not table.is_file():
         return f"{folder}: no ground_truth.csv (not a labelled photo set)"
     with table.open(encoding="utf-8", newline="") as handle:
         rows = csv.DictReader(handle)
-        if "objects" not in (rows.fieldnames or ()):
-            return f"{table}: no objects column (not a labelled photo set)"
+        missing = [c for c in TABLE_COLUMNS if c not in (rows.fieldnames or ())]
+        if missing:
+            return (
+                f"{table}: no column {', '.join(missing)} (the shared layout's columns: "
+                "split,image,width,height,n_objects,objects)"
+            )
         for row in rows:
             labels = (row.get("objects") or "").split()
             odd = [label for label in labels if label not in ("1", "2", "3", "4", "5", "6")]
@@ -67,9 +73,12 @@ def not_a_dice_set(folder: str | Path) -> str | None:
 
 
 def run_eval_dice(args: argparse.Namespace) -> int:
-    problem = not_a_dice_set(args.folder)
+    try:
+        problem = not_a_dice_set(args.folder)
+    except (OSError, ValueError) as exc:  # an unreadable table, or one not in UTF-8
+        problem = f"{args.folder}: cannot read ground_truth.csv ({exc})"
     if problem is not None:
-        print(f"referee vision eval-dice: {problem}")
+        print(f"referee vision eval-dice: {problem}", file=sys.stderr)
         return 2
     if args.split is None:
         # On stderr, so that --json stays one JSON object on stdout.
@@ -80,13 +89,14 @@ def run_eval_dice(args: argparse.Namespace) -> int:
         )
     try:
         evaluation = evaluate_dice(args.folder, args.split, args.show)
-    except FileNotFoundError as exc:
-        print(f"referee vision eval-dice: {exc}")
+    except (OSError, ValueError) as exc:  # a missing image, a bad row or label line: named
+        print(f"referee vision eval-dice: {exc}", file=sys.stderr)
         return 2
     if evaluation.images == 0:
         print(
             f"referee vision eval-dice: {args.folder}: no images"
-            + (f" in split {args.split}" if args.split else "")
+            + (f" in split {args.split}" if args.split else ""),
+            file=sys.stderr,
         )
         return 2
     print(json.dumps(evaluation.summary()) if args.json else evaluation.report())
@@ -97,13 +107,14 @@ def run_eval_tiles(args: argparse.Namespace) -> int:
     try:
         groups = read_groups(args.groups) if args.groups is not None else None
         evaluation = evaluate_tiles(args.folder, args.split, args.show, groups=groups)
-    except (FileNotFoundError, ValueError) as exc:
-        print(f"referee vision eval-tiles: {exc}")
+    except (OSError, ValueError) as exc:  # a missing folder or image, a bad table, row or label line
+        print(f"referee vision eval-tiles: {exc}", file=sys.stderr)
         return 2
     if evaluation.images == 0:
         print(
             f"referee vision eval-tiles: {args.folder}: no images"
-            + (f" in split {args.split}" if args.split else "")
+            + (f" in split {args.split}" if args.split else ""),
+            file=sys.stderr,
         )
         return 2
     print(json.dumps(evaluation.summary()) if args.json else evaluation.report())

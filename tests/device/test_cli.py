@@ -225,6 +225,7 @@ def test_eval_dice_on_a_folder_that_is_not_a_dice_set(tmp_path: Path, capsys) ->
         "split,image,width,height,n_objects,objects\ntrain,a.jpg,10,10,2,black_6 joker\n", encoding="utf-8"
     )
     assert main(["vision", "eval-dice", str(tmp_path)]) == 2
-    assert "is not a dice set" in capsys.readouterr().out
+    assert "is not a dice set" in capsys.readouterr().err
+    (tmp_path / "none").mkdir()
     assert main(["vision", "eval-dice", str(tmp_path / "none")]) == 2
-    assert "no ground_truth.csv" in capsys.readouterr().out
+    assert "no ground_truth.csv" in capsys.readouterr().err

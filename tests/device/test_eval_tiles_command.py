@@ -103,8 +103,41 @@ def test_eval_tiles_refuses_a_folder_without_ground_truth_or_a_bad_groups_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["vision", "eval-tiles", str(tmp_path)]) == 2
-    assert "ground_truth.csv" in capsys.readouterr().out
+    assert "ground_truth.csv" in capsys.readouterr().err
     _tables(tmp_path / "data")
     (tmp_path / "bad.csv").write_text("image,background\nx.jpg,wood\n")
     assert main(["vision", "eval-tiles", str(tmp_path / "data"), "--groups", str(tmp_path / "bad.csv")]) == 2
-    assert "needs image, background and setting" in capsys.readouterr().out
+    assert "needs image, background and setting" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("task", ["eval-dice", "eval-tiles"])
+def test_a_folder_that_does_not_exist_is_named_so(
+    task: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36, item 5: not "no ground_truth.csv" for a folder that is not there."""
+    assert main(["vision", task, str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'nowhere'}: no such folder" in err and "ground_truth" not in err
+    (tmp_path / "file").write_text("x")
+    assert main(["vision", task, str(tmp_path / "file")]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("task", ["eval-dice", "eval-tiles"])
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ("file,labels\na.jpg,1 2\n", "no column image, width, height, objects"),
+        ("image,width,height\na.jpg,10,10\n", "no column objects"),
+        ("split,image,width,height,n_objects,objects\ntrain,a.jpg,wide,10,1,3\n", ":2: width and height"),
+        ("split,image,width,height,n_objects,objects\ntrain,,10,10,1,3\n", ":2: no image"),
+        ("", "no column image"),
+    ],
+)
+def test_a_table_of_other_columns_is_a_clear_error_not_a_traceback(
+    task: str, table: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "ground_truth.csv").write_text(table, encoding="utf-8")
+    assert main(["vision", task, str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and str(tmp_path) in err, err

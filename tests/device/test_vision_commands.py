@@ -78,4 +78,4 @@ def test_eval_dice_on_a_folder_without_ground_truth(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["vision", "eval-dice", str(tmp_path)]) == 2
-    assert "ground_truth.csv" in capsys.readouterr().out
+    assert "ground_truth.csv" in capsys.readouterr().err
