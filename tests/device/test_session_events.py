@@ -58,13 +58,13 @@ def test_the_failsafe_asks_a_failed_journal_nothing_and_logs_once(make_app, capl
 def test_history_reads_the_journal_once(make_app) -> None:
     app = make_app()
     calls: list[int] = []
-    games = app.journal.games
+    history = app.journal.history
 
     def counted(*args, **kwargs):
         calls.append(1)
-        return games(*args, **kwargs)
+        return history(*args, **kwargs)
 
-    app.journal.games = counted  # type: ignore[method-assign]
+    app.journal.history = counted  # type: ignore[method-assign]
     tap(app, "History")
     for _ in range(10):
         app.step()
