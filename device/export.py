@@ -58,10 +58,11 @@ def exported(journal: Journal, game: StoredGame) -> dict[str, Any]:
         return {}
     try:
         options = session.stored_options(game)
-        state = rules.replay(options, [rules.action_from_json(a.action) for a in journal.actions(game.id)])
+        history = [rules.action_from_json(a.action) for a in journal.actions(game.id)]
+        state = rules.replay(options, history)
     except (ValueError, rules.IllegalAction):
         return {}
-    return session.exported(state)
+    return {**session.exported(state), **session.reviewed(options, history, list(game.players))}
 
 
 def to_csv(journal: Journal) -> str:

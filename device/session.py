@@ -254,6 +254,12 @@ class GameSession:
         column. Games without anything to add keep this: nothing."""
         return {}
 
+    @classmethod
+    def reviewed(cls, options: Options, history: list[Action], names: list[str]) -> dict[str, Any]:
+        """What the export adds to a finished game from its actions (Rummikub's learning table: the
+        review); nothing by default."""
+        return {}
+
     def abandon(self) -> None:
         """The players leave the game: it is kept in the journal with the scores so far (the history
         lists it as left), never resumed."""

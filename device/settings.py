@@ -69,6 +69,7 @@ class Settings:
     voice: dict[str, Any] = field(
         default_factory=dict
     )  # the owner's voice settings (device/voice/settings.py)
+    learning: dict[str, bool] = field(default_factory=dict)  # Rummikub's learning table, per game
 
     @classmethod
     def load(cls, config: Config, journal: Journal) -> Settings:
@@ -81,6 +82,7 @@ class Settings:
         s.coach = str(journal.setting("coach", "off"))
         voice = journal.setting("voice", {})
         s.voice = dict(voice) if isinstance(voice, dict) else {}
+        s.learning = {str(k): bool(v) for k, v in dict(journal.setting("learning", {})).items()}
         return s
 
     def set(self, key: str, value: Any) -> None:
@@ -118,6 +120,20 @@ class Settings:
             raise ValueError(f"{game} has no preset {preset!r}")
         self.set("presets", {**self.presets, game: preset})
 
+    @staticmethod
+    def has_learning(game: str) -> bool:
+        """Whether ``game`` has a learning table (an option ``learning``: Rummikub)."""
+        fields = rules.get_game(game).options_type.__dataclass_fields__
+        return "learning" in fields
+
+    def learning_on(self, game: str) -> bool:
+        """Whether a new game of ``game`` is a learning table: the owner's setting (off by default),
+        never under the ``tournament`` preset."""
+        return self.has_learning(game) and bool(self.learning.get(game)) and self.preset(game) != "tournament"
+
+    def set_learning(self, game: str, on: bool) -> None:
+        self.set("learning", {**self.learning, game: on})
+
     def camera_sources(self) -> tuple[str, ...]:
         if self.camera_source and self.camera_source in self.config.camera.sources:
             return (self.camera_source,)
@@ -129,4 +145,8 @@ class Settings:
         table = {
             k: v for k, v in self.config.games.get(game, {}).items() if k not in ("timer_seconds", "preset")
         }
+        if self.learning_on(game):
+            table["learning"] = True
+        elif self.has_learning(game):
+            table["learning"] = False  # off unless the owner turned it on (the config cannot)
         return spec.options_type.preset(self.preset(game), **{**table, **overrides})

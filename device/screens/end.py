@@ -113,6 +113,13 @@ class EndScreen(Screen):
             size=24,
             colour=(22, 163, 74),
         )
+        if getattr(session, "coach", None) is not None:  # the Rummikub learning table's review
+            canvas.button(
+                (m + canvas.px(236), bottom, canvas.px(200), canvas.px(56)),
+                self._("Review"),
+                lambda: self.host.show("rummikub_review"),
+                size=24,
+            )
         canvas.button(
             (canvas.width - m - canvas.px(200), bottom, canvas.px(200), canvas.px(56)),
             self._("Home"),

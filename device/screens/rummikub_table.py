@@ -26,6 +26,12 @@ from device.camera_view import CameraView
 from device.events import Event, Key
 from device.host import Host
 from device.screens.base import screen
+from device.screens.rummikub_coach_panel import (
+    draw_advice,
+    draw_coach_controls,
+    draw_rack_entry,
+    wants_picker,
+)
 from device.screens.table import TableScreen
 from device.sessions.rummikub import Correction, RummikubSession
 from device.ui.camera_panel import CameraPanel
@@ -106,7 +112,7 @@ class RummikubTableScreen(TableScreen):
         left = pygame.Rect(canvas.px(8), top, canvas.px(292), canvas.height - top - canvas.px(8))
         right = pygame.Rect(left.right + canvas.px(8), top, canvas.width - left.right - canvas.px(16), 0)
         right.height = right.width * 9 // 16
-        if phase in ("correcting", "reveal"):
+        if phase in ("correcting", "reveal") or wants_picker(session):
             picker = pygame.Rect(
                 canvas.px(8), canvas.height - canvas.px(120), canvas.width - canvas.px(16), 0
             )
@@ -130,8 +136,12 @@ class RummikubTableScreen(TableScreen):
             self.draw_correcting(canvas, session, left)
         elif phase == "reveal":
             self.draw_reveal(canvas, session, left)
+        elif wants_picker(session):
+            draw_rack_entry(self, canvas, session, left)
         else:
             self.draw_move(canvas, session, left)
+        if phase in ("playing", "checking") and draw_advice(self, canvas, session, below):
+            return  # the learning table's advice (or hint) under the camera
         if phase in ("playing", "checking", "restore") and below.height > canvas.px(60):
             seen = pygame.Rect(below.left, below.top, below.width, below.height - canvas.px(48))
             self.draw_seen(canvas, session, seen)
@@ -358,6 +368,8 @@ class RummikubTableScreen(TableScreen):
                 session.dispute,
                 size=20,
             )
+            return
+        if draw_coach_controls(self, canvas, session, pygame.Rect(area.left, y, area.width, area.bottom - y)):
             return
         hint = (
             self._("Reading the table…")
@@ -649,6 +661,13 @@ class RummikubTableScreen(TableScreen):
             size=22,
             colour=GOOD,
         )
+        if session.coach is not None:
+            canvas.button(
+                (area.left + canvas.px(256), y, canvas.px(240), canvas.px(56)),
+                self._("Review"),
+                partial(self.host.show, "rummikub_review", hand=state.hand),
+                size=22,
+            )
 
     # --- the refusal line ----------------------------------------------------------------------------
 

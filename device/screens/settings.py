@@ -167,6 +167,12 @@ class SettingsScreen(Screen):
             "coach", modes[(modes.index(mode) + 1) % len(modes)] if mode in modes else "off"
         )
 
+    def toggle_learning(self) -> None:
+        """Rummikub's learning table (the coach at the table), per game; a game keeps what it started
+        with (it is in its options)."""
+        settings = self.host.settings
+        settings.set_learning(self.game, not settings.learning.get(self.game, False))
+
     def set_camera(self, source: str) -> None:
         self.host.settings.set("camera_source", source)
 
@@ -299,9 +305,28 @@ class SettingsScreen(Screen):
         label(self._("Game"))
         spec = rules.get_game(self.game)
         canvas.button((x0, y, canvas.px(260), row_h), spec.title(self.tr.language), self.next_game, size=22)
-        coach = self._("Coach: {mode}", mode=self._(COACH_MODE_NAMES[settings.coach]))
         cx = x0 + canvas.px(260) + gap
-        canvas.button((cx, y, canvas.width - cx - m, row_h), coach, self.next_coach_mode, size=20)
+        if settings.has_learning(self.game):
+            if settings.preset(self.game) == "tournament":
+                canvas.button(
+                    (cx, y, canvas.width - cx - m, row_h),
+                    self._("Learning table: not in tournaments"),
+                    None,
+                    size=18,
+                )
+            else:
+                on = bool(settings.learning.get(self.game))
+                learning = self._("Learning table: {state}", state=self._("On") if on else self._("Off"))
+                canvas.button(
+                    (cx, y, canvas.width - cx - m, row_h),
+                    learning,
+                    self.toggle_learning,
+                    size=20,
+                    selected=on,
+                )
+        else:
+            coach = self._("Coach: {mode}", mode=self._(COACH_MODE_NAMES[settings.coach]))
+            canvas.button((cx, y, canvas.width - cx - m, row_h), coach, self.next_coach_mode, size=20)
         y += row_h + gap
         label(self._("Move timer"))
         seconds = self.move_seconds()

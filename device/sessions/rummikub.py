@@ -51,6 +51,7 @@ from device.camera_view import GameReader
 from device.events import Seen
 from device.journal import Journal, ReadingFix
 from device.session import GameSession, register_session
+from device.sessions.rummikub_coach import RummikubCoach, review_json
 from device.timer import MoveTimer
 from rules import Action, Options
 from rules.rummikub import (
@@ -61,8 +62,11 @@ from rules.rummikub import (
     NextHand,
     Play,
     RevealRack,
+    RummikubOptions,
     RummikubState,
+    ShowRack,
     Start,
+    TakeHint,
     Tile,
     Timeout,
 )
@@ -81,7 +85,7 @@ RummikubPhase = Literal[
 ]
 TILE_READER: GameReader[TableObservation] = GameReader(read_tiles, vote=vote_tiles)
 VOTE_FRAMES = 5  # frames read again and put to the vote when one reading cannot decide (0: never)
-Awaiting = Literal["start", "play", "draw", "timeout", "reveal"]
+Awaiting = Literal["start", "play", "draw", "timeout", "reveal", "rack"]
 
 
 def same_table(a: Sequence[Meld], b: Sequence[Meld]) -> bool:
@@ -271,6 +275,10 @@ class RummikubSession(GameSession):
             "not_on_rack",
             "not_started",
             "opening_too_low",
+            "rack_count",
+            "rack_mismatch",
+            "rack_table_changed",
+            "rack_unclear",
             "reveal_mismatch",
             "start_count",
             "start_tie",
@@ -300,6 +308,12 @@ class RummikubSession(GameSession):
         self.picker_colour = "R"
         self.restoring = False
         self.verdict: Verdict | None = None
+        # The learning table (``options.learning``): the coach, and a rack being entered with the picker.
+        self.coach = RummikubCoach(self) if self.rummikub.options.learning else None
+        self.entering_rack = False
+        if self.coach is not None:
+            coach = self.coach
+            self.listeners.append(lambda _session, _act: coach.prepare())
         last = self.history[-1] if self.history else None
         if isinstance(last, Timeout) and last.manipulated and not self.finished:
             self.restoring = True  # resumed while the table was being restored
@@ -311,6 +325,14 @@ class RummikubSession(GameSession):
         """A new game in referee mode: the engine sees the table, never the racks."""
         referee = type(options).from_dict({**options.to_dict(), "information": "referee"})
         return super().start(journal, referee, names, timer)
+
+    @classmethod
+    def reviewed(cls, options: Options, history: list[Action], names: list[str]) -> dict[str, Any]:
+        """The learning table's review in the export: each player's moves, tiles laid against tiles
+        possible, the best move of each, the hints, the costliest moves."""
+        if not isinstance(options, RummikubOptions):
+            return {}
+        return review_json(options, history, names)
 
     def begin_move(self) -> None:
         if self.current_seat is None:
@@ -523,7 +545,7 @@ class RummikubSession(GameSession):
         corr = self.correction
         if corr is not None:
             corr.pick(tile)
-        elif self.phase == "reveal":
+        elif self.phase == "reveal" or self.entering_rack:
             self.rack_entry.append(tile)
 
     def pick_number(self, number: int) -> None:
@@ -599,6 +621,82 @@ class RummikubSession(GameSession):
             self._timeout(obs)
         elif what == "reveal":
             self._read_rack(obs)
+        elif what == "rack":
+            self._read_shown_rack(obs)
+
+    # --- the learning table: the rack shown, hints (device/sessions/rummikub_coach.py) ----------------
+
+    def rack_to_show(self) -> tuple[int, int] | None:
+        """At a learning table, ``(tiles to show, tiles on the rack)`` of the player to move while the
+        coach does not know his whole rack (only the tiles drawn since he last showed it, when it
+        knows the rest); ``None`` when it knows it, or there is nothing to show."""
+        seat = self.current_seat
+        if self.coach is None or seat is None or self.phase not in ("playing", "correcting", "checking"):
+            return None
+        count = self.rummikub.rack_counts[seat]
+        known = self.coach.known.partial(seat)
+        if known is None:
+            return count, count
+        return (known[1], count) if known[1] else None
+
+    def show_rack(self) -> None:
+        """*Read my rack*: the camera reads the tiles laid face up beside the table."""
+        if self.rack_to_show() is not None and self.phase == "playing":
+            self.correction = None
+            self._ask("rack")
+
+    def begin_rack_entry(self) -> None:
+        """*Enter my rack*: the tile picker fills the rack (or the drawn tiles) instead."""
+        if self.rack_to_show() is not None:
+            self.entering_rack = True
+            self.rack_entry = []
+
+    def cancel_rack_entry(self) -> None:
+        self.entering_rack = False
+        self.rack_entry = []
+
+    def enter_shown_rack(self) -> None:
+        """*Done* on the rack (or the drawn tiles) entered with the picker."""
+        if self.entering_rack and self._show_tiles(tuple(self.rack_entry)):
+            self.cancel_rack_entry()
+
+    def _read_shown_rack(self, obs: TableObservation) -> None:
+        if obs.uncertain:
+            self.refuse("rack_unclear", "a tile of the rack is not clear: lay it straight and read again")
+            return
+        if self.missing(obs):
+            self.refuse("rack_table_changed", "show the rack before you change the table: put it back")
+            return
+        self._show_tiles(beside(obs.values, self.before))
+
+    def _show_tiles(self, tiles: tuple[Tile, ...]) -> bool:
+        """The tiles shown: the whole rack, or the ones drawn since the rack was last shown."""
+        seat, wanted = self.current_seat, self.rack_to_show()
+        if seat is None or wanted is None or self.coach is None:
+            return False
+        missing, count = wanted
+        if len(tiles) == count:
+            return self.submit(ShowRack(seat, tiles))
+        known = self.coach.known.partial(seat)
+        if known is not None and len(tiles) == missing:
+            return self.submit(ShowRack(seat, (*known[0], *tiles)))
+        self.refuse(
+            "rack_count",
+            f"{len(tiles)} tiles shown: the whole rack is {count}, the tiles drawn {missing}",
+            seen=len(tiles),
+            count=count,
+            missing=missing,
+        )
+        return False
+
+    def hint(self) -> None:
+        """*Hint*: the first asks how many tiles the best move lays, the second the move itself."""
+        seat = self.current_seat
+        if self.coach is None or seat is None or self.coach.mover_rack() is None:
+            return
+        stage = self.coach.hint_stage()
+        if stage < 2 and self.phase == "playing":
+            self.submit(TakeHint(seat, stage + 1))
 
     def _read_start(self, obs: TableObservation) -> None:
         if obs.uncertain:
@@ -723,6 +821,6 @@ class RummikubSession(GameSession):
 
     def submit(self, act: Action, corrections: Sequence[ReadingFix] = ()) -> bool:
         ok = super().submit(act, corrections)
-        if ok and not isinstance(act, (Announce, Extend)):
+        if ok and not isinstance(act, (Announce, Extend, ShowRack, TakeHint)):
             self.correction = None
         return ok

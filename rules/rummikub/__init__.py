@@ -17,7 +17,9 @@ from rules.rummikub.actions import (
     Redeal,
     Reveal,
     RevealRack,
+    ShowRack,
     Start,
+    TakeHint,
     Timeout,
 )
 from rules.rummikub.arrange import arrange
@@ -48,7 +50,9 @@ __all__ = [
     "RevealRack",
     "RummikubOptions",
     "RummikubState",
+    "ShowRack",
     "Start",
+    "TakeHint",
     "Tile",
     "Timeout",
     "arrange",

@@ -26,7 +26,9 @@ __all__ = [
     "Redeal",
     "Reveal",
     "RevealRack",
+    "ShowRack",
     "Start",
+    "TakeHint",
     "Timeout",
 ]
 
@@ -115,3 +117,23 @@ class Extend(Action):
 @dataclass(frozen=True)
 class NextHand(Action):
     """After a scored hand that did not end the game: a new hand is dealt."""
+
+
+@action("rummikub.show_rack")
+@dataclass(frozen=True)
+class ShowRack(Action):
+    """The learning table (``options.learning``): the player to move shows his whole rack before his
+    move, so that the coach can say what it allowed. Nothing of the game changes."""
+
+    seat: int
+    rack: tuple[Tile, ...]
+
+
+@action("rummikub.hint")
+@dataclass(frozen=True)
+class TakeHint(Action):
+    """The learning table: the player to move asks for a hint (``stage`` 1: how many tiles the best
+    move lays; 2: the move itself). Counted, shown at the end; nothing of the game changes."""
+
+    seat: int
+    stage: int

@@ -20,7 +20,10 @@ class RummikubOptions(Options):
     play, tests), ``referee`` when it sees only the table, the buttons and rack counts.
     ``hands`` / ``target_score``: a game is ``hands`` hands, or ends sooner once a player's running
     total reaches ``target_score`` (when set). ``extensions``: how many times per game each player
-    may add ``extension_seconds`` to his move clock (none in the ``tournament`` preset)."""
+    may add ``extension_seconds`` to his move clock (none in the ``tournament`` preset).
+    ``learning``: the learning table (the coach, ``docs/rummikub-coach.md``): a player may show his
+    rack before his move (``ShowRack``), and the device says after each move what it allowed; the
+    device never turns it on under the ``tournament`` preset."""
 
     joker_penalty: Annotated[int, Range(0, 200)] = 50
     redeal_on_pairs: bool = True
@@ -31,10 +34,11 @@ class RummikubOptions(Options):
     target_score: Annotated[int, Range(0, 5000)] = 0  # 0: no target, play ``hands`` hands
     extensions: Annotated[int, Range(0, 10)] = 3
     extension_seconds: Annotated[int, Range(10, 120)] = 30
+    learning: bool = False
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "official": {"joker_penalty": 30, "redeal_on_pairs": False},
-        "tournament": {"joker_penalty": 30, "redeal_on_pairs": False, "extensions": 0},
+        "tournament": {"joker_penalty": 30, "redeal_on_pairs": False, "extensions": 0, "learning": False},
     }
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4

@@ -35,7 +35,9 @@ from rules.rummikub.actions import (
     Redeal,
     Reveal,
     RevealRack,
+    ShowRack,
     Start,
+    TakeHint,
     Timeout,
 )
 from rules.rummikub.check import check_turn
@@ -147,6 +149,10 @@ class RummikubState:
             return self._announce(action.seat)
         if isinstance(action, Redeal):
             return self._redeal(action.seat)
+        if isinstance(action, ShowRack):
+            return self._show_rack(action)
+        if isinstance(action, TakeHint):
+            return self._hint(action)
         if isinstance(action, Reveal):
             raise IllegalAction("game_not_over", "racks are revealed only at the end of the game")
         if self.turn is None:
@@ -210,6 +216,50 @@ class RummikubState:
     def _next_hand(self) -> RummikubState:
         fresh = new_game(self.options, hand=self.hand + 1)
         return dataclasses.replace(fresh, hand_scores=self.hand_scores, extensions_used=self.extensions_used)
+
+    def _hint(self, action: TakeHint) -> RummikubState:
+        """The learning table: a hint asked by the mover (stage 1 or 2); the game is unchanged."""
+        self._seat(action.seat)
+        if not self.options.learning:
+            raise IllegalAction("not_learning", "hints are given only at a learning table")
+        if self.turn is None or self.turn != action.seat:
+            raise IllegalAction("not_your_turn", f"seat {action.seat} is not to move", seat=action.seat)
+        if action.stage not in (1, 2):
+            raise IllegalAction("unknown_action", f"a hint has stages 1 and 2, not {action.stage}")
+        return self
+
+    def _show_rack(self, action: ShowRack) -> RummikubState:
+        """The learning table: the mover's rack, checked for its size and against the set; the game
+        is unchanged (the coach reads it from the actions)."""
+        seat = action.seat
+        self._seat(seat)
+        if not self.options.learning:
+            raise IllegalAction("not_learning", "racks are shown only at a learning table")
+        if self.turn is None or self.turn != seat:
+            raise IllegalAction("not_your_turn", f"seat {seat} is not to move", seat=seat)
+        count = self.rack_counts[seat]
+        if len(action.rack) != count:
+            raise IllegalAction(
+                "rack_mismatch",
+                f"seat {seat} showed {len(action.rack)} tiles ({tiles_text(action.rack)}) but holds {count}",
+                seat=seat,
+                shown=len(action.rack),
+                count=count,
+            )
+        extra = Counter([*(t for m in self.table for t in m.tiles), *action.rack]) - Counter(full_set())
+        if extra:
+            text = tiles_text(sorted(extra.elements(), key=Tile.sort_key))
+            raise IllegalAction(
+                "rack_mismatch",
+                f"{text}: more copies on the rack and the table than the set holds",
+                seat=seat,
+                tiles=text,
+            )
+        if self.racks is not None and Counter(self.racks[seat]) != Counter(action.rack):
+            raise IllegalAction(
+                "rack_mismatch", f"seat {seat} does not hold {tiles_text(action.rack)}", seat=seat
+            )
+        return self
 
     def _announce(self, seat: int) -> RummikubState:
         self._seat(seat)

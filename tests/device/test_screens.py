@@ -271,6 +271,7 @@ def test_every_screen_is_covered() -> None:
     covered = {"home", "players", "dice_table", "correction", "end", "history", "settings", "failsafe"}
     covered |= {"zatre_table", "kalooki_table"}  # tests/device/test_zatre_table.py, test_kalooki_table.py
     covered |= {"rummikub_table"}  # tests/device/test_rummikub_table.py
+    covered |= {"rummikub_review"}  # tests/device/test_rummikub_coach.py
     assert set(SCREENS) == covered
 
 

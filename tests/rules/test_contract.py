@@ -135,6 +135,8 @@ EXAMPLES: list[Action] = [
     rules.rummikub.Reveal(((Tile.parse("R1"), Tile.parse("J")), ())),
     rules.rummikub.RevealRack(1, (Tile.parse("K13"), Tile.parse("J"))),
     rules.rummikub.Extend(0),
+    rules.rummikub.ShowRack(1, (Tile.parse("R1"), Tile.parse("J"))),
+    rules.rummikub.TakeHint(1, 2),
     rules.rummikub.NextHand(),
     rules.kalooki.TurnUp(parse_cards("7H")[0]),
     rules.kalooki.RevealHand(1, tuple(parse_cards("AS KD JOKER"))),

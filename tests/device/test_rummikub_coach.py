@@ -1,0 +1,217 @@
+"""The Rummikub learning table through the real loop: the owner's setting (never in tournaments),
+the rack shown to the camera or entered with the picker, only the drawn tiles afterwards, the
+advice after each accepted move (the solver's answer), the hint in two counted stages, the review
+screen and the export's review, a resume on the same journal."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import Counter
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+
+import pytest
+
+from device.app import App
+from device.sessions import rummikub_coach
+from device.sessions.rummikub import RummikubSession
+from device.sessions.rummikub_coach import Advisor, track
+from rules.rummikub import Meld, ShowRack, TakeHint, Tile, best_move, parse_tiles
+from rules.rummikub.advice import advise
+from tests.device.conftest import make_config
+from tests.device.helpers import check_layout, labels, press, tap
+from tests.device.test_rummikub_table import hold, read, seen, start_game
+
+RACK0 = "R10 R11 R12 R13 B4 K4 O4 B9 K2 O7 R1 B1 K13 O13"
+RACK1 = "B10 B11 B12 K5 K6 K7 O1 O2 R5 R6 B6 O9 K9 J"
+
+
+class Inline(Executor):
+    """The worker, in the test's thread (the tests wait for nothing)."""
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        future: Future[object] = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+@pytest.fixture(autouse=True)
+def inline_advisor(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rummikub_coach, "_executor", Inline)
+    monkeypatch.setattr(Advisor.__init__, "__defaults__", (Inline,))
+
+
+def learning_game(make_app, on: bool = True, preset: str = "seed") -> tuple[App, RummikubSession]:  # type: ignore[no-untyped-def]
+    app = make_app()
+    app.settings.set_learning("rummikub", on)
+    app.settings.set_preset("rummikub", preset)
+    session = start_game(app)
+    tap(app, "start 1")
+    return app, session
+
+
+def test_the_owner_setting_is_off_by_default_and_never_in_tournaments(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    assert app.settings.game_options("rummikub").learning is False  # type: ignore[attr-defined]
+    app.settings.set_learning("rummikub", True)
+    assert app.settings.game_options("rummikub").learning is True  # type: ignore[attr-defined]
+    app.settings.set_preset("rummikub", "tournament")
+    assert app.settings.game_options("rummikub").learning is False  # type: ignore[attr-defined]
+    _, session = learning_game(make_app, on=True, preset="tournament")
+    assert session.coach is None and "Read my rack" not in labels(app)
+
+
+def test_the_settings_screen_toggles_it(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    app.show("settings")
+    for digit in "0000":
+        tap(app, digit)
+    tap(app, "OK")
+    while app.screen.game != "rummikub":  # type: ignore[attr-defined]
+        app.screen.next_game()  # type: ignore[attr-defined]
+    app.step()
+    tap(app, "Learning table: Off")
+    assert app.settings.learning == {"rummikub": True} and "Learning table: On" in labels(app)
+    check_layout(app)
+
+
+def test_a_learning_hand(make_app) -> None:  # type: ignore[no-untyped-def]
+    app, session = learning_game(make_app)
+    coach = session.coach
+    assert coach is not None and session.rack_to_show() == (14, 14)
+    assert "Read my rack" in labels(app) and "Enter my rack" in labels(app)
+    check_layout(app)
+    # Seat 1 shows his rack beside the (empty) table; the camera reads it.
+    tap(app, "Read my rack")
+    read(app, seen([], RACK0.split()))
+    assert session.history[-1] == ShowRack(0, tuple(parse_tiles(RACK0)))
+    assert session.rack_to_show() is None and coach.mover_rack() is not None
+    # He opens with the 10-13 run only (46): the group of 4s and more could have gone too.
+    press(app, 0)
+    read(app, seen(["R10 R11 R12 R13"]))
+    assert len(session.history) == 3
+    move = coach.last_move()
+    assert move is not None and move.laid == 4
+    advice = coach.advice_for(move)
+    expected = advise([], parse_tiles(RACK0), opened=False)
+    assert advice is not None and advice.move == expected.move and advice.tiles_possible > 4
+    texts = [d.text for d in app.canvas.log]
+    assert f"Anna: 4 laid, {expected.tiles_possible} possible" in texts or any(
+        f"4 laid, {expected.tiles_possible} possible" in t for t in texts
+    )
+    check_layout(app)
+    # Seat 2 enters his rack with the picker, asks for a hint twice (counted), then draws.
+    tap(app, "Enter my rack")
+    assert session.entering_rack and "number 7" in labels(app)
+    check_layout(app)
+    for word in RACK1.split():
+        if word == "J":
+            tap(app, "joker")
+        else:
+            tap(app, f"colour {word[0]}")
+            tap(app, f"number {word[1:]}")
+    tap(app, "Done")
+    assert session.history[-1] == ShowRack(1, tuple(parse_tiles(RACK1)))
+    tap(app, "Hint")
+    tap(app, "Show the move")
+    assert session.history[-2:] == [TakeHint(1, 1), TakeHint(1, 2)]
+    now = coach.now()
+    assert now is not None and now.tiles_possible == len(best_move(session.before, parse_tiles(RACK1)).placed)  # type: ignore[union-attr]
+    assert any("Hint: the best move lays" in d.text for d in app.canvas.log)
+    check_layout(app)
+    hold(app, 1)
+    read(app, seen(["R10 R11 R12 R13"]))  # the table as it was: the draw is taken
+    assert coach.last_move() is not None and coach.last_move().kind == "draw"  # type: ignore[union-attr]
+    # Seat 1 knows the rest of his rack: nothing to show; he lays the 4s.
+    assert session.current_seat == 0 and session.rack_to_show() is None
+    press(app, 0)
+    read(app, seen(["R10 R11 R12 R13", "B4 K4 O4"]))
+    assert coach.last_move() is not None and coach.last_move().laid == 3  # type: ignore[union-attr]
+    # Seat 2 drew one tile: he shows only that one.
+    assert session.rack_to_show() == (1, 15)
+    tap(app, "Read my rack")
+    read(app, seen(["R10 R11 R12 R13", "B4 K4 O4"], ["O12"]))
+    shown = session.history[-1]
+    assert isinstance(shown, ShowRack) and shown.seat == 1
+    assert Counter(shown.rack) == Counter(parse_tiles(RACK1 + " O12"))
+    # The review screen: both players, the hints counted.
+    review = coach.review(1)
+    assert [s.hints for s in review.seats] == [0, 2]
+    assert review.seats[0].laid == 7 and review.seats[1].laid == 0
+    app.show("rummikub_review", hand=1)
+    app.step()
+    check_layout(app)
+    assert any("hints 2" in d.text for d in app.canvas.log)
+
+
+def test_a_wrong_count_and_a_changed_table_are_refused(make_app) -> None:  # type: ignore[no-untyped-def]
+    app, session = learning_game(make_app)
+    tap(app, "Read my rack")
+    read(app, seen([], RACK0.split()[:5]))
+    assert session.refusal is not None and session.refusal.code == "rack_count"
+    tap(app, "Read my rack")
+    read(app, seen([], RACK0.split()))
+    press(app, 0)
+    read(app, seen(["R10 R11 R12 R13"]))
+    tap(app, "Read my rack")
+    read(app, seen(["R10 R11"], RACK1.split()))  # the table touched before the rack was read
+    assert session.refusal is not None and session.refusal.code == "rack_table_changed"
+
+
+def test_the_rack_is_followed_across_moves_and_a_resume(make_app, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    config = make_config(tmp_path)
+    app = make_app(config=config)
+    app.settings.set_learning("rummikub", True)
+    session = start_game(app)
+    tap(app, "start 1")
+    tap(app, "Read my rack")
+    read(app, seen([], RACK0.split()))
+    press(app, 0)
+    read(app, seen(["R10 R11 R12 R13"]))
+    known = track(session.rummikub.options, session.history)
+    left = Counter(parse_tiles(RACK0)) - Counter(parse_tiles("R10 R11 R12 R13"))
+    assert known.rack(0) is not None and Counter(known.rack(0)) == left
+    history = list(session.history)
+    app.journal.close()
+    again = make_app(config=config)  # the appliance restarted on the same journal
+    resumed = again.session
+    assert isinstance(resumed, RummikubSession) and resumed.history == history
+    assert resumed.coach is not None and resumed.coach.known.rack(0) == known.rack(0)
+    assert resumed.coach.last_move() is not None and resumed.coach.last_move().laid == 4  # type: ignore[union-attr]
+
+
+def test_the_export_holds_the_review(make_app) -> None:  # type: ignore[no-untyped-def]
+    app, session = learning_game(make_app)
+    tap(app, "Read my rack")
+    read(app, seen([], RACK0.split()))
+    press(app, 0)
+    read(app, seen(["R10 R11 R12 R13"]))
+    tap(app, "Read my rack")
+    read(app, seen(["R10 R11 R12 R13"], RACK1.split()))
+    # Seat 2 goes out with everything (a table the simulated players could not lay, read as such).
+    press(app, 1)
+    melds = ["R10 R11 R12 R13", "B10 B11 B12", "K5 K6 K7", "O1 O2 J", "R5 R6 B6 O9 K9"]
+    read(app, seen(melds[:4]))  # four melds: not all of his tiles, so the hand goes on
+    assert not session.finished
+    hold(app, 0)
+    read(app, seen(melds[:4]))
+    review = RummikubSession.reviewed(session.options, list(session.history), ["Anna", "Ben"])
+    anna, ben = review["review"]
+    first = advise([], parse_tiles(RACK0), opened=False).tiles_possible
+    assert anna["laid"] == 4 and anna["moves"][0]["possible"] == first
+    assert anna["possible"] == sum(m["possible"] for m in anna["moves"])
+    assert anna["moves"][0]["rack"] == " ".join(sorted(RACK0.split(), key=lambda w: Tile.parse(w).sort_key()))
+    assert ben["laid"] == 9 and ben["moves"][0]["possible"] >= 9 and ben["hints"] == 0
+    assert anna["moves"][1]["kind"] == "draw" and anna["costliest"][0] == {"hand": 1, "turn": 2}
+    assert RummikubSession.reviewed(type(session.options)(), list(session.history)[:1], ["A", "B"]) == {}
+
+
+def test_the_advisor_runs_in_a_worker_process() -> None:
+    real = Advisor(
+        lambda: ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    )
+    table = [Meld.parse("R1 R2 R3")]
+    key = real.request(table, parse_tiles("R4 R5"), True)
+    assert real.get(real.request(table, parse_tiles("R4 R5"), True)) in (None, real.wait(key, timeout=120))
+    assert real.wait(key, timeout=120) == advise(table, parse_tiles("R4 R5"), opened=True)
+    assert real.get(key) is not None
+    real.close()
