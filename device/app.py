@@ -94,6 +94,9 @@ class App:
         self.canvas = Canvas(surface)
         self.signals = signals or SeatSignals((), config.seats.count)
         self.camera = camera  # the vision worker (or None): its latest view is drawn on the table screen
+        # Something other than a camera answers the readings a session asks for (the simulator's tables
+        # with --no-camera): without a camera such a request is then not refused.
+        self.readings_answered = False
         self.session: GameSession | None = None
         self.screens: dict[str, Screen] = {name: cls(self) for name, cls in SCREENS.items()}
         self.screen: Screen = self.screens["home"]
@@ -208,7 +211,7 @@ class App:
             session.reading_requested = False
             if self.camera is not None:
                 self.camera.request(session.reading_frames)
-            else:
+            elif not self.readings_answered:
                 session.refuse("no_camera", "no camera to read the table")
         if self.on_game_screen():
             target = "end" if session.finished else session.screen

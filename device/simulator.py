@@ -52,6 +52,7 @@ class Simulator:
         self.rng = random.Random(seed)
         self.seats = seats  # drivers.seats.KeyboardSeats, or None: seat keys post presses directly
         self.camera = camera  # the synthetic camera films the tables (else they post their readings)
+        app.readings_answered = not camera
         self.autoplay = autoplay  # the game the simulated players start and play, if any
         self.clock = app.clock
         self.table: SimulatedTable | None = None  # the current game's

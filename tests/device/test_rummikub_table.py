@@ -474,3 +474,35 @@ def test_the_number_of_hands_is_set_on_the_players_screen(make_app) -> None:
     assert isinstance(session, RummikubSession) and session.rummikub.options.hands == 2
     app.step()
     assert "Hand 1 of 2" in app.canvas.texts()
+
+
+def test_without_a_camera_the_simulated_table_answers_a_draw_with_no_camera_refusal(make_app) -> None:
+    """Issue 36, item 6: with ``--no-camera`` the simulated table answers the readings a draw asks for;
+    the screen does not say "There is no camera to read the table." beside "Reading the table…"."""
+    app = make_app()
+    sim = Simulator(app, seed=3)  # no camera: the table posts its readings
+    tap(app, "Rummikub")
+    tap(app, "Start")
+    tap(app, "start 1")
+    session = app.session
+    assert isinstance(session, RummikubSession) and session.current_seat == 0
+    hold(app, 0)
+    app.step()
+    assert session.refusal is None, session.refusal
+    assert not any("no camera" in t for t in app.canvas.texts())
+    for _ in range(5):
+        sim.poll()
+        app.step()
+    assert [type(a).__name__ for a in session.history][-1] == "Draw"
+    assert session.refusal is None and session.current_seat == 1
+
+
+def test_without_any_camera_a_reading_asked_for_is_refused(make_app) -> None:
+    app = make_app()
+    tap(app, "Rummikub")
+    tap(app, "Start")
+    tap(app, "start 1")
+    session = app.session
+    assert isinstance(session, RummikubSession)
+    hold(app, 0)
+    assert session.refusal is not None and session.refusal.code == "no_camera"
