@@ -76,6 +76,9 @@ class GameSession:
     # rules' codes are short words several games use (Rummikub's and Kalooki's ``invalid_meld``), and a
     # sentence about tiles must not speak of cards.
     own_rule_texts: ClassVar[frozenset[str]] = frozenset()
+    # The end screen's caption of the chart of :meth:`score_progress` (a msgid): what is counted, over
+    # what (Kalooki's penalty points over the deals, Rummikub's score over the hands).
+    progress_caption: ClassVar[str] = "Score over the turns"
 
     def __init__(
         self,

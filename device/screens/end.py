@@ -1,5 +1,5 @@
 """End of game: the ranking (places shared on ties), each player's time used, and a chart of each
-player's total over his turns."""
+player's total over his turns (or deals, or hands: ``GameSession.progress_caption``)."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ class EndScreen(Screen):
             area.height - canvas.px(96),
         )
         canvas.text(
-            self._("Score over the turns"),
+            self._(session.progress_caption),
             (chart.left, chart.top, chart.width, canvas.px(28)),
             size=20,
             colour=TEXT_DIM,
@@ -104,7 +104,7 @@ class EndScreen(Screen):
             grades = pygame.Rect(chart.left, chart.bottom - graded, chart.width, graded)
             chart.height -= graded + canvas.px(8)
             draw_grades(self, canvas, grades)
-        line_chart(canvas, chart, session.score_progress(), colours, caption=self._("Score over the turns"))
+        line_chart(canvas, chart, session.score_progress(), colours, caption=self._(session.progress_caption))
         bottom = canvas.height - canvas.px(68)
         canvas.button(
             (m, bottom, canvas.px(220), canvas.px(56)),

@@ -170,6 +170,7 @@ def _cards_of(act: object) -> Sequence[Card]:
 @register_session
 class KalookiSession(GameSession):
     game = "kalooki"
+    progress_caption = "Penalty points over the deals"
     table_screen = "kalooki_table"
     reader = None  # cards are not read by the camera: they are entered with the picker
     # Every refusal of Kalooki's has its own sentence (``kalooki_invalid_meld``: Rummikub refuses an

@@ -259,6 +259,7 @@ class Verdict:
 @register_session
 class RummikubSession(GameSession):
     game = "rummikub"
+    progress_caption = "Score over the hands"
     table_screen = "rummikub_table"
     reader = TILE_READER
     # Rummikub's refusals have their own sentences (``rummikub_invalid_meld_group_colour``: Kalooki

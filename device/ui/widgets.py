@@ -60,8 +60,9 @@ def line_chart(
     *,
     caption: str,
 ) -> None:
-    """Each player's total over his turns: one line per player, the axes scaled to the largest total and
-    labelled (points at the bottom and top of the left axis, turns 1 and the last along the bottom)."""
+    """Each player's total over his turns: one line per player from 0 before his first turn, the axes
+    scaled to the largest total and labelled (points at the bottom and top of the left axis; 0, the
+    start, and the last turn along the bottom: a series of N totals is N + 1 points)."""
     canvas.record("chart", caption, rect)
     longest = max((len(s) for s in series), default=0)
     top = max((max(s) for s in series if s), default=0)
@@ -82,7 +83,7 @@ def line_chart(
             colour=TEXT_DIM,
             align="right",
         )
-    canvas.text("1", (plot.left, plot.bottom + 2, canvas.px(40), axis_h - 2), size=20, colour=TEXT_DIM)
+    canvas.text("0", (plot.left, plot.bottom + 2, canvas.px(40), axis_h - 2), size=20, colour=TEXT_DIM)
     canvas.text(
         str(longest),
         (plot.right - canvas.px(40), plot.bottom + 2, canvas.px(40), axis_h - 2),

@@ -371,3 +371,39 @@ def test_a_game_left_before_its_first_move_is_not_history(make_app) -> None:
     assert app.journal.history() == []
     tap(app, "History")
     assert "No finished games yet." in shot(app)
+
+
+def test_the_chart_labels_its_start_0_and_its_last_point_n() -> None:
+    """Issue 36, item 8: N totals are N + 1 points (the start at 0, then each turn): the x-axis says 0
+    at the start and N at the last point, not 1 at the start."""
+    from device.ui.canvas import Canvas
+    from device.ui.widgets import line_chart
+
+    pygame.display.init()
+    canvas = Canvas(pygame.Surface((800, 480)))
+    canvas.begin()
+    rect = pygame.Rect(100, 100, 400, 240)
+    line_chart(canvas, rect, [[5, 10, 20], [3, 4]], [(255, 0, 0), (0, 0, 255)], caption="chart")
+    axis_h = canvas.px(26)
+    bottom = [d for d in canvas.log if d.kind == "text" and d.rect[1] >= rect.bottom - axis_h]
+    assert [d.text for d in sorted(bottom, key=lambda d: d.rect[0])] == ["0", "3"]
+
+
+@pytest.mark.parametrize(
+    ("game", "caption"),
+    [
+        ("yahtzee", "Score over the turns"),
+        ("poker_dice", "Score over the turns"),
+        ("zatre", "Score over the turns"),
+        ("kalooki", "Penalty points over the deals"),
+        ("rummikub", "Score over the hands"),
+    ],
+)
+def test_the_chart_says_what_its_points_are(game: str, caption: str) -> None:
+    """Issue 36, item 8: not "over the turns" for Kalooki's deals and Rummikub's hands; translated."""
+    from device.i18n import load_catalogue
+    from device.session import SESSIONS
+
+    assert SESSIONS[game].progress_caption == caption
+    for language in ("pl", "hu", "de"):
+        assert load_catalogue(language).lookup("", caption), (language, caption)
