@@ -72,9 +72,10 @@ class PlayersScreen(Screen):
             self.names[self.editing] += text
 
     def type_key(self, key: str) -> None:
-        """A key of the on-screen keyboard: a capital first letter, small ones after it."""
+        """A key of the on-screen keyboard: a capital first letter (of each word), small ones after it."""
         if self.editing is not None:
-            self.type_text(key if not self.names[self.editing] else key.lower())
+            name = self.names[self.editing]
+            self.type_text(key if not name or name.endswith(" ") else key.lower())
 
     def backspace(self) -> None:
         if self.editing is not None:
@@ -88,7 +89,7 @@ class PlayersScreen(Screen):
     def handle(self, event: Event) -> None:
         if isinstance(event, Key) and self.editing is not None:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
-                self.editing = None
+                self.stop_editing()
             elif event.key == pygame.K_BACKSPACE:
                 self.backspace()
             elif event.text.isprintable() and event.text:
@@ -205,9 +206,14 @@ class PlayersScreen(Screen):
 
     def back(self) -> None:
         if self.editing is not None:
-            self.editing = None
+            self.stop_editing()
         else:
             self.host.show("home")
 
     def stop_editing(self) -> None:
+        """The name typed, without spaces around it; a blank one is the seat's default name again (the
+        button shows the name the game will use, never an empty button)."""
+        if self.editing is not None:
+            i = self.editing
+            self.names[i] = " ".join(self.names[i].split()) or self._("Player {n}", n=i + 1)
         self.editing = None

@@ -407,3 +407,33 @@ def test_the_chart_says_what_its_points_are(game: str, caption: str) -> None:
     assert SESSIONS[game].progress_caption == caption
     for language in ("pl", "hu", "de"):
         assert load_catalogue(language).lookup("", caption), (language, caption)
+
+
+@pytest.mark.parametrize("finish", ["Done", "enter", "back"])
+def test_a_blank_name_is_the_seats_default_name_again(make_app, finish: str) -> None:
+    """Issue 36, item 16: a name typed blank (or only spaces) is not an empty button: the seat's
+    default name comes back, the one the game then uses; spaces around a name are dropped."""
+    from device.events import Key
+
+    app = make_app()
+    tap(app, "Generał (classic)")
+    tap(app, "Player 1")
+    tap(app, "Space")
+    tap(app, "Space")
+    if finish == "Done":
+        tap(app, "Done")
+    elif finish == "enter":
+        app.post(Key(pygame.K_RETURN, "\r", down=True))
+        app.step()
+    else:
+        app.screen.back()
+        app.step()
+    assert app.screen.name == "players"
+    assert "Player 1" in labels(app) and "" not in labels(app) and "  " not in labels(app)
+    tap(app, "Player 2")
+    for key in ("Space", "O", "L", "A", "Space"):
+        tap(app, key)
+    tap(app, "Done")
+    assert "Ola" in labels(app)
+    tap(app, "Start")
+    assert app.session is not None and [p.name for p in app.session.players] == ["Player 1", "Ola"]
