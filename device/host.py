@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from device.journal import Journal
     from device.session import GameSession
     from device.settings import Settings
+    from device.voice.speaker import Speaker
     from rules import Options
 
 __all__ = ["Host"]
@@ -39,6 +40,10 @@ class Host(Protocol):
 
     @property
     def camera(self) -> CameraFeed | None: ...
+
+    @property
+    def voice(self) -> Speaker | None:
+        """The referee's voice (``device.voice``), when it speaks: ``voice.speak(kind, **params)``."""
 
     @property
     def camera_status(self) -> str | None:

@@ -12,6 +12,7 @@ from device.screens import (
     rummikub_coach_panel,
     rummikub_table,
     settings,
+    voice_settings,
     zatre_table,
 )
 from device.screens.base import SCREENS, Screen, screen
@@ -31,5 +32,6 @@ __all__ = [
     "rummikub_table",
     "screen",
     "settings",
+    "voice_settings",
     "zatre_table",
 ]

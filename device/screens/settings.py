@@ -65,9 +65,10 @@ class SettingsScreen(Screen):
         self.failures = int(host.journal.setting(FAILURES_SETTING, 0) or 0)
         self.locked_until = host.clock() + pin_delay(self.failures)
 
-    def enter(self, **_: Any) -> None:
+    def enter(self, unlocked: bool = False, **_: Any) -> None:
+        """``unlocked``: back from the owner's own sub-screen (the voice), the PIN already given."""
         self.entered = ""
-        self.unlocked = False
+        self.unlocked = unlocked
         self.wrong = False
         session = self.host.session
         games = self.games()
@@ -172,6 +173,9 @@ class SettingsScreen(Screen):
         with (it is in its options)."""
         settings = self.host.settings
         settings.set_learning(self.game, not settings.learning.get(self.game, False))
+
+    def open_voice(self) -> None:
+        self.host.show("voice_settings")
 
     def set_camera(self, source: str) -> None:
         self.host.settings.set("camera_source", source)
@@ -301,6 +305,8 @@ class SettingsScreen(Screen):
                 partial(self.host.set_language, lang),
                 selected=lang == self.tr.language,
             )
+        vx = x0 + len(LANGUAGES) * (w + gap) + canvas.px(16)
+        canvas.button((vx, y, canvas.width - vx - m, row_h), self._("Voice…"), self.open_voice, size=20)
         y += row_h + gap
         label(self._("Game"))
         spec = rules.get_game(self.game)

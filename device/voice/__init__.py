@@ -70,7 +70,7 @@ def start_voice(config: VoiceConfig, *, mute: bool = False, log_path: str | Path
     ``mute``: neither (the sentences are still logged). What is missing is logged, never raised."""
     log_path = log_path or config.log or None
     if mute:
-        voice = Voice(None, None, log_path=log_path, speed=config.speed, volume=config.volume)
+        voice = Voice(None, None, log_path=log_path, speed=config.speed, volume=config.volume, muted=True)
         return VoiceSetup(voice, "muted (--mute)", "muted (--mute)")
     synth = Synthesiser()
     synth_line = synth.program or "espeak-ng is not installed (apt install espeak-ng)"

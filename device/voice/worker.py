@@ -60,7 +60,9 @@ class Voice:
         volume: int = 100,
         limit: int = QUEUE_LIMIT,
         clock: Callable[[], float] = time.monotonic,
+        muted: bool = False,
     ) -> None:
+        self.muted = muted  # ``--mute``: nothing synthesised or played, the sentences still logged
         self.synthesiser = synthesiser  # None: nothing is synthesised (``--mute``)
         self.output = output  # None: nothing is played (no sound device, ``--mute``)
         self.speed = speed
@@ -135,6 +137,22 @@ class Voice:
                     return False
                 self._cond.wait(left)
         return True
+
+    def silent(self) -> str | None:
+        """Why nothing is heard: ``mute``, ``synthesiser`` (none), ``device`` (no sound device or
+        player), ``failed`` (given up after failures); ``None`` when the voice is heard."""
+        if self.muted:
+            return "mute"
+        if (
+            self._failures["synthesiser"] >= FAILURES_TO_GIVE_UP
+            or self._failures["player"] >= FAILURES_TO_GIVE_UP
+        ):
+            return "failed"
+        if self.synthesiser is None:
+            return "synthesiser"
+        if self.output is None:
+            return "device"
+        return None
 
     @property
     def speaking(self) -> Message | None:

@@ -580,3 +580,50 @@ def test_a_resumed_game_says_whose_move_it_is(make_app, tmp_path: Path) -> None:
     finally:
         voice.close()
     assert [t for _, _, _, t in log_lines(tmp_path / "voice.log")] == ["Player 2, your move."]
+
+
+# --- the owner's screen ----------------------------------------------------------------------------
+
+
+def test_the_voice_settings_screen(make_app, tmp_path: Path) -> None:
+    from device.voice import attach
+    from tests.device.helpers import check_layout, tap
+
+    app = make_app()
+    voice = Voice(None, None, log_path=tmp_path / "voice.log")
+    try:
+        attach(app, voice)
+        app.show("settings")
+        for digit in "0000":
+            tap(app, digit)
+        tap(app, "OK")
+        tap(app, "Voice…")
+        assert app.screen.name == "voice_settings"
+        check_layout(app)
+        tap(app, "Test sentence")
+        assert voice.idle()
+        tap(app, "Rolls read")
+        tap(app, "+", nth=0)  # the volume's
+        tap(app, "Off")
+        stored = app.journal.setting("voice")
+        assert stored["enabled"] is False and stored["volume"] == 120 and "rolls" in stored["messages"]
+        assert "No synthesiser (espeak-ng): the referee is silent." in labels_and_texts(app)
+        tap(app, "Back")
+        assert app.screen.name == "settings" and "Voice…" in [t.label for t in app.canvas.targets]
+    finally:
+        voice.close()
+    assert [t for _, _, _, t in log_lines(tmp_path / "voice.log")] == ["This is the referee's voice."]
+
+
+def labels_and_texts(app: Any) -> list[str]:
+    app.step()
+    return [d.text for d in app.canvas.log]
+
+
+@pytest.mark.parametrize("language", ["pl", "hu", "de"])
+def test_the_voice_screen_words_are_translated(language: str) -> None:
+    from device.screens.voice_settings import GROUP_WORDS, SILENT_WORDS
+
+    catalogue = load_catalogue(language)
+    for text in [*GROUP_WORDS.values(), *SILENT_WORDS.values(), "The referee's voice is heard here."]:
+        assert catalogue.lookup("", text) is not None, (language, text)
