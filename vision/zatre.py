@@ -20,8 +20,9 @@ there.
    top-left half.
 3. **Cards.** Two halves of one card are framed by one shared line; two halves of two cards by two
    lines with the cards' margins and the gap between them, so the space between the two light regions
-   is wider: on the synthetic cards 0.08–0.18 of a half's light side against 0.22–0.34. Each half is paired with
-   its neighbour at a single line's distance; a half with no such neighbour, or with two, is unsure.
+   is wider: on the synthetic cards 0.08–0.18 of a half's light side against 0.22–0.34. Each half is
+   paired with its neighbour at a single line's distance; a half with no such neighbour, or with two,
+   is unsure.
 4. **Pips** are counted as the dark round blobs in the middle of a half: the count is *clean* when no
    blob is odd (too big, long), the pips are of one size and lie about the middle as on a die; a
    light half without contrast is blank (0). Where the count is not clean, the crop goes to the dice
@@ -47,7 +48,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from rules.zatre.board import Placement
+from rules.zatre.board import Orientation, Placement
 from rules.zatre.cards import Card
 from vision.dice import LABELS, NOT_A_DIE
 from vision.dice import default_models as dice_models
@@ -79,6 +80,12 @@ class SeenHalf:
     partner: int | None
     confidence: float
     reason: str = ""
+    placed: bool = True  # the cell is sure (not off its cell, not shared)
+
+    @property
+    def value_sure(self) -> bool:
+        """The value and the cell are sure (the card it belongs to may not be)."""
+        return self.value is not None and self.cell is not None and self.placed
 
     @property
     def label(self) -> str:
@@ -90,7 +97,7 @@ class SeenHalf:
 
     @property
     def sure(self) -> bool:
-        return self.value is not None and self.cell is not None and self.partner is not None and not self.reason
+        return self.value_sure and self.partner is not None and not self.reason
 
 
 @dataclass(frozen=True)
@@ -122,12 +129,14 @@ class ZatreObservation:
             j = half.partner
             if j is None or j < i or not (half.sure and self.halves[j].sure):
                 continue
-            a, b = half, self.halves[j]
-            assert a.cell is not None and b.cell is not None and a.value is not None and b.value is not None
-            if a.cell > b.cell:
-                a, b = b, a
-            orientation = "H" if a.cell[1] == b.cell[1] else "V"
-            found.append(Placement(Card(a.value, b.value), a.cell[0], a.cell[1], orientation))
+            ends = sorted(((half.cell, half.value), (self.halves[j].cell, self.halves[j].value)), key=str)
+            (first, a), (second, b) = ends
+            if first is None or second is None or a is None or b is None:
+                continue
+            if first > second:
+                first, second, a, b = second, first, b, a
+            orientation: Orientation = "H" if first[1] == second[1] else "V"
+            found.append(Placement(Card(a, b), first[0], first[1], orientation))
         return sorted(found)
 
     def cells(self) -> dict[tuple[int, int], int | None]:
@@ -155,6 +164,7 @@ class _Region:
     residual: float = 0.0
     partner: int | None = None
     why: list[str] = field(default_factory=list)
+    off_cell: bool = False
 
 
 @dataclass(frozen=True)
@@ -219,11 +229,14 @@ def _regions(gray: np.ndarray) -> tuple[list[_Region], np.ndarray]:
         s = math.sqrt(r.width * r.height)
         if r.square and 0.7 * side <= s <= 1.35 * side:
             regions.append(r)
-        elif not r.square and 0.25 * side * side <= cv2.contourArea(r.contour) <= 1.4 * side * side:
+        elif (
+            not r.square
+            and 0.25 * side * side <= cv2.contourArea(r.contour) <= 1.4 * side * side
+            and max(r.width, r.height) <= 1.6 * side
+        ):
             # Light, about a half's area, not square: a half partly hidden or cut — unsure.
-            if max(r.width, r.height) <= 1.6 * side:
-                r.why.append("partly hidden")
-                regions.append(r)
+            r.why.append("partly hidden")
+            regions.append(r)
     return regions, dark
 
 
@@ -263,8 +276,8 @@ def _link(regions: list[_Region], angle: float) -> float:
             offsets = centres - centres[k]
             a = offsets @ u / pitches[k]
             b = offsets @ v / pitches[k]
-            for m in np.nonzero((np.abs(a) < 2.5) & (np.abs(b) < 2.5))[0]:
-                m = int(m)
+            for near in np.nonzero((np.abs(a) < 2.5) & (np.abs(b) < 2.5))[0]:
+                m = int(near)
                 if m == k or m in cells:
                     continue
                 ra, rb = round(float(a[m])), round(float(b[m]))
@@ -287,7 +300,15 @@ def _place(regions: list[_Region], pitch: float) -> None:
         return
     src = np.array([r.cell for r in linked], np.float32)
     dst = np.array([r.center for r in linked], np.float32)
-    homography, _ = cv2.findHomography(src, dst, cv2.RANSAC, 0.25 * pitch)
+    # Few or narrow boards: a similarity (turn, scale, shift); else a homography (the tilted camera).
+    spread = min(np.ptp(src[:, 0]), np.ptp(src[:, 1]))
+    if len(linked) >= 12 and spread >= 3:
+        homography, _ = cv2.findHomography(src, dst, cv2.RANSAC, 0.25 * pitch)
+    else:
+        affine, _ = cv2.estimateAffinePartial2D(
+            src, dst, method=cv2.RANSAC, ransacReprojThreshold=0.25 * pitch
+        )
+        homography = None if affine is None else np.vstack([affine, (0, 0, 1)])
     if homography is None:
         return
     inverse = np.linalg.inv(homography)
@@ -297,10 +318,10 @@ def _place(regions: list[_Region], pitch: float) -> None:
         if r.cell is None:
             r.cell = cell
         back = cv2.perspectiveTransform(np.array([[r.cell]], np.float64), homography)[0, 0]
-        scale = pitch
-        r.residual = float(np.linalg.norm(back - r.center)) / scale
+        r.residual = float(np.linalg.norm(back - r.center)) / pitch
         if r.cell != cell or r.residual > OFF_GRID:
             r.why.append("off its cell")
+            r.off_cell = True
     placed = [r.cell for r in regions if r.cell is not None]
     taken: dict[tuple[int, int], int] = {}
     for r in regions:
@@ -309,6 +330,7 @@ def _place(regions: list[_Region], pitch: float) -> None:
     for r in regions:
         if r.cell is not None and taken[r.cell] > 1:
             r.why.append("two halves on one cell")
+            r.off_cell = True
     if placed:
         x0 = min(c[0] for c in placed)
         y0 = min(c[1] for c in placed)
@@ -374,7 +396,8 @@ def _count_holes(crop: np.ndarray) -> tuple[int, bool]:
     count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     face = (n / 1.35) ** 2
     pip = PIP_AREA * face
-    areas, points = [], []
+    areas: list[int] = []
+    points: list[np.ndarray] = []
     for k in range(1, count):
         area = stats[k, cv2.CC_STAT_AREA]
         bw, bh = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
@@ -410,7 +433,9 @@ def read_halves(crops: list[np.ndarray]) -> list[HalfReading]:
         top = int(probs[i].argmax())
         classified = 0 if top == NOT_A_DIE else top + 1
         sure = float(probs[i, top]) >= CLASSIFIER_SURE and classified > 0
-        readings.append(HalfReading(classified if sure else None, holes, classified, float(probs[i, top]), True))
+        readings.append(
+            HalfReading(classified if sure else None, holes, classified, float(probs[i, top]), True)
+        )
     return readings
 
 
@@ -421,12 +446,16 @@ def read_zatre(frame: np.ndarray) -> ZatreObservation:
     """
     check_frame(frame)
     scale = min(1.0, WORK_LONG / max(frame.shape[:2]))
-    image = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    image = (
+        frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    )
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     regions, _dark = _regions(gray)
     if not any(r.square for r in regions):
         return ZatreObservation(
-            tuple(SeenHalf(None, None, _frame_point(r.center, scale), 0.0, None, 0.0, "alone") for r in regions),
+            tuple(
+                SeenHalf(None, None, _frame_point(r.center, scale), 0.0, None, 0.0, "alone") for r in regions
+            ),
             tuple(range(len(regions))),
         )
     angle = _grid_angle(regions)
@@ -455,6 +484,7 @@ def read_zatre(frame: np.ndarray) -> ZatreObservation:
                 r.partner,
                 confidence,
                 "; ".join(why),
+                not r.off_cell,
             )
         )
         if why:

@@ -78,7 +78,9 @@ class ZatreTruth:
 
 
 def _datasets() -> Path:
-    return Path(os.environ.get("REFEREE_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets"))
+    return Path(
+        os.environ.get("REFEREE_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets")
+    )
 
 
 @functools.cache
@@ -145,10 +147,15 @@ def draw_card(
     tint = np.array((cream * 0.93, cream * 0.98, cream), np.float32)
     body = (*[int(v) for v in np.clip(tint + rng.normal(0, 3, 3), 0, 255)], 255)
     radius = int(0.08 * PLANE)
-    l, t, r, b = (round(v) for v in (left, top, right, bottom))
-    cv2.rectangle(canvas, (l + radius, t), (r - radius, b), body, -1)
-    cv2.rectangle(canvas, (l, t + radius), (r, b - radius), body, -1)
-    for cx, cy in ((l + radius, t + radius), (r - radius, t + radius), (l + radius, b - radius), (r - radius, b - radius)):
+    x_0, y_0, x_1, y_1 = (round(v) for v in (left, top, right, bottom))
+    cv2.rectangle(canvas, (x_0 + radius, y_0), (x_1 - radius, y_1), body, -1)
+    cv2.rectangle(canvas, (x_0, y_0 + radius), (x_1, y_1 - radius), body, -1)
+    for cx, cy in (
+        (x_0 + radius, y_0 + radius),
+        (x_1 - radius, y_0 + radius),
+        (x_0 + radius, y_1 - radius),
+        (x_1 - radius, y_1 - radius),
+    ):
         cv2.circle(canvas, (cx, cy), radius, body, -1, cv2.LINE_AA)
     ink = (int(rng.uniform(40, 70)), int(rng.uniform(35, 55)), int(rng.uniform(25, 45)), 255)
     line = max(2, round(LINE * PLANE))
@@ -167,7 +174,10 @@ def draw_card(
             for px, py in PIPS[value]:
                 for _ in range(quarter):
                     px, py = -py, px
-                centre = (round((mx + px * PIP_SPACING * PLANE) * 16), round((my + py * PIP_SPACING * PLANE) * 16))
+                centre = (
+                    round((mx + px * PIP_SPACING * PLANE) * 16),
+                    round((my + py * PIP_SPACING * PLANE) * 16),
+                )
                 cv2.circle(canvas, centre, round(PIP_RADIUS * PLANE * 16), ink, -1, cv2.LINE_AA, shift=4)
 
 
@@ -183,7 +193,14 @@ def _hand(mask: np.ndarray, target: tuple[float, float], reach: float, rng: np.r
     arm = np.array([(sx - ux * reach, sy - uy * reach), palm], np.float32)
     cv2.line(mask, tuple(int(v) for v in arm[0]), tuple(int(v) for v in arm[1]), 255, int(reach * 0.9))
     cv2.ellipse(
-        mask, (int(palm[0]), int(palm[1])), (int(reach * 0.55), int(reach * 0.45)), math.degrees(angle), 0, 360, 255, -1
+        mask,
+        (int(palm[0]), int(palm[1])),
+        (int(reach * 0.55), int(reach * 0.45)),
+        math.degrees(angle),
+        0,
+        360,
+        255,
+        -1,
     )
     for k in range(4):
         spread = (k - 1.5) * 0.22
@@ -191,7 +208,9 @@ def _hand(mask: np.ndarray, target: tuple[float, float], reach: float, rng: np.r
         base = (palm[0] + math.cos(fa) * reach * 0.35, palm[1] + math.sin(fa) * reach * 0.35)
         length = reach * rng.uniform(0.55, 0.8)
         tip = (base[0] + math.cos(fa) * length, base[1] + math.sin(fa) * length)
-        cv2.line(mask, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), 255, max(3, int(reach * 0.16)))
+        cv2.line(
+            mask, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), 255, max(3, int(reach * 0.16))
+        )
 
 
 def render_zatre_board(
@@ -234,7 +253,9 @@ def render_zatre_board(
     fit = min(w / (span_x * ac + span_y * as_), h / (span_x * as_ + span_y * ac)) * (0.86 - tilt_deg / 100)
     step = float(pitch if pitch is not None else min(rng.uniform(0.045, 0.07) * h, fit))
     if step > fit * 1.001 or step < 12:
-        raise ValueError(f"a board of {span_x}×{span_y} half-cells does not fit a {w}×{h} frame at {step:.0f} px")
+        raise ValueError(
+            f"a board of {span_x}×{span_y} half-cells does not fit a {w}×{h} frame at {step:.0f} px"
+        )
     # The flat board, a cell of margin all round.
     origin = (min_x - 1, min_y - 1)
     canvas = np.zeros((span_y * PLANE, span_x * PLANE, 4), np.uint8)
@@ -244,10 +265,10 @@ def render_zatre_board(
             layer = np.zeros_like(canvas)
             draw_card(layer, placement, origin, rng, cream)
             dx, dy = nudges[index]
-            shift = np.float32([[1, 0, dx * PLANE], [0, 1, dy * PLANE]])
-            layer = cv2.warpAffine(layer, shift, (canvas.shape[1], canvas.shape[0]))
-            alpha = layer[..., 3:4].astype(np.float32) / 255
-            canvas[:] = (canvas * (1 - alpha) + layer * alpha).astype(np.uint8)
+            shift = np.array([[1, 0, dx * PLANE], [0, 1, dy * PLANE]], np.float32)
+            moved = cv2.warpAffine(layer, shift, (canvas.shape[1], canvas.shape[0]))
+            alpha = moved[..., 3:4].astype(np.float32) / 255
+            canvas[:] = (canvas * (1 - alpha) + moved * alpha).astype(np.uint8)
         else:
             draw_card(canvas, placement, origin, rng, cream)
     # Board plane (half-cells from grid (0, 0)) -> frame: turn, scale, place, then the camera's tilt.
@@ -267,12 +288,19 @@ def render_zatre_board(
     k = math.tan(math.radians(tilt_deg)) / max(w, h) * 1.2
     centre = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]])
     back = np.array([[1, 0, w / 2], [0, 1, h / 2], [0, 0, 1]])
-    project = back @ np.array([[1, 0, 0], [0, 1, 0], [k * math.cos(direction), k * math.sin(direction), 1]]) @ centre
+    project = (
+        back
+        @ np.array([[1, 0, 0], [0, 1, 0], [k * math.cos(direction), k * math.sin(direction), 1]])
+        @ centre
+    )
     frame_from_board = project @ similar
     plane_to_board = np.array([[1 / PLANE, 0, origin[0]], [0, 1 / PLANE, origin[1]], [0, 0, 1]])
     frame_from_plane = frame_from_board @ plane_to_board
     # Check the board stays in the frame.
-    corners = np.array([[min_x - 1, min_y - 1], [max_x + 2, min_y - 1], [max_x + 2, max_y + 2], [min_x - 1, max_y + 2]], np.float32)
+    corners = np.array(
+        [[min_x - 1, min_y - 1], [max_x + 2, min_y - 1], [max_x + 2, max_y + 2], [min_x - 1, max_y + 2]],
+        np.float32,
+    )
     seen = cv2.perspectiveTransform(corners[None], frame_from_board)[0]
     if (seen < 0).any() or (seen[:, 0] >= w).any() or (seen[:, 1] >= h).any():
         raise ValueError("the board does not fit the frame at this turn and tilt")
@@ -280,7 +308,9 @@ def render_zatre_board(
     table = _photo_table(size, rng) if use_photo else None
     if table is None:
         table = table_background(size, str(rng.choice(("wood", "marble", "fabric"))), rng)
-    warped = cv2.warpPerspective(canvas, frame_from_plane, (w, h), flags=cv2.INTER_AREA, borderValue=(0, 0, 0, 0))
+    warped = cv2.warpPerspective(
+        canvas, frame_from_plane, (w, h), flags=cv2.INTER_AREA, borderValue=(0, 0, 0, 0)
+    )
     alpha = warped[..., 3].astype(np.float32) / 255
     shadow = cv2.GaussianBlur(np.roll(alpha, (int(step * 0.05) + 1,) * 2, axis=(0, 1)), (0, 0), step * 0.06)
     frame = table.astype(np.float32) * (1 - 0.35 * shadow[..., None])
@@ -294,14 +324,20 @@ def render_zatre_board(
     hand_mask = np.zeros((h, w), np.uint8)
     for _ in range(count):
         target_cell = cells[int(rng.integers(len(cells)))]
-        target = cv2.perspectiveTransform(np.array([[[target_cell[0] + 0.5, target_cell[1] + 0.5]]], np.float32), frame_from_board)[0, 0]
+        target = cv2.perspectiveTransform(
+            np.array([[[target_cell[0] + 0.5, target_cell[1] + 0.5]]], np.float32), frame_from_board
+        )[0, 0]
         _hand(hand_mask, (float(target[0]), float(target[1])), step * rng.uniform(2.2, 3.2), rng)
     if count:
-        skin = np.array(rng.choice([(120, 160, 215), (90, 130, 190), (60, 90, 140), (140, 175, 225)]), np.float32)
+        skin = np.array(
+            rng.choice([(120, 160, 215), (90, 130, 190), (60, 90, 140), (140, 175, 225)]), np.float32
+        )
         soft = cv2.GaussianBlur(hand_mask.astype(np.float32) / 255, (0, 0), 2.0)
-        shade = 0.8 + 0.2 * cv2.GaussianBlur(rng.normal(0, 1, (h // 16 + 1, w // 16 + 1)).astype(np.float32), (0, 0), 2)
-        shade = cv2.resize(shade, (w, h))
-        frame = frame * (1 - soft[..., None]) + (skin[None, None] * shade[..., None]) * soft[..., None]
+        shade = 0.8 + 0.2 * cv2.GaussianBlur(
+            rng.normal(0, 1, (h // 16 + 1, w // 16 + 1)).astype(np.float32), (0, 0), 2
+        )
+        shade_full = cv2.resize(shade, (w, h))
+        frame = frame * (1 - soft[..., None]) + (skin[None, None] * shade_full[..., None]) * soft[..., None]
     frame = np.clip(frame, 0, 255).astype(np.uint8)
     light_warm = float(warm if warm is not None else (rng.uniform(0, 1) if rng.random() < 0.4 else 0.0))
     if light_warm > 0:
@@ -316,7 +352,10 @@ def render_zatre_board(
     for index, placement in enumerate(placements):
         dx, dy = nudges.get(index, (0.0, 0.0))
         for (x, y), value in placement.cells:
-            square = np.array([[[x + dx, y + dy], [x + dx + 1, y + dy], [x + dx + 1, y + dy + 1], [x + dx, y + dy + 1]]], np.float32)
+            square = np.array(
+                [[[x + dx, y + dy], [x + dx + 1, y + dy], [x + dx + 1, y + dy + 1], [x + dx, y + dy + 1]]],
+                np.float32,
+            )
             quad = cv2.perspectiveTransform(square, frame_from_board)[0]
             centre_pt = quad.mean(axis=0)
             side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]))
@@ -327,5 +366,7 @@ def render_zatre_board(
                 poly = np.zeros((y1 - y0, x1 - x0), np.uint8)
                 cv2.fillConvexPoly(poly, (quad - (x0, y0)).astype(np.int32), 255)
                 covered = bool(np.any(hand_mask[y0:y1, x0:x1][poly > 0]))
-            halves.append(SyntheticHalf(index, value, (x, y), (float(centre_pt[0]), float(centre_pt[1])), side, covered))
+            halves.append(
+                SyntheticHalf(index, value, (x, y), (float(centre_pt[0]), float(centre_pt[1])), side, covered)
+            )
     return frame, ZatreTruth(tuple(placements), tuple(halves), frame_from_board, tuple(sorted(nudges)), count)

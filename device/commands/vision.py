@@ -1,4 +1,5 @@
-"""``referee vision eval-dice|eval-tiles DIR [--split S] [--json] [--show OUT]``: score a reader on photos."""
+"""``referee vision eval-dice|eval-tiles DIR [--split S] [--json] [--show OUT]``: score a reader on photos;
+``referee vision eval-zatre DIR|--synthetic N --seed S|--pips DIR [--json]``: the Zatre board reader."""
 
 from __future__ import annotations
 
@@ -46,6 +47,28 @@ def register(sub: Any) -> None:
         help="CSV image,background,setting: the figures per background and rack/table too",
     )
     t.set_defaults(func=run_eval_tiles)
+    z = tasks.add_parser(
+        "eval-zatre",
+        help="read Zatre boards (a labelled folder, or N synthetic boards) and print the scores",
+    )
+    z.add_argument(
+        "folder", nargs="?", default=None, help="a folder with ground_truth.csv (objects: cards a|b)"
+    )
+    z.add_argument("--synthetic", type=int, default=None, metavar="N", help="read N rendered boards instead")
+    z.add_argument("--seed", type=int, default=0, help="the seed of the synthetic boards")
+    z.add_argument(
+        "--pips",
+        action="store_true",
+        help="read the die faces of a labelled dice folder with the half reader (real pips as a stand-in)",
+    )
+    z.add_argument(
+        "--split",
+        choices=SPLITS,
+        default=None,
+        help="only one development split (by file-name hash; val is never trained or tuned on)",
+    )
+    z.add_argument("--json", action="store_true", help="print one JSON object")
+    z.set_defaults(func=run_eval_zatre)
 
 
 def not_a_dice_set(folder: str | Path) -> str | None:
@@ -118,4 +141,40 @@ def run_eval_tiles(args: argparse.Namespace) -> int:
         )
         return 2
     print(json.dumps(evaluation.summary()) if args.json else evaluation.report())
+    return 0
+
+
+def run_eval_zatre(args: argparse.Namespace) -> int:
+    from vision.zatre_eval import evaluate_pips, evaluate_zatre, evaluate_zatre_synthetic
+
+    report: Any
+    if args.synthetic is not None:
+        if args.folder is not None or args.pips:
+            print("referee vision eval-zatre: give a folder or --synthetic N, not both")
+            return 2
+        if not 1 <= args.synthetic <= 100_000:
+            print(f"referee vision eval-zatre: --synthetic {args.synthetic}: give 1–100000 boards")
+            return 2
+        report = evaluate_zatre_synthetic(args.synthetic, args.seed)
+    elif args.folder is None:
+        print("referee vision eval-zatre: give a photo folder, or --synthetic N --seed S")
+        return 2
+    else:
+        if args.pips:
+            problem = not_a_dice_set(args.folder)
+            if problem is not None:
+                print(f"referee vision eval-zatre --pips: {problem}")
+                return 2
+        try:
+            report = (evaluate_pips if args.pips else evaluate_zatre)(args.folder, args.split)
+        except (FileNotFoundError, ValueError) as exc:
+            print(f"referee vision eval-zatre: {exc}")
+            return 2
+        if report.images == 0:
+            print(
+                f"referee vision eval-zatre: {args.folder}: no images"
+                + (f" in split {args.split}" if args.split else "")
+            )
+            return 2
+    print(json.dumps(report.summary()) if args.json else report.report())
     return 0
