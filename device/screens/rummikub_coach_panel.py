@@ -14,16 +14,43 @@ decides; this draws), and the end-of-hand review screen.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping
 from typing import Any
 
 import pygame
 
 from device.host import Host
+from device.i18n import Translator
 from device.screens.base import Screen, screen
 from device.sessions.rummikub_coach import RummikubCoach
 from device.ui.canvas import Canvas
 from device.ui.theme import ACCENT, GOOD, PANEL, TEXT, TEXT_DIM, WARNING
+from device.voice.kinds import CTX, Kind, register_kind
 from rules.rummikub.advice import Advice
+
+log = logging.getLogger(__name__)
+
+# The advice said aloud too, where the device has a voice (device/voice): "Ala: 3 tiles laid, 7 possible."
+
+
+def _advice_sentence(tr: Translator, p: Mapping[str, Any]) -> str:
+    laid, best = int(p["laid"]), int(p["best"])
+    first = tr.npgettext(CTX, "{name}: {n} tile laid,", "{name}: {n} tiles laid,", laid).format(
+        n=laid, name=p["name"]
+    )
+    return first + " " + tr.npgettext(CTX, "{n} possible.", "{n} possible.", best).format(n=best)
+
+
+register_kind(
+    Kind(
+        "coach_advice",
+        "turn",
+        _advice_sentence,
+        {"name": "Ala", "laid": 3, "best": 7},
+        about="Rummikub's learning table: the tiles laid against the tiles possible, after each move",
+    )
+)
 
 __all__ = ["ReviewScreen", "draw_advice", "draw_coach_controls", "draw_rack_entry", "wants_picker"]
 
@@ -83,7 +110,7 @@ def draw_rack_entry(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect
     wanted = session.rack_to_show()
     missing, count = wanted if wanted is not None else (0, 0)
     canvas.paragraph(
-        screen._("Enter your {n} tiles with the picker, then Done.", n=missing),
+        screen._("Tiles to enter: {n}. Pick them below, then Done.", n=missing),
         (area.left, area.top, area.width, canvas.px(48)),
         size=18,
     )
@@ -152,11 +179,23 @@ def _move_lines(screen: Any, canvas: Canvas, advice: Advice, area: pygame.Rect) 
         y += height + canvas.px(4)
 
 
+def _say(screen: Any, coach: RummikubCoach, index: int, **params: Any) -> None:
+    """Say the advice of the move at ``index`` once (where the device has a voice)."""
+    voice = getattr(screen.host, "voice", None)
+    if voice is None or coach.spoken >= index:
+        return
+    coach.spoken = index
+    try:
+        voice.speak("coach_advice", **params)
+    except Exception:  # the voice never stops the game
+        log.exception("coach: the advice could not be said")
+
+
 def draw_advice(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect) -> bool:
     """Under the camera: a hint asked now, or the advice after the last move; False when there is
     nothing to show (the screen then draws what it would)."""
     coach = _coach(session)
-    if coach is None or session.refusal is not None:
+    if coach is None or session.refusal is not None or wants_picker(session) or area.height < canvas.px(60):
         return False
     line = canvas.px(26)
     wanted = session.rack_to_show()
@@ -214,6 +253,7 @@ def draw_advice(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect) ->
         )
         return True
     best = advice.tiles_possible
+    _say(screen, coach, move.index, name=name, laid=move.laid, best=best)
     colour = GOOD if move.laid >= best else WARNING
     if not advice.opened and not advice.can_open:
         text = screen._(
@@ -223,6 +263,14 @@ def draw_advice(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect) ->
     else:
         text = screen._("{name}: {n} laid, {best} possible", name=name, n=move.laid, best=best)
     canvas.text(text, (inner.left, inner.top, inner.width, line), size=20, colour=colour, bold=True)
+    if wanted is not None:  # the next player still has to show his rack: say so on the last line
+        canvas.text(
+            screen._("Next: show your rack (Read my rack or Enter my rack)"),
+            (inner.left, inner.bottom - line, inner.width, line),
+            size=18,
+            colour=ACCENT,
+        )
+        inner.height -= line
     if advice.move is not None and move.laid < best:
         _move_lines(
             screen,

@@ -250,6 +250,7 @@ class RummikubCoach:
         self.advisor = advisor or Advisor()
         self._known: Known | None = None
         self._seen = -1
+        self.spoken = -1  # the history index of the last move whose advice was said aloud
 
     @property
     def known(self) -> Known:

@@ -17,7 +17,8 @@ racks face up at the end of a hand, or enter them with the picker.
 Keys, for a person playing a seat by hand: **M** lays the best move from the rack of the seat to
 move, **L** lays one rack tile loose (a mistake), **C** turns a laid tile crooked, **T** takes back
 every tile laid this move, **R** restores the table after a timeout, **S** lays the starting draw's
-tiles, **V** lays the rack of the seat to reveal face up; the seat keys end the move (a long press
+tiles, **V** lays the rack of the seat to reveal face up (at a learning table, before a move: the
+mover's rack, or the tiles he drew since he showed it; taken back once the game has it); the seat keys end the move (a long press
 draws). The mouse moves tiles on the table as the camera panel shows it: click a tile to pick it
 up, click another to lay it after that one (or on the felt to start a new meld).
 """
@@ -39,7 +40,7 @@ from device.session import GameSession
 from device.sessions.rummikub import RummikubSession, same_table
 from device.sessions.simulated import SimulatedTable, register_table
 from drivers.events import ButtonEvent
-from rules.rummikub import Draw, Meld, NextHand, Play, RevealRack, Start, best_move, best_opening
+from rules.rummikub import Draw, Meld, NextHand, Play, RevealRack, ShowRack, Start, best_move, best_opening
 from rules.rummikub.tiles import Tile, full_set
 from vision.tiles import SeenTile, TableObservation
 
@@ -176,8 +177,8 @@ class RummikubTable(SimulatedTable):
                 log.warning("the game accepted a table that is not the one lying here: %s", last)
                 self.deal(session)
                 return
-        if isinstance(last, (RevealRack, Start, NextHand)):
-            self.beside = []
+        if isinstance(last, (RevealRack, Start, NextHand, ShowRack)):
+            self.beside = []  # the shown tiles go back to the rack
             self.changed()
         if isinstance(last, Draw):
             self.put_back()  # nothing of the mover's may stay on the table when he draws
@@ -414,9 +415,18 @@ class RummikubTable(SimulatedTable):
         self.changed()
 
     def lay_rack(self, session: RummikubSession) -> None:
+        """The rack of the seat to reveal face up; at a learning table, before a move, the mover's
+        rack (or only the tiles he drew since he last showed it: the last ones he took)."""
         seat = session.to_reveal()
         if seat is not None:
             self.beside = list(self.racks[seat])
+            self.changed()
+            return
+        wanted, mover = session.rack_to_show(), session.current_seat
+        if wanted is not None and mover is not None and not self.taken:
+            missing, count = wanted
+            rack = self.racks[mover]
+            self.beside = list(rack) if missing >= count else list(rack[len(rack) - missing :])
             self.changed()
 
     # --- autoplay ------------------------------------------------------------------------------------
@@ -482,6 +492,15 @@ class RummikubTable(SimulatedTable):
     def play_move(self, session: RummikubSession, now: float) -> None:
         seat = session.current_seat
         assert seat is not None
+        if session.rack_to_show() is not None and not self.taken:
+            # The learning table: the rack (or the drawn tiles) shown face up, read, taken back.
+            if not self.beside:
+                self.lay_rack(session)
+            else:
+                self._taps.append(self.app.tr.format("Read my rack"))
+            self.moves["rack shown"] += 1
+            self.wait_until = now + LAY_SECONDS
+            return
         intent = self.intent
         if intent is None or intent.seq != session.seq:
             self.intent = intent = Intent(session.seq)

@@ -74,8 +74,20 @@ def test_the_settings_screen_toggles_it(make_app) -> None:  # type: ignore[no-un
     check_layout(app)
 
 
+class FakeVoice:
+    """The voice as the screens see it (``app.voice``): what was said."""
+
+    def __init__(self) -> None:
+        self.said: list[tuple[str, dict[str, object]]] = []
+
+    def speak(self, kind: str, **params: object) -> str:
+        self.said.append((kind, params))
+        return kind
+
+
 def test_a_learning_hand(make_app) -> None:  # type: ignore[no-untyped-def]
     app, session = learning_game(make_app)
+    voice = app.voice = FakeVoice()  # type: ignore[assignment]
     coach = session.coach
     assert coach is not None and session.rack_to_show() == (14, 14)
     assert "Read my rack" in labels(app) and "Enter my rack" in labels(app)
@@ -95,10 +107,12 @@ def test_a_learning_hand(make_app) -> None:  # type: ignore[no-untyped-def]
     expected = advise([], parse_tiles(RACK0), opened=False)
     assert advice is not None and advice.move == expected.move and advice.tiles_possible > 4
     texts = [d.text for d in app.canvas.log]
-    assert f"Anna: 4 laid, {expected.tiles_possible} possible" in texts or any(
-        f"4 laid, {expected.tiles_possible} possible" in t for t in texts
-    )
+    assert f"Player 1: 4 laid, {expected.tiles_possible} possible" in texts
     check_layout(app)
+    said = [("coach_advice", {"name": "Player 1", "laid": 4, "best": expected.tiles_possible})]
+    assert voice.said == said
+    app.step()
+    assert voice.said == said  # once per move
     # Seat 2 enters his rack with the picker, asks for a hint twice (counted), then draws.
     tap(app, "Enter my rack")
     assert session.entering_rack and "number 7" in labels(app)
