@@ -18,9 +18,10 @@ Keys, for a person playing a seat by hand: **M** lays the best move from the rac
 move, **L** lays one rack tile loose (a mistake), **C** turns a laid tile crooked, **T** takes back
 every tile laid this move, **R** restores the table after a timeout, **S** lays the starting draw's
 tiles, **V** lays the rack of the seat to reveal face up (at a learning table, before a move: the
-mover's rack, or the tiles he drew since he showed it; taken back once the game has it); the seat keys end the move (a long press
-draws). The mouse moves tiles on the table as the camera panel shows it: click a tile to pick it
-up, click another to lay it after that one (or on the felt to start a new meld).
+mover's rack, or the tiles he drew since he showed it; taken back once the game has it); the seat
+keys end the move (a long press draws). The mouse moves tiles on the table as the camera panel
+shows it: click a tile to pick it up, click another to lay it after that one (or on the felt to
+start a new meld).
 """
 
 from __future__ import annotations
