@@ -71,6 +71,7 @@ def start_voice(config: VoiceConfig, *, mute: bool = False, log_path: str | Path
     log_path = log_path or config.log or None
     if mute:
         voice = Voice(None, None, log_path=log_path, speed=config.speed, volume=config.volume, muted=True)
+        log.info("voice: muted (--mute): the sentences are only logged")
         return VoiceSetup(voice, "muted (--mute)", "muted (--mute)")
     synth = Synthesiser()
     synth_line = synth.program or "espeak-ng is not installed (apt install espeak-ng)"

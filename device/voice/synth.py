@@ -30,6 +30,7 @@ LANGUAGE_VOICES = {"pl": "pl", "hu": "hu", "de": "de", "en": "en"}
 SPEED_RANGE = (80, 400)  # words per minute (espeak-ng -s; its default is 175)
 VOLUME_RANGE = (0, 200)  # espeak-ng's amplitude (-a; 100 is its normal loudness)
 PROGRAMS = ("espeak-ng", "espeak")
+NICE = shutil.which("nice")  # coreutils: espeak-ng runs at a lower priority than the appliance
 
 
 class SynthesisError(RuntimeError):
@@ -96,6 +97,8 @@ class Synthesiser:
         speed = min(max(int(speed), SPEED_RANGE[0]), SPEED_RANGE[1])
         volume = min(max(int(volume), VOLUME_RANGE[0]), VOLUME_RANGE[1])
         command = [self.program, "-v", voice, "-s", str(speed), "-a", str(volume), "-b", "1", "--stdout"]
+        if NICE is not None:
+            command = [NICE, "-n", "5", *command]  # the game's loop before the synthesiser
         try:
             done = subprocess.run(
                 command, input=text.encode("utf-8"), capture_output=True, timeout=self.timeout, check=False

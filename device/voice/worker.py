@@ -37,6 +37,20 @@ FAILURES_TO_GIVE_UP = 3
 QUEUE_LIMIT = 4
 
 
+class _Started(threading.Event):
+    """Set by the player when the sound is handed to the device; remembers when (``clock``)."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        super().__init__()
+        self.clock = clock
+        self.at: float | None = None
+
+    def set(self) -> None:
+        if self.at is None:
+            self.at = self.clock()
+        super().set()
+
+
 @dataclass(frozen=True)
 class Message:
     """A sentence to say: its kind, the text, the language, the move it belongs to (if any) and when
@@ -70,6 +84,7 @@ class Voice:
         self.limit = limit
         self.clock = clock
         self.latencies: collections.deque[float] = collections.deque(maxlen=1000)  # say → sound, seconds
+        self.sounds: collections.deque[tuple[Message, float]] = collections.deque(maxlen=1000)  # and when
         self.spoken = 0
         self.dropped = 0
         self.problem: str | None = None  # the last failure, for the doctor and the log
@@ -199,15 +214,16 @@ class Voice:
         output = self.output
         if wav is None or output is None or self._failures["player"] >= FAILURES_TO_GIVE_UP:
             return
-        started = threading.Event()
+        started = _Started(self.clock)
         try:
             output.play(wav, self._cut, started)
         except PlaybackError as exc:
             self._failed("player", str(exc))
             return
         self._failures["player"] = 0
-        if started.is_set():
-            self.latencies.append(self.clock() - message.at)
+        if started.at is not None:
+            self.latencies.append(started.at - message.at)
+            self.sounds.append((message, started.at))
 
     def _synthesise(self, message: Message) -> bytes | None:
         synth = self.synthesiser

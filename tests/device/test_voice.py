@@ -627,3 +627,25 @@ def test_the_voice_screen_words_are_translated(language: str) -> None:
     catalogue = load_catalogue(language)
     for text in [*GROUP_WORDS.values(), *SILENT_WORDS.values(), "The referee's voice is heard here."]:
         assert catalogue.lookup("", text) is not None, (language, text)
+
+
+@pytest.mark.parametrize("mute", [False, True])
+def test_the_simulator_writes_its_voice_log(tmp_path: Path, mute: bool) -> None:
+    """``referee --simulate --voice-log FILE`` (and ``--mute``): the sentences of a game played by the
+    simulated players, one line each, the headless run silent."""
+    import os
+    import subprocess
+    import sys
+
+    log = tmp_path / "voice.log"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [sys.executable, "-m", "device.cli", "--simulate", "--headless", "--no-camera"]
+    command += ["--state-dir", str(tmp_path / "state"), "--autoplay", "yahtzee", "--frames", "200"]
+    command += ["--voice-log", str(log), *(["--mute"] if mute else [])]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = log_lines(log)
+    assert lines and all(len(line) == 4 and line[1] == "en" for line in lines)
+    kinds = {kind for _, _, kind, _ in lines}
+    assert {"your_move", "score"} <= kinds, kinds
+    assert ("muted (--mute)" if mute else "SDL_AUDIODRIVER=dummy: no sound output") in result.stderr
