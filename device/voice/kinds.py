@@ -242,6 +242,16 @@ def _tile_drawn(tr: Translator, p: Mapping[str, Any]) -> str:
     return _p(tr, "{name} draws a tile.", name=p["name"])
 
 
+def _points(tr: Translator, p: Mapping[str, Any]) -> str:
+    points = int(p["points"])
+    return _n(tr, "{name} scores {n} point.", "{name} scores {n} points.", points, name=p["name"])
+
+
+def _penalty(tr: Translator, p: Mapping[str, Any]) -> str:
+    points = int(p["points"])
+    return _n(tr, "{name}: {n} penalty point.", "{name}: {n} penalty points.", points, name=p["name"])
+
+
 def _winners(p: Mapping[str, Any]) -> list[str]:
     names = p["names"]
     return [names] if isinstance(names, str) else [str(n) for n in names]
@@ -347,6 +357,20 @@ KINDS: dict[str, Kind] = {
             "tiles_laid", "scores", _tiles_laid, {"name": "Ala", "tiles": 3}, about="Rummikub: a play taken"
         ),
         Kind("tile_drawn", "scores", _tile_drawn, {"name": "Ala"}, about="Rummikub: a draw taken"),
+        Kind(
+            "points",
+            "scores",
+            _points,
+            {"name": "Ala", "points": 7},
+            about="Zatre: the points of a turn laid",
+        ),
+        Kind(
+            "penalty",
+            "scores",
+            _penalty,
+            {"name": "Ala", "points": 35},
+            about="Kalooki: the penalty points of a hand entered",
+        ),
         Kind(
             "hand_over",
             "results",

@@ -152,7 +152,9 @@ class Narrator:
         timeouts: dict[str, tuple[str, dict[str, Any]]],
     ) -> None:
         from rules.dice import Choose, RollDice
+        from rules.kalooki import HandPoints
         from rules.rummikub import Draw, Play, Timeout
+        from rules.zatre import Lay
 
         player = before.to_move
         name = session.players[player].name if player is not None else ""
@@ -167,6 +169,17 @@ class Narrator:
                 return
             points = dict(getattr(before, "choices", dict)()).get(act.box, 0)
             self._say("score", name=name, game=session.spec.name, box=act.box, points=points)
+        elif isinstance(act, Lay) and player is not None:
+            timed = timeouts.pop("zatre", None)
+            if timed is not None:
+                self._say(timed[0], **timed[1])
+                return
+            sheets_before, sheets_after = getattr(before, "sheets", ()), getattr(after, "sheets", ())
+            if sheets_before and sheets_after:
+                gained = sheets_after[player].total - sheets_before[player].total
+                self._say("points", name=name, points=gained)
+        elif isinstance(act, HandPoints):
+            self._say("penalty", name=session.players[act.seat].name, points=act.points)
         elif isinstance(act, Play | Draw | Timeout) and player is not None:
             counts_before = getattr(before, "rack_counts", ())
             counts_after = getattr(after, "rack_counts", ())

@@ -649,3 +649,32 @@ def test_the_simulator_writes_its_voice_log(tmp_path: Path, mute: bool) -> None:
     kinds = {kind for _, _, kind, _ in lines}
     assert {"your_move", "score"} <= kinds, kinds
     assert ("muted (--mute)" if mute else "SDL_AUDIODRIVER=dummy: no sound output") in result.stderr
+
+
+@pytest.mark.parametrize(("game", "kinds"), [("zatre", {"your_move", "points"}), ("kalooki", {"your_move"})])
+def test_the_card_games_are_narrated_too(make_app, clock, tmp_path: Path, game: str, kinds: set[str]) -> None:
+    """Zatre and Kalooki played by the simulated players: whose move, the points of a turn (Zatre), a
+    hand's penalty points (Kalooki, when entered as points), never a narrator error."""
+    from device.simulator import Simulator
+    from device.voice import attach
+
+    app = make_app()
+    voice = Voice(None, None, log_path=tmp_path / "voice.log")
+    try:
+        attach(app, voice)
+        sim = Simulator(app, seed=3, autoplay=game)
+        for _ in range(1500):
+            sim.poll()
+            app.step()
+            clock.advance(0.1)
+            assert voice.idle()
+            assert app.failure is None, app.failure
+    finally:
+        voice.close()
+    said = [(kind, text) for _, _, kind, text in log_lines(tmp_path / "voice.log")]
+    assert kinds <= {kind for kind, _ in said}, said[:20]
+    for kind, text in said:
+        if kind == "points":
+            assert re.fullmatch(r"(Ala|Ola) scores \d+ points?\.", text), text
+        if kind == "penalty":
+            assert re.fullmatch(r"(Ala|Ola): \d+ penalty points?\.", text), text
