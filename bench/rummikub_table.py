@@ -134,8 +134,9 @@ def frame_times() -> None:
     app.post(ButtonEvent(0, "press", "bench"))
     app.step()
     camera.observation = laid_out(melds, unsure=(2, 5))
-    app.post(Seen(camera.observation, kind="requested"))
-    app.step()
+    for _ in range(2):  # the reading, then the vote of the next frames, unsure of the same tiles
+        app.post(Seen(camera.observation, kind="requested"))
+        app.step()
     assert session.phase == "correcting", session.phase
     measure(app, "rummikub: unsure tiles, the picker")
     session.correction = None

@@ -5,12 +5,14 @@ next frames of the same still table rarely repeat it. :func:`vote_tiles` keeps t
 melds and loose tiles (where the tiles lie) and lets every frame vote on what each tile is
 (``vision.settle.tally``): the label most frames read wins, sure only when a large majority read it and
 read it with confidence at least once; a tile the frames disagree on is unsure, for the players to
-straighten or pick. The device asks for such a vote when a reading has an unsure tile or a meld that one
-tile makes invalid (``device.sessions.rummikub``).
+straighten or pick. The reading that lays the table out is the first that sees as many tiles as most frames
+do (a frame that missed a tile does not). The device asks for such a vote when a reading has an unsure
+tile or would be refused (``device.sessions.rummikub``).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -38,9 +40,15 @@ def vote_tiles(readings: Sequence[TableObservation], majority: float = MAJORITY)
     """
     if not readings:
         raise ValueError("no readings to vote on")
-    first = readings[0]
     if len(readings) == 1:
-        return first
+        return readings[0]
+    # The first reading that sees as many tiles as most frames do lays the table out: a frame that
+    # missed a tile (or saw one twice) does not.
+    counts = Counter(len(r.tiles) for r in readings)
+    most = max(counts.values())
+    lead = next(k for k, r in enumerate(readings) if counts[len(r.tiles)] == most)
+    first = readings[lead]
+    readings = [first, *readings[:lead], *readings[lead + 1 :]]
     tiles = []
     unsure = []
     for index, (seen, vote) in enumerate(zip(first.tiles, tally(readings, majority), strict=True)):

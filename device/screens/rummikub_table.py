@@ -448,13 +448,13 @@ class RummikubTableScreen(TableScreen):
             lines.append(self._("Lay the melds as they were."))
         canvas.paragraph(" ".join(lines), (area.left, y, area.width, canvas.px(50)), size=18, colour=ACCENT)
         y += canvas.px(54)
-        if session.camera_lost is not None or self.host.camera is None:
-            canvas.button(
-                (area.left, y, area.width, canvas.px(52)),
-                self._("Table restored"),
-                session.table_restored,
-                size=22,
-            )
+        # The players' word: the camera lost, or a misread of the restored table it cannot confirm.
+        canvas.button(
+            (area.left, y, area.width, canvas.px(52)),
+            self._("Table restored"),
+            session.table_restored,
+            size=22,
+        )
 
     def draw_correcting(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
         corr = session.correction

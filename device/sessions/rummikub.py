@@ -13,9 +13,10 @@ Phases (:attr:`RummikubSession.phase`):
 - ``playing``: the player lays and rearranges, then presses his seat button. The press asks the
   camera for a reading taken once the table is still (phase ``checking``). A certain reading is
   checked at once (``Play``: the engine's ``check_turn(before, after)``) — unless it has an unsure
-  tile or a meld one tile makes invalid: then the next frames are read and vote first
-  (:data:`VOTE_FRAMES`, ``vision.tile_vote``), so one bad frame does not cost a refusal; a refusal keeps the
-  reading, so the screen outlines the meld the rule names. Uncertain tiles are never guessed: the
+  tile or would be refused: then the next frames are read and vote first (:data:`VOTE_FRAMES`,
+  ``vision.tile_vote``; a draw and a timeout too), so one bad frame does not cost a refusal; a
+  refusal keeps the reading, so the screen outlines the meld the rule names. Uncertain tiles are
+  never guessed: the
   phase turns ``correcting`` and the player straightens them (a new press reads again) or taps each
   to pick what it is (number, colour, joker). A long press (or *Draw*) draws, after the camera has
   checked that the table is as it was (``table_changed`` otherwise). A misread never costs a legal
@@ -23,9 +24,9 @@ Phases (:attr:`RummikubSession.phase`):
   the player tap any tile of the refused reading, pick what it is, and *Check* the corrected reading.
 - the move timer: on timeout the camera reads the table; ``Timeout(manipulated)`` is journaled at
   once — changed (3 tiles, ``timeout_draw``) or not (1 tile) — and, if it was changed, the phase is
-  ``restore``: the next player's clock waits until the camera sees the before table again (or, while
-  the camera is lost, a *Table restored* touch). A resume after a kill finds the timeout last in the
-  journal and restores again.
+  ``restore``: the next player's clock waits until the camera sees the before table again (or the
+  *Table restored* touch: the camera lost, or misreading the restored table). A resume after a kill
+  finds the timeout last in the journal and restores again.
 - ``reveal``: a rack count reached 0 (or the pool ran dry, RULES.md §3): the others lay their racks
   face up in front of the camera one by one (*Read the rack*), or enter them with the tile picker;
   the hand is scored once every rack is known.
@@ -53,7 +54,7 @@ from device.journal import Journal, ReadingFix
 from device.session import GameSession, register_session
 from device.sessions.rummikub_coach import RummikubCoach, review_json
 from device.timer import MoveTimer
-from rules import Action, Options
+from rules import Action, IllegalAction, Options
 from rules.rummikub import (
     Announce,
     Draw,
@@ -71,7 +72,7 @@ from rules.rummikub import (
     Timeout,
 )
 from rules.rummikub.check import played_tiles
-from rules.rummikub.tiles import JOKER, full_set
+from rules.rummikub.tiles import JOKER
 from vision.tile_vote import vote_tiles
 from vision.tiles import TableObservation, read_tiles
 
@@ -79,7 +80,6 @@ __all__ = ["PAGE_TILES", "TILE_READER", "Correction", "RummikubSession", "Verdic
 
 log = logging.getLogger(__name__)
 
-KINDS = tuple(sorted(set(full_set()), key=Tile.sort_key))  # the 53 kinds of tile
 RummikubPhase = Literal[
     "start", "playing", "checking", "correcting", "restore", "reveal", "hand_over", "over"
 ]
@@ -201,25 +201,6 @@ class Correction:
         obs = self.observation
         tiles = tuple(replace(t, tile=self.tile(i)) for i, t in enumerate(obs.tiles))
         return replace(obs, tiles=tiles, uncertain=())
-
-
-def one_tile_off(obs: TableObservation) -> bool:
-    """Whether a meld of the reading is invalid but one other tile in one place would make it valid
-    (a misread tile, or a tile the player laid wrong: the next frames tell which).
-
-    >>> from device.sessions.rummikub_sim import laid_out
-    >>> from rules.rummikub import parse_tiles
-    >>> one_tile_off(laid_out([parse_tiles("B6 B7 K7")])), one_tile_off(laid_out([parse_tiles("B6 K9 R1")]))
-    (True, False)
-    """
-    for group in obs.melds:
-        tiles = [obs.tiles[i].tile for i in group]
-        if Meld(tuple(tiles)).is_valid:
-            continue
-        for k in range(len(tiles)):
-            if any(Meld((*tiles[:k], t, *tiles[k + 1 :])).is_valid for t in KINDS):
-                return True
-    return False
 
 
 def beside_indices(tiles: Sequence[Tile], table: Sequence[Meld]) -> list[int]:
@@ -491,7 +472,7 @@ class RummikubSession(GameSession):
             self.drawn = ()
 
     def table_restored(self) -> None:
-        """The *Table restored* touch (shown while the camera is lost): the players vouch for it."""
+        """The *Table restored* touch: the players vouch for it (the camera lost, or misreading it)."""
         if self.phase == "restore":
             self._restored()
 
@@ -590,16 +571,29 @@ class RummikubSession(GameSession):
 
     def _vote(self, what: Awaiting, obs: TableObservation) -> bool:
         """Whether to read the table again before judging ``obs``: over the next frames, put to the
-        vote (``vision.tile_vote``), once per press, when a tile is unsure or one tile makes a meld
-        invalid (a "black 7" in a blue run) — so that one bad frame does not cost a refusal."""
+        vote (``vision.tile_vote``), once per press, when one photo cannot decide — a tile is unsure,
+        or the reading would cost the player (a play refused: a "black 7" in a blue run, a tile not
+        seen; a draw refused; a timeout on a changed table) — so that one bad frame does not."""
         if self.voting or self.vote_frames < 2 or self.camera_lost is not None:
             return False
-        if not obs.uncertain and not one_tile_off(obs):
+        if not obs.uncertain and not self._costly(what, obs):
             return False
         self.votes += 1
         log.info("reading again over %d frames: %s", self.vote_frames, obs)
         self._ask(what, self.vote_frames)
         return True
+
+    def _costly(self, what: Awaiting, obs: TableObservation) -> bool:
+        """Whether judging ``obs`` as read would go against the player to move."""
+        if what == "play":
+            try:
+                self.state.apply(Play(tuple(Meld(tuple(m)) for m in obs.table())))
+            except IllegalAction:
+                return True
+            return False
+        if what in ("draw", "timeout"):
+            return not self.is_before(obs)
+        return False
 
     def on_reading(self, seen: Seen) -> None:
         obs = seen.observation
@@ -619,7 +613,8 @@ class RummikubSession(GameSession):
         elif what == "draw":
             self._read_draw(obs)
         elif what == "timeout":
-            self._timeout(obs)
+            if not self._vote("timeout", obs):
+                self._timeout(obs)
         elif what == "reveal":
             self._read_rack(obs)
         elif what == "rack":
@@ -762,9 +757,8 @@ class RummikubSession(GameSession):
         self.refused, self.refused_for, self.disputed = obs, what, corr
 
     def _read_draw(self, obs: TableObservation) -> None:
-        missing, extra = played_tiles(self.before, [obs.values])
-        if len(missing) == len(extra) == 1 and self._vote("draw", obs):
-            return  # one tile read otherwise than the before table has it: read again
+        if self._vote("draw", obs):
+            return
         self._draw(obs.values, obs)
 
     def _draw(

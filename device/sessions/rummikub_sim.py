@@ -8,11 +8,18 @@ the camera size) and the vision worker reads it with ``read_tiles``, so every mo
 camera path. Without a camera (``--no-camera``) the table answers each reading the game asks for
 itself, with what lies on it.
 
+The synthetic camera films each layout once (fresh sensor grain in every frame): the session lives with
+what the reader says, as at a real table — nothing is laid out again until the reader reads it right.
+
 Autoplay (``--autoplay rummikub``): the simulated players lay the solvers' moves (``best_opening``,
 ``best_move``), and sometimes play badly: a tile left loose beside the melds (refused, then taken
 back), a tile laid crooked (unsure: corrected with the picker, or straightened), a move left
-unfinished when the clock runs out (the table restored). They read the starting draw, lay their
-racks face up at the end of a hand, or enter them with the picker.
+unfinished when the clock runs out (the table restored; vouched for with *Table restored* when the
+camera does not confirm it). A refusal they look at as a person does (:meth:`RummikubTable.misread`):
+a tile read as something else is disputed (*Correct the reading*, each such tile picked as it lies,
+*Check*), a tile the camera did not see is nudged. They read the starting draw, lay their racks face up
+at the end of a hand, or enter them with the picker. :attr:`RummikubTable.moves` counts what happened
+(``bench/rummikub_misreads.py``).
 
 Keys, for a person playing a seat by hand: **M** lays the best move from the rack of the seat to
 move, **L** lays one rack tile loose (a mistake), **C** turns a laid tile crooked, **T** takes back
@@ -27,6 +34,7 @@ start a new meld).
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -38,7 +46,7 @@ import pygame
 
 from device.events import Key, Seen, Tap
 from device.session import GameSession
-from device.sessions.rummikub import RummikubSession, same_table
+from device.sessions.rummikub import Correction, RummikubSession, same_table
 from device.sessions.simulated import SimulatedTable, register_table
 from drivers.events import ButtonEvent
 from rules.rummikub import Draw, Meld, NextHand, Play, RevealRack, ShowRack, Start, best_move, best_opening
@@ -57,8 +65,10 @@ TABLE_SIZE = (1280, 720)  # the synthetic camera's frame
 TILE_SIZES = (84.0, 72.0, 60.0, 50.0)  # px: a tile's long side in the synthetic frame (smaller if need be)
 TILE_SIZE = TILE_SIZES[0]
 LAY_SECONDS = 0.6  # autoplay: how long a player takes to lay his tiles before pressing
-TRIES = 6  # layouts tried (tiles nudged) until the reader reads the table right
 MISTAKES = {"loose": 0.07, "crooked": 0.06, "unfinished": 0.04}
+GRAIN = 2.0  # the synthetic camera's sensor noise (grey levels, one sigma): fresh in every frame
+GRAINS = 4  # noise fields the frames cycle through
+RESTORE_PATIENCE = 3.0  # s: a restored table the camera does not confirm is vouched for (Table restored)
 
 
 def laid_out(
@@ -140,6 +150,9 @@ class RummikubTable(SimulatedTable):
         self._taps: list[str] = []  # queued screen taps (one per frame)
         self.tapped: list[str] = []  # every screen tap, in order
         self.moves = Counter[str]()  # what the autoplay did: plays, draws, timeouts, refusals, …
+        self._grain: list[np.ndarray] = []
+        self._shot = 0  # frames filmed (each with its own grain)
+        self.restored_at: float | None = None  # autoplay: when the table was put back after a timeout
 
     # --- the tiles -----------------------------------------------------------------------------------
 
@@ -175,7 +188,10 @@ class RummikubTable(SimulatedTable):
             if same_table(self.physical_melds(), state.table):
                 self.taken, self.mover, self.tilts = [], None, {}
             else:
+                # A misread the rules could not refuse (a black 9 read blue in a group without blue):
+                # the game's table is not the one lying here, so the table is laid again as the game has it.
                 log.warning("the game accepted a table that is not the one lying here: %s", last)
+                self.moves["accepted misread"] += 1
                 self.deal(session)
                 return
         if isinstance(last, (RevealRack, Start, NextHand, ShowRack)):
@@ -232,22 +248,21 @@ class RummikubTable(SimulatedTable):
         return self._frame is not None and self._frame[0] == self.scene_key() and now - self.filmed_at > 0.4
 
     def render(self) -> tuple[np.ndarray, TableTruth]:
-        """The table filmed, in a layout the reader reads right (the players nudge the tiles until the
-        screen shows them right; a crooked tile stays crooked)."""
+        """The table filmed as it lies (without the sensor's grain): the tiles where the players laid
+        them, each layout once. The reader lives with what it reads — no layout is tried again until
+        it reads right."""
         from vision.synth import render_table
-        from vision.tiles import read_tiles
 
         key = self.scene_key()
         if self._frame is not None and self._frame[0] == key:
             return self._frame[1], self._frame[2]
         scene = self.scene()
-        frame, truth = None, None
         sizes = list(TILE_SIZES)
-        for attempt in range(TRIES + len(TILE_SIZES)):
+        while True:
             try:
                 frame, truth = render_table(
                     scene,
-                    seed=self.layout + attempt,
+                    seed=self.layout,
                     size=TABLE_SIZE,
                     tile_size=sizes[0],
                     angle=0.0,
@@ -255,35 +270,71 @@ class RummikubTable(SimulatedTable):
                     row_gap=0.5,
                     background="wood",
                     warm=0.0,
-                    noise=2.0,
+                    noise=0.0,
                     tilts=self.tilts,
                 )
+                break
             except ValueError:  # the table does not fit the frame at this size: smaller tiles
                 if len(sizes) == 1:
                     raise
                 sizes.pop(0)
-                continue
-            if self.tilts or not self.camera:
-                break
-            reading = read_tiles(frame)
-            if (
-                sorted(map(str, reading.values)) == sorted(str(t) for m in scene for t in m)
-                and reading.certain
-            ):
-                break
-        assert frame is not None and truth is not None
         self.layout += 1
         self._frame = (key, frame, truth)
         self.filmed_at = self.clock()
         return frame, truth
 
+    def grain(self) -> np.ndarray:
+        """The sensor noise of the next frame (a few fields, cycled): no two frames in a row alike."""
+        if not self._grain:
+            rng = np.random.default_rng(self.rng.randrange(2**31))
+            shape = (TABLE_SIZE[1], TABLE_SIZE[0], 3)
+            self._grain = [
+                np.clip(rng.normal(0, GRAIN, shape), -8, 8).astype(np.int16) for _ in range(GRAINS)
+            ]
+        self._shot += 1
+        return self._grain[self._shot % len(self._grain)]
+
     def camera_frame(self) -> np.ndarray | None:
         if not self.scene():
             return None
-        return self.render()[0]
+        frame = self.render()[0].astype(np.int16) + self.grain()
+        return np.clip(frame, 0, 255).astype(np.uint8)
+
+    def misread(self, obs: TableObservation) -> list[tuple[int, Tile]] | None:
+        """What a player sees on the screen of a reading of the table as it lies: the tiles read as
+        something else (index, the tile lying there); ``None`` when the reading does not show every
+        tile once (a tile missed or seen twice: no pick mends that, the player nudges the tiles)."""
+        lying: list[tuple[Tile, tuple[float, float], float]]
+        if self.camera:
+            lying = [(t.tile, t.center, t.size) for t in self.render()[1].tiles]
+        else:
+            lying = [(t.tile, t.center, t.size) for t in self.lying().tiles]
+        if len(lying) != len(obs.tiles):
+            return None
+        used: set[int] = set()
+        wrong = []
+        for i, seen in enumerate(obs.tiles):
+            near = [
+                (math.hypot(c[0] - seen.center[0], c[1] - seen.center[1]), k)
+                for k, (_, c, size) in enumerate(lying)
+                if math.hypot(c[0] - seen.center[0], c[1] - seen.center[1]) < size / 2
+            ]
+            if not near:
+                return None
+            k = min(near)[1]
+            if k in used:
+                return None
+            used.add(k)
+            if lying[k][0] != seen.tile:
+                wrong.append((i, lying[k][0]))
+        return wrong
 
     def observation(self) -> TableObservation:
-        """What lies on the table as a reading (no camera): every tile sure but a crooked one."""
+        """The reading the table answers with when there is no camera: what lies on it."""
+        return self.lying()
+
+    def lying(self) -> TableObservation:
+        """What lies on the table as a reading: every tile sure but a crooked one."""
         scene = self.scene()
         flat = {
             (i, k): n for n, (i, k) in enumerate((i, k) for i, m in enumerate(scene) for k in range(len(m)))
@@ -296,7 +347,7 @@ class RummikubTable(SimulatedTable):
         if self.camera:
             lying = [(t.tile, t.center) for t in self.render()[1].tiles]
         else:
-            lying = [(t.tile, t.center) for t in self.observation().tiles]
+            lying = [(t.tile, t.center) for t in self.lying().tiles]
         return min(lying, key=lambda tc: (tc[1][0] - center[0]) ** 2 + (tc[1][1] - center[1]) ** 2)[0]
 
     def poll(self, session: GameSession) -> None:
@@ -471,6 +522,14 @@ class RummikubTable(SimulatedTable):
             if self.taken or self.scene() != [list(m) for m in session.rummikub.table]:
                 self.put_back()
                 self.moves["restored"] += 1
+                self.restored_at = now
+            elif self.restored_at is not None and now - self.restored_at > RESTORE_PATIENCE:
+                # The camera does not confirm the table lying as it was (a misread): the players vouch.
+                self.restored_at = None
+                self.moves["restore vouched"] += 1
+                self._taps.append(self.app.tr.format("Table restored"))
+            elif self.restored_at is None:
+                self.restored_at = now
             self.wait_until = now + 0.5
         elif phase == "reveal":
             self.play_reveal(session, now)
@@ -511,21 +570,40 @@ class RummikubTable(SimulatedTable):
         if intent.mistake == "unfinished":
             return  # the clock runs out
         if intent.pressed_at is not None:
-            # Pressed and still on the move: refused. Fix what was wrong and press again.
+            # Pressed and still on the move: refused. Whose mistake? The player looks at the reading on
+            # the screen: a tile read as something else is disputed (Correct the reading); a tile the
+            # camera missed is nudged; his own mistake he mends, and after three refusals he draws.
+            intent.pressed_at = None
+            if session.refusal is None:
+                return  # not refused: the press was not heard (out of turn, no reading yet)
             intent.refusals += 1
             self.moves["refused"] += 1
-            if intent.mistake == "loose" and self.table and len(self.table[-1]) == 1:
+            refused = session.refused
+            wrong = self.misread(refused) if refused is not None else []
+            if wrong is None:
+                self.moves["refused: a tile not seen"] += 1
+            elif wrong:
+                self.moves["refused: misread"] += 1
+            if intent.refusals > 3:
+                self.put_back()
+                intent.mistake = "draw"
+            elif wrong and session.can_dispute():
+                self.moves["disputed"] += 1
+                self._taps.append(self.app.tr.format("Correct the reading"))
+                self.wait_until = now + 0.05
+                return
+            elif wrong is None or wrong:
+                self.changed()  # nudge the tiles: the camera sees them anew
+                self.moves["nudged"] += 1
+            elif intent.mistake == "loose" and self.table and len(self.table[-1]) == 1:
                 tile = self.table.pop()[0]
                 self.taken.remove(tile)
                 self.racks[seat].append(tile)
                 self.changed()
                 intent.mistake = None
-            elif intent.refusals > 2:
+            else:
                 self.put_back()
                 intent.mistake = "draw"
-            else:
-                self.changed()  # nudge the tiles: another layout
-            intent.pressed_at = None
             self.wait_until = now + LAY_SECONDS  # the camera sees the table fixed, then the press
             return
         self.press(session, now)
@@ -569,24 +647,61 @@ class RummikubTable(SimulatedTable):
         self.wait_until = now + 0.2
 
     def play_correction(self, session: RummikubSession, now: float) -> None:
+        """A correction on the screen, one tile at a time (the screen shows a page of the reading):
+        an unsure reading — straighten the crooked tile and press again, or pick each unsure tile as it
+        lies; a disputed one — pick each tile the screen shows otherwise than it lies. Then *Check*."""
         corr = session.correction
         assert corr is not None
-        self.moves["corrected"] += 1
         seat = session.current_seat
-        if self.tilts and seat is not None and self.rng.random() < 0.4:
-            self.tilts = {}  # straighten the tile and press again
+        fresh = self.intent is not None and self.intent.pressed_at is not None
+        if not corr.disputed and not corr.fixes and fresh:
+            self.moves["unsure"] += 1
+            if self.intent is not None:
+                self.intent.pressed_at = None
+            if self.tilts and seat is not None and corr.for_ == "play" and self.rng.random() < 0.4:
+                self.tilts = {}  # straighten the tile and press again
+                self.changed()
+                self.moves["straightened"] += 1
+                self.app.post(ButtonEvent(seat, "press", "autoplay"))
+                self.wait_until = now + LAY_SECONDS
+                return
+        todo = self.to_pick(corr)
+        if todo is None:  # the reading misses a tile: no pick mends that
+            self._taps.append(self.app.tr.format("Cancel"))
             self.changed()
-            self.app.post(ButtonEvent(seat, "press", "autoplay"))
+            self.moves["nudged"] += 1
             self.wait_until = now + LAY_SECONDS
             return
-        for index in corr.unsure:
-            tile = self.truth_tile(corr.observation.tiles[index].center)
-            self._taps.append(f"tile {index + 1}")
-            self._taps.extend(self.picker_taps(tile, session))
+        if todo:
+            index, tile = todo[0]
+            if corr.page_of(index) != corr.page:
+                self._taps.append("page on")
+            else:
+                self._taps.append(f"tile {index + 1}")
+                self._taps.extend(self.picker_taps(tile, session))
+                self.moves["tiles picked"] += 1
+            self.wait_until = now + 0.05
+            return
         self._taps.append(self.app.tr.format("Check"))
+        self.moves["checked: disputed" if corr.disputed else "checked: unsure"] += 1
         if self.intent is not None:
             self.intent.pressed_at = now
         self.wait_until = now + 0.05
+
+    def to_pick(self, corr: Correction) -> list[tuple[int, Tile]] | None:
+        """The tiles of a correction still to pick and what lies there: the unsure ones (and, when
+        disputed, every tile the screen shows otherwise than it lies); ``None``: a tile not seen."""
+        obs = corr.observation
+        if corr.disputed:
+            wrong = self.misread(obs)
+            if wrong is None:
+                return None
+            return [(i, tile) for i, tile in wrong if corr.tile(i) != tile] + [
+                (i, self.truth_tile(obs.tiles[i].center))
+                for i in corr.unsure
+                if i not in corr.fixes and all(i != k for k, _ in wrong)
+            ]
+        return [(i, self.truth_tile(obs.tiles[i].center)) for i in corr.unsure if i not in corr.fixes]
 
     def picker_taps(self, tile: Tile, session: RummikubSession) -> list[str]:
         if tile.is_joker:

@@ -7,16 +7,24 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
 
 from device.cli import main
 from device.events import DiceSeen, SeenDie
 from device.export import to_corrections_csv, to_json
 from device.journal import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, Journal, ReadingFix
 from device.sessions.rummikub import VOTE_FRAMES, RummikubSession
-from rules.rummikub import Draw, Meld, Play
+from device.sessions.rummikub_sim import RummikubTable
+from device.simulator import Simulator
+from rules.rummikub import Draw, Meld, Play, Timeout
+from rules.rummikub.tiles import Tile
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, start, tap
 from tests.device.test_rummikub_table import FakeCamera, hold, read, seen, start_game
+from vision.tiles import TableObservation
 
 OPENING = ["R10 R11 R12", "B5 B6 K7"]  # B7 read as K7, with confidence: the reading is refused
 TRUE_OPENING = ["R10 R11 R12", "B5 B6 B7"]
@@ -26,7 +34,7 @@ def refused_opening(app) -> RummikubSession:
     session = start_game(app)
     tap(app, "start 1")
     press(app, 0)
-    read(app, seen(OPENING))  # one tile makes a meld invalid: the next frames are read and vote
+    read(app, seen(OPENING), vote=False)  # it would be refused: the next frames are read and vote
     assert session.voting and app.camera.frames == [1, VOTE_FRAMES]
     read(app, seen(OPENING))  # the vote read it so too
     assert session.refusal is not None and session.refusal.code == "invalid_meld"
@@ -109,7 +117,7 @@ def test_a_draw_refused_on_a_misread_is_corrected(make_app) -> None:
     press(app, 0)
     read(app, seen(TRUE_OPENING))
     hold(app, 1)  # seat 2 draws; the camera reads the untouched table's R11 as R1 (and so does the vote)
-    read(app, seen(["R10 R1 R12", "B5 B6 B7"]))
+    read(app, seen(["R10 R1 R12", "B5 B6 B7"]), vote=False)
     assert session.voting
     read(app, seen(["R10 R1 R12", "B5 B6 B7"]))
     assert session.refusal is not None and session.refusal.code == "table_changed"
@@ -128,8 +136,7 @@ def test_unsure_tiles_confirmed_are_journaled_as_no_misread(make_app) -> None:
     session = start_game(app)
     tap(app, "start 1")
     press(app, 0)
-    read(app, seen(TRUE_OPENING, unsure=[2]))
-    read(app, seen(TRUE_OPENING, unsure=[2]))  # the vote of the next frames is not sure either
+    read(app, seen(TRUE_OPENING, unsure=[2]))  # and the vote of the next frames is not sure either
     assert session.phase == "correcting" and "Check" not in labels(app)
     tap(app, "colour R")
     tap(app, "number 12")  # the chosen tile is the unsure one: confirmed as read
@@ -156,7 +163,6 @@ def test_a_restart_in_the_middle_of_a_correction(make_app, tmp_path) -> None:
     assert resumed.history == history and resumed.phase == "playing" and resumed.correction is None
     assert again.journal.corrections(resumed.game_id) == []
     press(again, 0)
-    read(again, seen(OPENING))
     read(again, seen(OPENING))
     tap(again, "Correct the reading")
     tap(again, "tile 6")
@@ -246,7 +252,7 @@ def test_one_bad_frame_does_not_cost_a_refusal(make_app) -> None:
     session = start_game(app)
     tap(app, "start 1")
     press(app, 0)
-    read(app, seen(OPENING))
+    read(app, seen(OPENING), vote=False)
     assert session.voting and session.refusal is None and session.phase == "checking"
     read(app, seen(TRUE_OPENING))
     assert session.seq == 2 and session.refusal is None and session.votes == 1
@@ -258,5 +264,93 @@ def test_no_vote_on_a_reading_that_decides(make_app) -> None:
     session = start_game(app)
     tap(app, "start 1")
     press(app, 0)
-    read(app, seen(["R10 R11 R12"], ["B5"]))  # a loose tile: invalid, but no meld one tile off
-    assert session.refusal is not None and not session.voting and app.camera.frames == [1]
+    read(app, seen(TRUE_OPENING))  # a reading the rules take: judged at once
+    assert session.seq == 2 and not session.voting and app.camera.frames == [1]
+
+
+def test_a_draw_and_a_timeout_on_a_misread_table_are_read_again(make_app, clock) -> None:
+    app = make_app()
+    session = start_game(app)
+    tap(app, "start 1")
+    press(app, 0)
+    read(app, seen(TRUE_OPENING))
+    hold(app, 1)
+    read(app, seen(["R10 R1 R12", "B5 B6 B7"]), vote=False)  # one bad frame
+    assert session.voting
+    read(app, seen(TRUE_OPENING))  # the next frames read the table as it was: the draw is taken
+    assert session.history[-1] == Draw() and session.refusal is None
+    clock.advance(61)  # seat 1 runs out of time, the table untouched; one frame misreads it
+    app.step()
+    read(app, seen(["R10 R11 R12", "B5 B6 K7"]), vote=False)
+    assert session.voting and session.phase == "checking"
+    read(app, seen(TRUE_OPENING))
+    assert session.history[-1] == Timeout(False) and session.phase == "playing"
+
+
+def misreading(read: Callable[[], TableObservation]) -> Callable[[], TableObservation]:
+    """A reader that reads every 9 as a 6, with confidence, in every frame (no vote outvotes it)."""
+
+    def answer() -> TableObservation:
+        obs = read()
+        tiles = tuple(
+            replace(t, tile=Tile.parse(f"{t.tile.colour}6"))
+            if not t.tile.is_joker and t.tile.number == 9
+            else t
+            for t in obs.tiles
+        )
+        return replace(obs, tiles=tiles)
+
+    return answer
+
+
+def test_the_simulated_players_dispute_a_misread_and_finish_the_game(make_app, clock) -> None:
+    """The simulated table lives with what the reader says: a 9 it reads as a 6 is refused, and the
+    simulated player disputes it — Correct the reading, the tile picked as it lies, Check — and the
+    game goes on to its end, each misread corrected in the journal."""
+    app = make_app()
+    sim = Simulator(app, seed=3, autoplay="rummikub")
+    patched = False
+    for _ in range(40000):
+        sim.poll()
+        table = sim.table
+        if isinstance(table, RummikubTable) and not patched:
+            table.observation = misreading(table.lying)  # type: ignore[method-assign]
+            patched = True
+        app.step()
+        clock.advance(0.1)
+        if app.journal.games(finished_only=True):
+            break
+    assert app.journal.games(finished_only=True), app.session and app.session.phase
+    assert isinstance(table, RummikubTable)
+    assert table.moves["refused: misread"] >= 1 and table.moves["disputed"] >= 1, table.moves
+    fixes = [c.fix for c in app.journal.corrections()]
+    assert fixes and all(f.read[1:] == "6" and f.entered[1:] == "9" and f.sure for f in fixes), fixes
+
+
+def test_the_simulated_camera_films_each_layout_once(make_app, monkeypatch) -> None:
+    """No crutch: the table is rendered once as it lies, never laid out again until the reader reads
+    it right; each frame has its own sensor grain."""
+    import vision.synth
+
+    calls = []
+    real = vision.synth.render_table
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("seed"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(vision.synth, "render_table", counting)
+    monkeypatch.setattr(
+        "vision.tiles.read_tiles", lambda *a, **k: (_ for _ in ()).throw(AssertionError("read"))
+    )
+    app = make_app()
+    sim = Simulator(app, seed=2, camera=True)
+    session = start_game(app)
+    tap(app, "start 1")
+    table = sim.table
+    assert isinstance(table, RummikubTable)
+    table.poll(session)
+    assert table.lay_best(session) or table.lay_loose(session)
+    first, second = sim.camera_frame(), sim.camera_frame()
+    assert len(calls) == 1 and first.shape == (720, 1280, 3)
+    assert not np.array_equal(first, second) and np.abs(first.astype(int) - second).mean() < 4

@@ -57,13 +57,19 @@ class FakeCamera:
         self.frames.append(frames)
 
 
-def read(app: App, obs: TableObservation, kind: str = "requested") -> None:
-    """A reading as the vision worker posts it (the camera's view shows it too)."""
+def read(app: App, obs: TableObservation, kind: str = "requested", *, vote: bool = True) -> None:
+    """A reading as the vision worker posts it (the camera's view shows it too). When the session asks
+    for it again over the next frames (a reading that would be refused or is unsure), ``vote``: their
+    vote reads the same (the misread is no single bad frame), posted too."""
     camera = app.camera
     if isinstance(camera, FakeCamera):
         camera.observation, camera.seq = obs, camera.seq + 1
     app.post(Seen(obs, kind=kind))  # type: ignore[arg-type]
     app.step()
+    session = app.session
+    voting = isinstance(session, RummikubSession) and session.voting and session.awaiting is not None
+    if vote and kind == "requested" and voting:
+        read(app, obs, kind, vote=False)
 
 
 def hold(app: App, seat: int) -> None:
@@ -161,7 +167,7 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     # Seat 2: an unsure tile; the table is read again over the next frames, which stay unsure of it:
     # corrected with the picker, then checked.
     press(app, 1)
-    read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]))
+    read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]), vote=False)
     assert session.phase == "checking" and session.voting and app.camera.frames[-1] == 5  # type: ignore[union-attr]
     read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]))
     assert session.phase == "correcting"
@@ -309,8 +315,7 @@ def test_screens_at_larger_sizes(make_app) -> None:
     tap(app, "start 2")
     check_layout(app)
     press(app, 1)
-    read(app, seen(["R10 R11 R12"], unsure=[1]))
-    read(app, seen(["R10 R11 R12"], unsure=[1]))  # the vote of the next frames: still unsure
+    read(app, seen(["R10 R11 R12"], unsure=[1]))  # and the vote of the next frames: still unsure
     app.step()
     check_layout(app)
     assert session.phase == "correcting"
@@ -323,8 +328,7 @@ def test_refusal_sentences_in_every_language(make_app) -> None:
     screen = app.screen
     assert isinstance(screen, RummikubTableScreen)
     press(app, 0)
-    read(app, seen(["R12 B12 B12"]))
-    read(app, seen(["R12 B12 B12"]))  # one tile off a group: the vote of the next frames agrees
+    read(app, seen(["R12 B12 B12"]))  # and the vote of the next frames agrees
     assert session.refusal is not None
     assert screen.message() == "R12 B12 B12 is not a group: two blue tiles"
     for language in ("pl", "hu", "de"):

@@ -246,3 +246,14 @@ def test_a_vote_of_real_tile_readings_outvotes_one_bad_frame() -> None:
     assert str(voted) == "melds [B6 B7 B8] loose []" and voted.certain
     split = vote_tiles([bad, bad, good, good, good])  # three to two: not decided, the players pick
     assert split.uncertain == (2,) and str(split.tiles[2].tile) == "B8"
+
+
+def test_a_frame_that_missed_a_tile_does_not_lay_the_vote_out() -> None:
+    from device.sessions.rummikub_sim import laid_out
+    from rules.rummikub import parse_tiles
+    from vision.tile_vote import vote_tiles
+
+    missed = laid_out([parse_tiles("B6 B7")])
+    whole = laid_out([parse_tiles("B6 B7 B8")])
+    voted = vote_tiles([missed, whole, whole])
+    assert str(voted) == "melds [B6 B7 B8] loose []" and voted.certain
