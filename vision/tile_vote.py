@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from rules.rummikub.tiles import Tile
+from vision.melds import group_melds
 from vision.settle import MAJORITY, tally
 from vision.tiles import TableObservation
 
@@ -58,4 +59,8 @@ def vote_tiles(readings: Sequence[TableObservation], majority: float = MAJORITY)
         tiles[-1] = replace(tiles[-1], confidence=confidence)
         if not vote.sure:
             unsure.append(index)
-    return replace(first, tiles=tuple(tiles), uncertain=tuple(unsure))
+    if all(t.tile == seen.tile for t, seen in zip(tiles, first.tiles, strict=True)):
+        return replace(first, tiles=tuple(tiles), uncertain=tuple(unsure))
+    # A tile voted otherwise: the melds grouped again (the first reading may have cut its row there).
+    melds, loose = group_melds(tiles)
+    return replace(first, tiles=tuple(tiles), melds=tuple(melds), loose=tuple(loose), uncertain=tuple(unsure))

@@ -73,6 +73,7 @@ from rules.rummikub import (
 )
 from rules.rummikub.check import played_tiles
 from rules.rummikub.tiles import JOKER
+from vision.melds import group_melds
 from vision.tile_vote import vote_tiles
 from vision.tiles import TableObservation, read_tiles
 
@@ -137,7 +138,8 @@ class Correction:
         return [*obs.melds, *((i,) for i in obs.loose)]
 
     def melds(self) -> tuple[Meld, ...]:
-        return tuple(Meld(tuple(self.tile(i) for i in group)) for group in self.groups())
+        """The melds of the corrected reading (see :meth:`applied`)."""
+        return tuple(Meld(tuple(m)) for m in self.applied().table())
 
     def tiles(self) -> tuple[Tile, ...]:
         return tuple(self.tile(i) for i in range(len(self.observation.tiles)))
@@ -181,6 +183,17 @@ class Correction:
     def next_open(self) -> int | None:
         return next((i for i in self.unsure if i not in self.fixes), None)
 
+    def turn(self, index: int) -> float:
+        """The turn of a corrected tile as its nearest neighbour lies: the reader's turn of a tile it
+        misread is suspect (a tile taken for one lying across its row is read wrong, and cut off)."""
+        tiles = self.observation.tiles
+        here = tiles[index].center
+        others = [t for k, t in enumerate(tiles) if k != index]
+        if not others:
+            return tiles[index].angle
+        near = min(others, key=lambda t: (t.center[0] - here[0]) ** 2 + (t.center[1] - here[1]) ** 2)
+        return near.angle
+
     def journaled(self) -> tuple[ReadingFix, ...]:
         """What the journal keeps of it: each tile picked, what the reader read and how sure it was."""
         obs = self.observation
@@ -197,10 +210,18 @@ class Correction:
         )
 
     def applied(self) -> TableObservation:
-        """The reading as corrected (every tile sure): what the screen outlines once it is refused."""
+        """The reading as corrected (every tile sure), its melds grouped again from where the tiles lie
+        and what they now are (the reader cut a row of tiles at the tile it misread: the corrected
+        tile joins it again); what the screen outlines once it is refused."""
         obs = self.observation
-        tiles = tuple(replace(t, tile=self.tile(i)) for i, t in enumerate(obs.tiles))
-        return replace(obs, tiles=tiles, uncertain=())
+        if not self.fixes:
+            return replace(obs, uncertain=())
+        tiles = tuple(
+            replace(t, tile=self.tile(i), angle=self.turn(i)) if i in self.fixes else t
+            for i, t in enumerate(obs.tiles)
+        )
+        melds, loose = group_melds(tiles)
+        return replace(obs, tiles=tiles, melds=tuple(melds), loose=tuple(loose), uncertain=())
 
 
 def beside_indices(tiles: Sequence[Tile], table: Sequence[Meld]) -> list[int]:

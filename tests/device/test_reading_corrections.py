@@ -17,9 +17,9 @@ from device.events import DiceSeen, SeenDie
 from device.export import to_corrections_csv, to_json
 from device.journal import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, Journal, ReadingFix
 from device.sessions.rummikub import VOTE_FRAMES, RummikubSession
-from device.sessions.rummikub_sim import RummikubTable
+from device.sessions.rummikub_sim import RummikubTable, laid_out
 from device.simulator import Simulator
-from rules.rummikub import Draw, Meld, Play, Timeout
+from rules.rummikub import Draw, Meld, Play, Timeout, parse_tiles
 from rules.rummikub.tiles import Tile
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, start, tap
@@ -354,3 +354,26 @@ def test_the_simulated_camera_films_each_layout_once(make_app, monkeypatch) -> N
     first, second = sim.camera_frame(), sim.camera_frame()
     assert len(calls) == 1 and first.shape == (720, 1280, 3)
     assert not np.array_equal(first, second) and np.abs(first.astype(int) - second).mean() < 4
+
+
+def test_a_row_the_reader_cut_at_the_misread_tile_is_whole_again(make_app) -> None:
+    """The reader cuts a row of tiles where the tile it misread breaks the run (O8 read as O10: the
+    run O6 O7 O8 J O10 became O6 O7 | O10 loose | J O10); the corrected tile joins the row again."""
+    app = make_app()
+    session = start_game(app)
+    tap(app, "start 1")
+    row = laid_out([parse_tiles("O6 O7 O10 J O10")])  # the tiles lie edge to edge, one row
+    cut = replace(row, melds=((0, 1), (3, 4)), loose=(2,))
+    press(app, 0)
+    read(app, cut)
+    assert session.refusal is not None and session.refusal.code == "invalid_meld"
+    tap(app, "Correct the reading")
+    corr = session.correction
+    assert corr is not None and len(corr.pages()) == 3
+    while 2 not in corr.pages()[corr.page]:
+        tap(app, "page on")
+    tap(app, "tile 3")
+    tap(app, "colour O")
+    tap(app, "number 8")
+    tap(app, "Check")
+    assert session.history[-1] == Play((Meld.parse("O6 O7 O8 J O10"),)), session.refusal
