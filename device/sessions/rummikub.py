@@ -72,12 +72,21 @@ from rules.rummikub import (
     Timeout,
 )
 from rules.rummikub.check import played_tiles
-from rules.rummikub.tiles import JOKER
+from rules.rummikub.tiles import JOKER, full_set
 from vision.melds import group_melds
 from vision.tile_vote import vote_tiles
 from vision.tiles import TableObservation, read_tiles
 
-__all__ = ["PAGE_TILES", "TILE_READER", "Correction", "RummikubSession", "Verdict", "beside", "same_table"]
+__all__ = [
+    "PAGE_TILES",
+    "TILE_READER",
+    "Correction",
+    "RummikubSession",
+    "Verdict",
+    "beside",
+    "possible",
+    "same_table",
+]
 
 log = logging.getLogger(__name__)
 
@@ -222,6 +231,25 @@ class Correction:
         )
         melds, loose = group_melds(tiles)
         return replace(obs, tiles=tiles, melds=tuple(melds), loose=tuple(loose), uncertain=())
+
+
+def possible(obs: TableObservation) -> TableObservation:
+    """The reading with every copy of a tile it shows more often than the set holds (a third R5, a
+    third joker) unsure: one of them is misread, and the players say which — a reading no table can
+    show is never judged as it is.
+
+    >>> from device.sessions.rummikub_sim import laid_out
+    >>> from rules.rummikub import parse_tiles
+    >>> melds = [parse_tiles("R13 B13 J"), parse_tiles("R10 J R12"), parse_tiles("J K2 K3")]
+    >>> possible(laid_out(melds)).uncertain
+    (2, 4, 6)
+    """
+    copies = Counter(full_set())
+    seen = Counter(obs.values)
+    extra = [i for i, tile in enumerate(obs.values) if seen[tile] > copies[tile]]
+    if not extra:
+        return obs
+    return replace(obs, uncertain=tuple(sorted({*obs.uncertain, *extra})))
 
 
 def beside_indices(tiles: Sequence[Tile], table: Sequence[Meld]) -> list[int]:
@@ -620,6 +648,7 @@ class RummikubSession(GameSession):
         obs = seen.observation
         if not isinstance(obs, TableObservation):
             return
+        obs = possible(obs)
         self.live = obs
         if self.phase == "restore" and self.is_before(obs):
             self._restored()

@@ -377,3 +377,14 @@ def test_a_row_the_reader_cut_at_the_misread_tile_is_whole_again(make_app) -> No
     tap(app, "number 8")
     tap(app, "Check")
     assert session.history[-1] == Play((Meld.parse("O6 O7 O8 J O10"),)), session.refusal
+
+
+def test_a_reading_no_table_can_show_is_never_judged_as_read(make_app) -> None:
+    """Three jokers (the set has two): one is misread; every copy is unsure, the players say which."""
+    app = make_app()
+    session = start_game(app)
+    tap(app, "start 1")
+    press(app, 0)
+    read(app, seen(["R12 B12 J", "R10 J R12", "J K12 O12"]))
+    assert session.phase == "correcting" and session.correction is not None
+    assert session.correction.unsure == (2, 4, 6) and session.seq == 1
