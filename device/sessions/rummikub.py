@@ -21,7 +21,8 @@ Phases (:attr:`RummikubSession.phase`):
   to pick what it is (number, colour, joker). A long press (or *Draw*) draws, after the camera has
   checked that the table is as it was (``table_changed`` otherwise). A misread never costs a legal
   move: after a refused play or draw, *Correct the reading* (:meth:`RummikubSession.dispute`) lets
-  the player tap any tile of the refused reading, pick what it is, and *Check* the corrected reading.
+  the player tap any tile of the refused reading, pick what it is, and *Check* the corrected reading;
+  the tile stays corrected while it lies there (:func:`carry`).
 - the move timer: on timeout the camera reads the table; ``Timeout(manipulated)`` is journaled at
   once — changed (3 tiles, ``timeout_draw``) or not (1 tile) — and, if it was changed, the phase is
   ``restore``: the next player's clock waits until the camera sees the before table again (or the
@@ -43,8 +44,9 @@ resumes with the same before table, and nothing of an unfinished correction is k
 from __future__ import annotations
 
 import logging
+import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -75,16 +77,19 @@ from rules.rummikub.check import played_tiles
 from rules.rummikub.tiles import JOKER, full_set
 from vision.melds import group_melds
 from vision.tile_vote import vote_tiles
-from vision.tiles import TableObservation, read_tiles
+from vision.tiles import SeenTile, TableObservation, read_tiles
 
 __all__ = [
     "PAGE_TILES",
     "TILE_READER",
+    "Carried",
     "Correction",
     "RummikubSession",
     "Verdict",
     "beside",
+    "carry",
     "possible",
+    "regrouped",
     "same_table",
 ]
 
@@ -192,17 +197,6 @@ class Correction:
     def next_open(self) -> int | None:
         return next((i for i in self.unsure if i not in self.fixes), None)
 
-    def turn(self, index: int) -> float:
-        """The turn of a corrected tile as its nearest neighbour lies: the reader's turn of a tile it
-        misread is suspect (a tile taken for one lying across its row is read wrong, and cut off)."""
-        tiles = self.observation.tiles
-        here = tiles[index].center
-        others = [t for k, t in enumerate(tiles) if k != index]
-        if not others:
-            return tiles[index].angle
-        near = min(others, key=lambda t: (t.center[0] - here[0]) ** 2 + (t.center[1] - here[1]) ** 2)
-        return near.angle
-
     def journaled(self) -> tuple[ReadingFix, ...]:
         """What the journal keeps of it: each tile picked, what the reader read and how sure it was."""
         obs = self.observation
@@ -219,18 +213,70 @@ class Correction:
         )
 
     def applied(self) -> TableObservation:
-        """The reading as corrected (every tile sure), its melds grouped again from where the tiles lie
-        and what they now are (the reader cut a row of tiles at the tile it misread: the corrected
-        tile joins it again); what the screen outlines once it is refused."""
-        obs = self.observation
-        if not self.fixes:
-            return replace(obs, uncertain=())
-        tiles = tuple(
-            replace(t, tile=self.tile(i), angle=self.turn(i)) if i in self.fixes else t
-            for i, t in enumerate(obs.tiles)
-        )
-        melds, loose = group_melds(tiles)
-        return replace(obs, tiles=tiles, melds=tuple(melds), loose=tuple(loose), uncertain=())
+        """The reading as corrected (every tile sure), its melds grouped again (:func:`regrouped`);
+        what the screen outlines once it is refused."""
+        return replace(regrouped(self.observation, self.fixes), uncertain=())
+
+
+def regrouped(obs: TableObservation, changed: Mapping[int, Tile]) -> TableObservation:
+    """``obs`` with the tiles of ``changed`` being what it says (no longer unsure), the melds grouped
+    again from where the tiles lie and what they now are: the reader cuts a row of tiles at a tile it
+    misread, and the tile, corrected, joins it again. A changed tile is taken as turned as its nearest
+    neighbour lies (the reader's turn of a tile it misread is suspect: one taken for lying across its
+    row is read wrong, and cut off)."""
+    if not changed:
+        return obs
+    tiles = tuple(
+        replace(t, tile=changed[i], angle=neighbour_turn(obs.tiles, i)) if i in changed else t
+        for i, t in enumerate(obs.tiles)
+    )
+    melds, loose = group_melds(tiles)
+    unsure = tuple(i for i in obs.uncertain if i not in changed)
+    return replace(obs, tiles=tiles, melds=tuple(melds), loose=tuple(loose), uncertain=unsure)
+
+
+def neighbour_turn(tiles: Sequence[SeenTile], index: int) -> float:
+    """The turn of the tile lying nearest tile ``index`` (its own when it lies alone)."""
+    here = tiles[index].center
+    others = [t for k, t in enumerate(tiles) if k != index]
+    if not others:
+        return tiles[index].angle
+    near = min(others, key=lambda t: (t.center[0] - here[0]) ** 2 + (t.center[1] - here[1]) ** 2)
+    return near.angle
+
+
+@dataclass(frozen=True)
+class Carried:
+    """A tile the players corrected, where it lay: read as ``read`` there again (the reader repeats
+    its misread while the tile lies still), it is ``entered`` — nobody corrects it at every move."""
+
+    center: tuple[float, float]
+    size: float
+    read: Tile
+    entered: Tile
+
+
+def carry(obs: TableObservation, carried: Sequence[Carried]) -> tuple[TableObservation, tuple[Carried, ...]]:
+    """``obs`` with the corrections still lying where they were made applied (a tile within a quarter
+    of its size of the place, read as it was misread there), and the corrections that were.
+
+    >>> from device.sessions.rummikub_sim import laid_out
+    >>> from rules.rummikub import parse_tiles
+    >>> obs = laid_out([parse_tiles("O6 O7 O10 J O10")])
+    >>> fixed, kept = carry(obs, [Carried(obs.tiles[2].center, 84.0, *parse_tiles("O10 O8"))])
+    >>> str(fixed), len(kept)
+    ('melds [O6 O7 O8 J O10] loose []', 1)
+    """
+    changed: dict[int, Tile] = {}
+    kept = []
+    for entry in carried:
+        for i, seen in enumerate(obs.tiles):
+            near = math.hypot(seen.center[0] - entry.center[0], seen.center[1] - entry.center[1])
+            if i not in changed and seen.tile == entry.read and near < entry.size / 4:
+                changed[i] = entry.entered
+                kept.append(entry)
+                break
+    return regrouped(obs, changed), tuple(kept)
 
 
 def possible(obs: TableObservation) -> TableObservation:
@@ -331,6 +377,8 @@ class RummikubSession(GameSession):
         self.refused: TableObservation | None = None  # the reading of the last refused play or draw
         self.refused_for: Awaiting | None = None  # which: "play" or "draw"
         self.disputed: Correction | None = None  # the correction that reading came from, if any
+        self.carried: tuple[Carried, ...] = ()  # corrections of tiles still lying where they were made
+        self._carried_in: tuple[TableObservation, tuple[Carried, ...]] | None = None  # the last requested
         self.correction: Correction | None = None
         self.contenders: tuple[int, ...] = tuple(range(len(self.players)))  # the starting draw's
         self.drawn: tuple[Tile, ...] = ()  # the tiles the contenders drew, in their seat order
@@ -516,6 +564,7 @@ class RummikubSession(GameSession):
 
     def next_hand(self) -> None:
         if self.phase == "hand_over":
+            self.carried = ()
             self.submit(NextHand())
             self.contenders = tuple(range(len(self.players)))
             self.drawn = ()
@@ -648,7 +697,9 @@ class RummikubSession(GameSession):
         obs = seen.observation
         if not isinstance(obs, TableObservation):
             return
-        obs = possible(obs)
+        obs, kept = carry(possible(obs), self.carried)
+        if seen.kind == "requested":
+            self._carried_in = (obs, kept)
         self.live = obs
         if self.phase == "restore" and self.is_before(obs):
             self._restored()
@@ -796,6 +847,7 @@ class RummikubSession(GameSession):
     ) -> None:
         if self._judged(Play(melds), "play", fixes):
             self._refused(None, None)
+            self._carry_on(corr.observation if corr is not None else obs, fixes)
         else:
             self._refused(obs, "play", corr)
 
@@ -824,6 +876,20 @@ class RummikubSession(GameSession):
             return
         if self._judged(Draw(), "draw", fixes):
             self._refused(None, None)
+            self._carry_on(corr.observation if corr is not None else obs, fixes)
+
+    def _carry_on(self, base: TableObservation, fixes: Sequence[ReadingFix]) -> None:
+        """After an action taken on the reading ``base``: the corrections that still lie where they
+        were made, and the tiles just corrected — read so again where they lie, they are corrected."""
+        kept = self._carried_in[1] if self._carried_in is not None and self._carried_in[0] is base else ()
+        new = tuple(
+            Carried(
+                base.tiles[f.item].center, base.tiles[f.item].size, Tile.parse(f.read), Tile.parse(f.entered)
+            )
+            for f in fixes
+            if f.misread and f.read and f.item < len(base.tiles)
+        )
+        self.carried = (*kept, *new)
 
     def on_timeout(self) -> None:
         if self.phase in ("playing", "checking", "correcting"):

@@ -388,3 +388,27 @@ def test_a_reading_no_table_can_show_is_never_judged_as_read(make_app) -> None:
     read(app, seen(["R12 B12 J", "R10 J R12", "J K12 O12"]))
     assert session.phase == "correcting" and session.correction is not None
     assert session.correction.unsure == (2, 4, 6) and session.seq == 1
+
+
+def test_a_correction_stays_while_the_tile_lies_where_it_was(make_app) -> None:
+    """The reader repeats its misread while the tile lies still: corrected once, the tile is read as
+    corrected at the next moves (nobody corrects it again, and nothing more is journaled); moved
+    elsewhere, it is read as the reader reads it."""
+    app = make_app()
+    session = refused_opening(app)
+    tap(app, "Correct the reading")
+    tap(app, "tile 6")
+    tap(app, "colour B")
+    tap(app, "number 7")
+    tap(app, "Check")
+    assert session.seq == 2 and len(session.carried) == 1
+    hold(app, 1)  # seat 2 draws; the camera still reads the B7 as K7 where it lies
+    read(app, seen(OPENING))
+    assert session.history[-1] == Draw() and session.refusal is None
+    press(app, 0)  # seat 1 lays a run beside; the tiles lie where they lay: still corrected
+    read(app, seen([*OPENING, "O1 O2 O3"]))
+    assert session.seq == 4 and session.refusal is None
+    assert len(app.journal.corrections(session.game_id)) == 1
+    hold(app, 1)  # the B7 moved to the front of its row: the misread counts as read
+    read(app, seen(["R10 R11 R12", "K7 B5 B6", "O1 O2 O3"]))
+    assert session.refusal is not None and session.refusal.code == "table_changed"
