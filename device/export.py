@@ -80,15 +80,30 @@ def to_csv(journal: Journal) -> str:
     return out.getvalue()
 
 
+# Seats are numbered as a person reads them, from 1 (the screens, the CSV's seat, a game's ``seats``
+# and a Kalooki deal's ``winner`` here); lists in seat order (players, scores, places, payouts) are
+# plain JSON arrays, and ``actions`` are the rules' own records, replayable as they are, in which a
+# player is his position in ``players`` (from 0). docs/export.md says the same.
+SEATS_NOTE = (
+    "seat numbers count from 1 (seats, winner), as on the screens and in the CSV; inside actions (the "
+    "rules' replayable records) a player is his position in players, from 0"
+)
+
+
 def to_json(journal: Journal) -> str:
     games: list[dict[str, Any]] = []
     for g in journal.games(finished_only=True):
+        scores, places = g.scores or (), g.places or ()
         games.append(
             {
                 "id": g.id,
                 "game": g.game,
                 "options": g.options,
                 "players": list(g.players),
+                "seats": [
+                    {"seat": i + 1, "player": name, "score": score, "place": place}
+                    for i, (name, score, place) in enumerate(zip(g.players, scores, places, strict=False))
+                ],
                 "started": _iso(g.started),
                 "finished": _iso(g.finished),
                 "scores": list(g.scores or ()),
@@ -98,7 +113,7 @@ def to_json(journal: Journal) -> str:
                 **exported(journal, g),
             }
         )
-    return json.dumps({"games": games}, ensure_ascii=False, indent=1)
+    return json.dumps({"about": SEATS_NOTE, "games": games}, ensure_ascii=False, indent=1)
 
 
 def _correction(stored: StoredCorrection) -> dict[str, Any]:

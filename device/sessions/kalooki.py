@@ -369,13 +369,14 @@ class KalookiSession(GameSession):
     @classmethod
     def exported(cls, state: object) -> dict[str, Any]:
         """The prize pool of a finished game: its formula, every deal's penalties and payouts, and each
-        seat's winnings over the game (``payouts``, in cents: what the end screen shows)."""
+        seat's winnings over the game (``payouts``, in cents: what the end screen shows). A deal's
+        ``winner`` is his seat as a person reads it, from 1 (``device.export.SEATS_NOTE``)."""
         assert isinstance(state, Session)
         options = state.options
         if not options.pool_cents:
             return {}
         deals = [
-            {"winner": r.winner, "penalties": list(r.penalties), "payouts": list(r.payouts)}
+            {"winner": r.winner + 1, "penalties": list(r.penalties), "payouts": list(r.payouts)}
             for r in state.results
         ]
         return {

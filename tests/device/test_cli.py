@@ -229,3 +229,53 @@ def test_eval_dice_on_a_folder_that_is_not_a_dice_set(tmp_path: Path, capsys) ->
     (tmp_path / "none").mkdir()
     assert main(["vision", "eval-dice", str(tmp_path / "none")]) == 2
     assert "no ground_truth.csv" in capsys.readouterr().err
+
+
+def test_export_says_what_it_leaves_out(journal_file: Path, capsys) -> None:
+    """Issue 36, item 7: a game not finished is not exported, and stderr says so (not a bare [])."""
+    journal = Journal.open(journal_file)
+    left = journal.start_game("yahtzee", {}, ["Ala"])
+    journal.append(left, 1, {"kind": "dice.roll", "dice": "1 2 3 4 5", "held": []}, seat=0, seconds=1.0)
+    journal.abandon(left, (0,))
+    journal.close()
+    assert main(["export", "--format", "json", "--journal", str(journal_file)]) == 0
+    captured = capsys.readouterr()
+    assert len(json.loads(captured.out)["games"]) == 1
+    assert "1 game in progress and 1 game left unfinished are not exported" in captured.err
+
+
+def test_export_json_numbers_seats_from_1_as_the_csv(journal_file: Path, capsys) -> None:
+    """Issue 36, item 7: one convention for what a person reads: seats from 1, as on the screens and
+    in the CSV; the actions stay the rules' replayable records (said in the file)."""
+    assert main(["export", "--format", "json", "--journal", str(journal_file)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (game,) = data["games"]
+    assert game["seats"] == [
+        {"seat": 1, "player": "Ala", "score": 120, "place": 1},
+        {"seat": 2, "player": "Ölbaum", "score": 95, "place": 2},
+    ]
+    assert "count from 1" in data["about"]
+    assert main(["export", "--format", "csv", "--journal", str(journal_file)]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["seat"], r["player"]) for r in rows] == [(str(s["seat"]), s["player"]) for s in game["seats"]]
+
+
+def test_export_simulator_takes_the_simulators_journal_and_the_default_names_it(
+    journal_file: Path, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Issue 36, item 7: ``--simulator`` exports the simulator's journal; without it the appliance's
+    journal is exported and stderr names the simulator's too."""
+    import device.commands.export as export
+
+    monkeypatch.setattr(export, "SIMULATOR_STATE", journal_file.parent)
+    appliance = tmp_path / "appliance"
+    appliance.mkdir()
+    Journal.open(appliance / "journal.sqlite3").close()  # the appliance's: no games
+    config = tmp_path / "config.toml"
+    config.write_text(f'[device]\nstate_dir = "{appliance}"\n', encoding="utf-8")
+    monkeypatch.setattr(export, "DeviceConfig", lambda: type("D", (), {"state_dir": str(appliance)})())
+    assert main(["export", "--config", str(config)]) == 0
+    captured = capsys.readouterr()
+    assert "Ala" not in captured.out and "--simulator exports the simulator's" in captured.err
+    assert main(["export", "--config", str(config), "--simulator"]) == 0
+    assert "Ala" in capsys.readouterr().out
