@@ -127,12 +127,27 @@ def autoplay_games() -> list[str]:
 
 
 def _autoplay_game(text: str) -> str:
+    """A game ``--autoplay`` takes: ``game[:variant]``, or as ``rules.find_game`` names it (any case,
+    the names the screens show)."""
     games = autoplay_games()
-    if text not in games:
+    if text in games:
+        return text
+    try:
+        name, variant = rules_find_game(text)
+    except KeyError:
+        name, variant = "", None
+    found = f"{name}:{variant}" if variant else name
+    if found not in games:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a game the simulator plays; choose from {', '.join(games)}"
         )
-    return text
+    return found
+
+
+def rules_find_game(text: str) -> tuple[str, str | None]:
+    import rules
+
+    return rules.find_game(text)
 
 
 def _size(text: str) -> tuple[int, int]:

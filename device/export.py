@@ -13,7 +13,7 @@ Kalooki played for a prize pool adds each deal's penalties and payouts and each 
 >>> gid = j.start_game("yahtzee", {"players": 2}, ["Ala", "Ola"])
 >>> j.finish(gid, (120, 150), (2, 1))
 >>> print(to_csv(j).splitlines()[1])
-1,yahtzee,1970-01-01T00:00:00+00:00,1970-01-01T00:00:00+00:00,1,Ala,120,2,
+1,yahtzee,1970-01-01T00:00:00+00:00,1970-01-01T00:00:00+00:00,1,Ala,120,2,,Generał (classic)
 """
 
 from __future__ import annotations
@@ -31,7 +31,30 @@ from device.session import SESSIONS
 
 __all__ = ["CORRECTION_COLUMNS", "CSV_COLUMNS", "exported", "to_corrections_csv", "to_csv", "to_json"]
 
-CSV_COLUMNS = ("game_id", "game", "started", "finished", "seat", "player", "score", "place", "payout_cents")
+CSV_COLUMNS = (
+    "game_id",
+    "game",
+    "started",
+    "finished",
+    "seat",
+    "player",
+    "score",
+    "place",
+    "payout_cents",
+    "title",
+)
+
+
+def title(game: StoredGame) -> str:
+    """The game's name as the screens show it in English (``Triple Generał``; ``GameSpec.title``)."""
+    try:
+        spec = rules.get_game(game.game)
+    except KeyError:
+        return game.game
+    variant = game.options.get("variant")
+    return spec.title("en", variant if isinstance(variant, str) else None)
+
+
 CORRECTION_COLUMNS = (
     "game_id",
     "game",
@@ -75,7 +98,18 @@ def to_csv(journal: Journal) -> str:
         payouts = exported(journal, g).get("payouts") or ()
         for seat, (name, score, place) in enumerate(zip(g.players, scores, places, strict=False)):
             paid = payouts[seat] if seat < len(payouts) else ""
-            row = [g.id, g.game, _iso(g.started), _iso(g.finished), seat + 1, name, score, place, paid]
+            row = [
+                g.id,
+                g.game,
+                _iso(g.started),
+                _iso(g.finished),
+                seat + 1,
+                name,
+                score,
+                place,
+                paid,
+                title(g),
+            ]
             writer.writerow(row)
     return out.getvalue()
 
@@ -98,6 +132,7 @@ def to_json(journal: Journal) -> str:
             {
                 "id": g.id,
                 "game": g.game,
+                "title": title(g),
                 "options": g.options,
                 "players": list(g.players),
                 "seats": [

@@ -140,7 +140,7 @@ class Simulator:
             "--autoplay %s: the unfinished %s game (%s, journal game %d) is kept, not played; it resumes "
             "when the simulator starts without --autoplay",
             game,
-            session.spec.title("en"),
+            session.spec.title("en", session.options.to_dict().get("variant")),
             ", ".join(p.name for p in session.players),
             session.game_id,
         )

@@ -18,7 +18,17 @@ from rules.actions import (
 from rules.errors import IllegalAction, NotationError, OptionError, RulesError
 from rules.options import Options
 from rules.outcome import Outcome, Termination, places
-from rules.registry import LANGUAGES, GameSpec, GameState, game_of, games, get_game, register, replay
+from rules.registry import (
+    LANGUAGES,
+    GameSpec,
+    GameState,
+    find_game,
+    game_of,
+    games,
+    get_game,
+    register,
+    replay,
+)
 
 __all__ = [
     "LANGUAGES",
@@ -37,6 +47,7 @@ __all__ = [
     "action_to_json",
     "actions_from_json",
     "actions_to_json",
+    "find_game",
     "game_of",
     "games",
     "get_game",

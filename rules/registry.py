@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, Self
@@ -10,7 +11,17 @@ from rules.actions import Action
 from rules.options import Options
 from rules.outcome import Outcome
 
-__all__ = ["LANGUAGES", "GameSpec", "GameState", "game_of", "games", "get_game", "register", "replay"]
+__all__ = [
+    "LANGUAGES",
+    "GameSpec",
+    "GameState",
+    "find_game",
+    "game_of",
+    "games",
+    "get_game",
+    "register",
+    "replay",
+]
 
 LANGUAGES = ("pl", "hu", "de", "en")
 
@@ -61,7 +72,14 @@ class GameSpec:
         if missing:
             raise ValueError(f"game {self.name!r} has no title in {missing}")
 
-    def title(self, lang: str = "en") -> str:
+    def title(self, lang: str = "en", variant: str | None = None) -> str:
+        """The game's name in ``lang`` as every screen, the history, the export and the command line
+        show it: a variant's own name where the game has variants (``variant`` ``None``: the first,
+        the default one), else the game's."""
+        if self.variants:
+            titles = self.variants.get(variant or next(iter(self.variants)))
+            if titles is not None:
+                return titles.get(lang, titles.get("en", str(variant)))
         return self.titles.get(lang, self.titles["en"])
 
 
@@ -85,6 +103,52 @@ def get_game(name: str) -> GameSpec:
 
 def games() -> list[GameSpec]:
     return list(_GAMES.values())
+
+
+def _folded(text: str) -> str:
+    """``text`` as the command line compares game names: any case, without accents (ł as l), the
+    separators ``_ - :`` and runs of spaces as one space.
+
+    >>> _folded("  Kości (poker_dice) "), _folded("GENERAŁ:triple")
+    ('kosci (poker dice)', 'general triple')
+    """
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("ł", "l"))
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(plain.replace("_", " ").replace("-", " ").replace(":", " ").split())
+
+
+def find_game(text: str) -> tuple[str, str | None]:
+    """``(game, variant)`` named by ``text``, in any case and with or without accents: a game's name
+    (``poker_dice``), ``game:variant`` (``yahtzee:triple``), or the name a screen shows in any language
+    (``Kości``, ``Triple Generał``, ``Generał (klasyczny)``); a game's shortest name without its
+    parenthesis too (``Generał``, ``Zatre``). ``KeyError`` names the choices.
+
+    >>> find_game("kosci"), find_game("Rummikub"), find_game("triple generał")
+    (('poker_dice', None), ('rummikub', None), ('yahtzee', 'triple'))
+    """
+    wanted = _folded(text)
+    names: dict[str, tuple[str, str | None]] = {}
+    shorts: dict[str, tuple[str, str | None]] = {}
+    for spec in _GAMES.values():
+        titles: list[tuple[str, str | None, str]] = [(spec.name, None, spec.name)]
+        titles += [(spec.name, None, t) for t in spec.titles.values()]
+        for variant, variant_titles in spec.variants.items():
+            titles.append((spec.name, variant, f"{spec.name}:{variant}"))
+            titles += [(spec.name, variant, t) for t in variant_titles.values()]
+        for game, kind, title in titles:
+            names.setdefault(_folded(title), (game, kind))
+            short = _folded(title.split("(")[0].split("–")[0])
+            if short:
+                shorts.setdefault(short, (game, None))
+    for short, found in shorts.items():
+        names.setdefault(short, found)
+    if wanted in names:
+        return names[wanted]
+    shown = sorted({spec.title("en", v) for spec in _GAMES.values() for v in (spec.variants or [None])})
+    raise KeyError(
+        f"unknown game {text!r}; games: {', '.join(sorted(_GAMES))} "
+        f"(or as the screens name them, in any case: {', '.join(shown)})"
+    )
 
 
 def game_of(options: Options) -> GameSpec:

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+import rules
 from device.config import ConfigError, load_config
 from rules.coach.advice import advise
 from rules.coach.games import GAMES, model_for, table_path
@@ -103,7 +104,16 @@ def register(sub: Any) -> None:
 
 
 def _game(name: str) -> str:
+    """The coach's game named by ``name``: its own names (``yahtzee-triple``), or any name ``referee
+    play`` and the screens take (``rules.find_game``: ``Kości``, ``Triple Generał``, any case)."""
     game = _ALIASES.get(name.lower(), name.lower())
+    if game in GAMES:
+        return game
+    try:
+        found, variant = rules.find_game(name)
+    except KeyError:
+        found, variant = "", None
+    game = "yahtzee-triple" if (found, variant) == ("yahtzee", "triple") else found
     if game not in GAMES:
         raise ValueError(f"no coach for {name!r}; games: {', '.join(GAMES)}")
     return game
@@ -212,8 +222,15 @@ def _describe(kind: str, kept: tuple[int, ...], hold: tuple[int, ...], box: str 
     return f"hold {' '.join(map(str, kept)) or 'nothing'} (positions {positions})"
 
 
+def _is_rummikub(name: str) -> bool:
+    try:
+        return rules.find_game(name)[0] == "rummikub"
+    except KeyError:
+        return False
+
+
 def run_advise(args: argparse.Namespace) -> int:
-    if args.game.lower() == "rummikub":
+    if _is_rummikub(args.game):
         return run_rummikub_advise(args)
     if args.dice is None or args.rolls_left is None:
         return _fail(f"advise {args.game} needs --dice and --rolls-left")

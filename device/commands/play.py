@@ -12,7 +12,12 @@ from rules.errors import OptionError
 
 def register(sub: Any) -> None:
     p = sub.add_parser("play", help="play a game in the terminal; --auto plays a whole random game")
-    p.add_argument("game", help="game name: " + ", ".join(g.name for g in rules.games()))
+    p.add_argument(
+        "game",
+        help="game name: "
+        + ", ".join(g.name for g in rules.games())
+        + " (or as the screens name it, any case: Kości, Triple Generał, yahtzee:triple)",
+    )
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--preset", default="seed", help="rule preset (seed, official)")
@@ -22,18 +27,22 @@ def register(sub: Any) -> None:
 
 
 def options_from_args(args: argparse.Namespace) -> rules.Options:
-    spec = rules.get_game(args.game)
+    name, named_variant = rules.find_game(args.game)
+    spec = rules.get_game(name)
     overrides: dict[str, Any] = {"players": args.players, "seed": args.seed}
-    if args.variant is not None:
+    variant = args.variant.lower() if args.variant is not None else named_variant
+    if args.variant is not None and named_variant is not None and variant != named_variant:
+        raise OptionError("variant", f"{args.game!r} is the {named_variant} variant, not {args.variant!r}")
+    if variant is not None:
         if "variant" not in {f.name for f in dataclasses.fields(spec.options_type)}:
             raise OptionError("variant", f"{args.game} has no variants")
-        overrides["variant"] = args.variant
+        overrides["variant"] = variant
     return spec.options_type.preset(args.preset, **overrides)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        spec = rules.get_game(args.game)
+        spec = rules.get_game(rules.find_game(args.game)[0])
         options = options_from_args(args)
     except (KeyError, OptionError) as exc:
         print(f"referee play: {exc.args[0] if isinstance(exc, KeyError) else exc}")

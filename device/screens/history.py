@@ -57,12 +57,7 @@ class HistoryScreen(Screen):
             spec = rules.get_game(name)
         except KeyError:
             return game
-        titles = spec.variants.get(variant) if variant else None
-        return (
-            titles.get(self.tr.language, titles.get("en", variant))
-            if titles
-            else spec.title(self.tr.language)
-        )
+        return spec.title(self.tr.language, variant or None)
 
     def draw(self, canvas: Canvas) -> None:
         canvas.begin()

@@ -15,16 +15,14 @@ from device.ui.theme import ACCENT, PANEL, TEXT_DIM
 
 
 def game_entries(language: str) -> list[tuple[str, str | None, str]]:
-    """``(game, variant, title)`` for every game the appliance can referee, variants listed apart."""
+    """``(game, variant, title)`` for every game the appliance can referee, variants listed apart; the
+    title is the one name of the game and variant (``GameSpec.title``) every screen shows."""
     entries: list[tuple[str, str | None, str]] = []
     for spec in rules.games():
         if spec.name not in SESSIONS:
             continue
-        if spec.variants:
-            for variant, titles in spec.variants.items():
-                entries.append((spec.name, variant, titles.get(language, titles.get("en", variant))))
-        else:
-            entries.append((spec.name, None, spec.title(language)))
+        for variant in spec.variants or [None]:
+            entries.append((spec.name, variant, spec.title(language, variant)))
     return entries
 
 

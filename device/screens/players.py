@@ -103,9 +103,7 @@ class PlayersScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.begin()
         spec = rules.get_game(self.game)
-        title = spec.title(self.tr.language)
-        if self.variant is not None and self.variant in spec.variants:
-            title = spec.variants[self.variant].get(self.tr.language, title)
+        title = spec.title(self.tr.language, self.variant)
         area = self.header(canvas, title)
         m = canvas.px(16)
         top = area.top + canvas.px(8)

@@ -20,7 +20,7 @@ from device.events import Event, Key
 from device.host import Host
 from device.i18n import LANGUAGES
 from device.screens.base import Screen, screen
-from device.session import SESSIONS
+from device.screens.home import game_entries
 from device.settings import timer_steps
 from device.ui.canvas import Canvas
 from device.ui.theme import PANEL, TEXT_DIM, WARNING
@@ -71,17 +71,27 @@ class SettingsScreen(Screen):
         self.unlocked = unlocked
         self.wrong = False
         session = self.host.session
-        games = self.games()
-        if session is not None and session.spec.name in games:
-            self.game_index = games.index(session.spec.name)
+        if session is not None:
+            shown = (session.spec.name, session.options.to_dict().get("variant"))
+            for i, (name, kind, _title) in enumerate(self.games()):
+                if (name, kind) == shown or (name == shown[0] and kind is None):
+                    self.game_index = i
+                    break
 
-    def games(self) -> list[str]:
-        return [spec.name for spec in rules.games() if spec.name in SESSIONS]
+    def games(self) -> list[tuple[str, str | None, str]]:
+        """The games as the home screen lists them (variants apart, by the same names); a variant's
+        settings are its game's (the timer, the preset, the coach)."""
+        return game_entries(self.tr.language)
 
     @property
     def game(self) -> str:
         games = self.games()
-        return games[self.game_index % len(games)]
+        return games[self.game_index % len(games)][0]
+
+    @property
+    def game_title(self) -> str:
+        games = self.games()
+        return games[self.game_index % len(games)][2]
 
     def back(self) -> None:
         self.host.show_game()
@@ -309,8 +319,7 @@ class SettingsScreen(Screen):
         canvas.button((vx, y, canvas.width - vx - m, row_h), self._("Voice…"), self.open_voice, size=20)
         y += row_h + gap
         label(self._("Game"))
-        spec = rules.get_game(self.game)
-        canvas.button((x0, y, canvas.px(260), row_h), spec.title(self.tr.language), self.next_game, size=22)
+        canvas.button((x0, y, canvas.px(260), row_h), self.game_title, self.next_game, size=22)
         cx = x0 + canvas.px(260) + gap
         if settings.has_learning(self.game):
             if settings.preset(self.game) == "tournament":

@@ -202,20 +202,23 @@ def test_settings_need_the_pin(make_app) -> None:
     screen = app.screens["settings"]
     first = screen.game  # type: ignore[attr-defined]
     assert app.settings.timer_seconds(first) == 30
-    games = screen.games()  # type: ignore[attr-defined]
+    games = [game for game, _, _ in screen.games()]  # type: ignore[attr-defined]
     assert {"kalooki", "zatre", "yahtzee", "poker_dice"} <= set(games)
+    seen: set[str] = set()
     for _ in games:  # every game shows its own presets, and only those
         game = screen.game  # type: ignore[attr-defined]
         presets = rules.get_game(game).options_type.preset_names()
         shown = labels(app)
         for words, preset in (("House rules", "seed"), ("Official rules", "official")):
             assert (words in shown) == (preset in presets), (game, presets, shown)
-        assert app.settings.preset(game) == "seed"
+        if game not in seen:  # a variant (Triple Generał) shares its game's settings
+            assert app.settings.preset(game) == "seed"
+        seen.add(game)
         if "official" in presets:
             tap(app, "Official rules")
             assert app.settings.preset(game) == "official"
             assert app.settings.game_options(game) == rules.get_game(game).options_type.preset("official")
-        tap(app, rules.get_game(game).title("en"))  # the next game
+        tap(app, screen.game_title)  # type: ignore[attr-defined]  # the next game
     assert screen.game == first  # type: ignore[attr-defined]
     assert app.settings.preset("kalooki") == "seed" and app.settings.preset("zatre") == "seed"
     app.settings.presets["kalooki"] = "official"  # saved by an older version: Kalooki has no such preset
@@ -438,3 +441,98 @@ def test_a_blank_name_is_the_seats_default_name_again(make_app, finish: str) -> 
     assert "Ola" in labels(app)
     tap(app, "Start")
     assert app.session is not None and [p.name for p in app.session.players] == ["Player 1", "Ola"]
+
+
+@pytest.mark.parametrize("language", ["pl", "hu", "de", "en"])
+def test_one_name_per_game_and_variant_on_every_screen(make_app, language: str) -> None:
+    """Issue 36, item 9: home, the players screen, the settings (the triple variant listed too), the
+    history and the export name a game and variant the same (``GameSpec.title``), in each language."""
+    from device.export import title as export_title
+    from device.journal import StoredGame
+    from device.screens.home import game_entries
+
+    app = make_app()
+    app.set_language(language)
+    app.step()
+    entries = game_entries(language)
+    assert ("yahtzee", "triple", rules.get_game("yahtzee").title(language, "triple")) in entries
+    home = set(labels(app))
+    for game, variant, title in entries:
+        assert title == rules.get_game(game).title(language, variant)
+        assert title in home
+        tap(app, title)
+        assert app.screen.name == "players" and title in app.canvas.texts()
+        app.screen.back()
+        app.step()
+    # The settings list the same entries by the same names, the triple variant too.
+    app.show("settings")
+    screen = app.screens["settings"]
+    screen.unlocked = True  # type: ignore[attr-defined]
+    shown = []
+    for _ in entries:
+        app.step()
+        shown.append(screen.game_title)  # type: ignore[attr-defined]
+        assert screen.game_title in labels(app)  # type: ignore[attr-defined]
+        screen.next_game()  # type: ignore[attr-defined]
+    assert sorted(shown) == sorted(title for _, _, title in entries)
+    # The history and the export.
+    history = app.screens["history"]
+    for game, variant, title in entries:
+        key = f"{game}:{variant}" if variant else game
+        assert history.title(key) == title  # type: ignore[attr-defined]
+        stored = StoredGame(
+            1, game, {"variant": variant} if variant else {}, ("A",), 0.0, 1.0, (1,), (1,), False
+        )
+        assert export_title(stored) == rules.get_game(game).title("en", variant)
+    assert history.title("yahtzee") == rules.get_game("yahtzee").title(language, "classic")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("kosci", ("poker_dice", None)),
+        ("Kości", ("poker_dice", None)),
+        ("KOŚCI (POKER DICE)", ("poker_dice", None)),
+        ("Kości (pókerkocka)", ("poker_dice", None)),
+        ("Rummikub", ("rummikub", None)),
+        ("RUMMIKUB", ("rummikub", None)),
+        ("poker_dice", ("poker_dice", None)),
+        ("Poker Dice", ("poker_dice", None)),
+        ("yahtzee:triple", ("yahtzee", "triple")),
+        ("Triple Generał", ("yahtzee", "triple")),
+        ("triple general", ("yahtzee", "triple")),
+        ("Generał potrójny", ("yahtzee", "triple")),
+        ("Generał (classic)", ("yahtzee", "classic")),
+        ("Generał", ("yahtzee", None)),
+        ("Zatre – the card game", ("zatre", None)),
+        ("zatre", ("zatre", None)),
+        ("Kalooki-Rommé", ("kalooki", None)),
+    ],
+)
+def test_the_command_line_takes_any_case_and_the_names_the_screens_show(text: str, found) -> None:
+    assert rules.find_game(text) == found
+
+
+def test_an_unknown_game_name_lists_the_names() -> None:
+    with pytest.raises(KeyError, match="Triple Generał"):
+        rules.find_game("chess")
+
+
+@pytest.mark.parametrize("name", ["Rummikub", "kosci", "Kości", "Triple Generał", "ZATRE", "yahtzee:triple"])
+def test_referee_play_takes_the_names(name: str, capsys) -> None:
+    from device.cli import main
+
+    assert main(["play", name, "--auto", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    if "triple" in name.lower():
+        assert out.startswith("Triple Generał")
+
+
+def test_coach_and_autoplay_take_the_same_names() -> None:
+    from device.cli import _autoplay_game
+    from device.commands.coach import _game
+
+    assert _game("Kości") == _game("kosci") == _game("POKER_DICE") == "poker_dice"
+    assert _game("Triple Generał") == "yahtzee-triple" and _game("Generał (classic)") == "yahtzee"
+    assert _autoplay_game("Triple Generał") == "yahtzee:triple" and _autoplay_game("Kości") == "poker_dice"
+    assert _autoplay_game("RUMMIKUB") == "rummikub"
