@@ -222,6 +222,7 @@ def coaching_of(app: Any) -> Coaching | None:
         return None
     coaching = _SESSIONS.get(session)
     if coaching is None:
-        coaching = Coaching.for_session(session, app.settings.coach, app.config.device.state_dir)
+        mode = app.settings.coach_mode(session.spec.name)
+        coaching = Coaching.for_session(session, mode, app.config.device.state_dir)
         _SESSIONS[session] = coaching
     return coaching

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from device.config import Config
+from device.config import TABLE_KEYS, Config
 from device.journal import Journal
 from rules import Options
 
@@ -65,7 +65,8 @@ class Settings:
     camera_source: str = ""  # "" = the config's priority chain; else one source of it
     timers: dict[str, int] = field(default_factory=dict)
     presets: dict[str, str] = field(default_factory=dict)
-    coach: str = "off"  # the dice games' coach: off / hints / solo (device/coach.py)
+    coach: str = "off"  # the dice coach's mode for a game not set on its own (older journals: one switch)
+    coaches: dict[str, str] = field(default_factory=dict)  # the coach per game: off / hints / solo
     voice: dict[str, Any] = field(
         default_factory=dict
     )  # the owner's voice settings (device/voice/settings.py)
@@ -80,6 +81,7 @@ class Settings:
         s.timers = dict(journal.setting("timers", {}))
         s.presets = dict(journal.setting("presets", {}))
         s.coach = str(journal.setting("coach", "off"))
+        s.coaches = {str(k): str(v) for k, v in dict(journal.setting("coaches", {})).items()}
         voice = journal.setting("voice", {})
         s.voice = dict(voice) if isinstance(voice, dict) else {}
         s.learning = {str(k): bool(v) for k, v in dict(journal.setting("learning", {})).items()}
@@ -121,6 +123,29 @@ class Settings:
         self.set("presets", {**self.presets, game: preset})
 
     @staticmethod
+    def has_coach(game: str) -> bool:
+        """Whether ``game`` has the dice coach (``rules.coach``: Generał, triple Generał and Kości)."""
+        from rules.coach.games import coach_game
+
+        try:
+            coach_game(rules.get_game(game).options_type())
+        except ValueError:
+            return False
+        return True
+
+    def coach_mode(self, game: str) -> str:
+        """The coach of a new game of ``game``: the owner's choice for that game (``off`` for a game
+        without a coach; before one is chosen, the one switch older versions kept)."""
+        if not self.has_coach(game):
+            return "off"
+        return self.coaches.get(game, self.coach)
+
+    def set_coach(self, game: str, mode: str) -> None:
+        if not self.has_coach(game):
+            raise ValueError(f"{game} has no coach")
+        self.set("coaches", {**self.coaches, game: mode})
+
+    @staticmethod
     def has_learning(game: str) -> bool:
         """Whether ``game`` has a learning table (an option ``learning``: Rummikub)."""
         fields = rules.get_game(game).options_type.__dataclass_fields__
@@ -142,9 +167,7 @@ class Settings:
     def game_options(self, game: str, **overrides: Any) -> Options:
         """The rules options for a new game: config table, the preset chosen on screen, ``overrides``."""
         spec = rules.get_game(game)
-        table = {
-            k: v for k, v in self.config.games.get(game, {}).items() if k not in ("timer_seconds", "preset")
-        }
+        table = {k: v for k, v in self.config.games.get(game, {}).items() if k not in TABLE_KEYS}
         if self.learning_on(game):
             table["learning"] = True
         elif self.has_learning(game):

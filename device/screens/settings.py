@@ -171,11 +171,12 @@ class SettingsScreen(Screen):
             self.host.settings.set_preset(self.game, preset)
 
     def next_coach_mode(self) -> None:
-        """The dice games' coach: off → hints → solo → off (a game keeps the mode it started with)."""
-        mode = self.host.settings.coach
+        """The coach of the game shown (a dice game): off → hints → solo → off (a game keeps the mode
+        it started with)."""
+        mode = self.host.settings.coach_mode(self.game)
         modes = list(COACH_MODE_NAMES)
-        self.host.settings.set(
-            "coach", modes[(modes.index(mode) + 1) % len(modes)] if mode in modes else "off"
+        self.host.settings.set_coach(
+            self.game, modes[(modes.index(mode) + 1) % len(modes)] if mode in modes else "off"
         )
 
     def toggle_learning(self) -> None:
@@ -339,8 +340,9 @@ class SettingsScreen(Screen):
                     size=20,
                     selected=on,
                 )
-        else:
-            coach = self._("Coach: {mode}", mode=self._(COACH_MODE_NAMES[settings.coach]))
+        elif settings.has_coach(self.game):  # a game without a coach (Zatre, Kalooki) shows none
+            mode = settings.coach_mode(self.game)
+            coach = self._("Coach: {mode}", mode=self._(COACH_MODE_NAMES.get(mode, "Off")))
             canvas.button((cx, y, canvas.width - cx - m, row_h), coach, self.next_coach_mode, size=20)
         y += row_h + gap
         label(self._("Move timer"))

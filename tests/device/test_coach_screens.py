@@ -14,7 +14,7 @@ from rules.coach.games import table_path
 from rules.coach.table import Table
 from rules.poker_dice.game import PokerDiceOptions
 from rules.poker_dice.solver import KosciModel
-from tests.device.helpers import check_layout, roll, tap
+from tests.device.helpers import check_layout, labels, roll, tap
 
 SHOTS = Path(__file__).resolve().parents[2] / ".pytest_cache" / "coach-shots"
 
@@ -109,9 +109,45 @@ def test_the_owner_cycles_the_coach_mode(make_app) -> None:  # type: ignore[no-u
     app.show("settings")
     screen = app.screen
     screen.unlocked = True  # type: ignore[attr-defined]
+    while screen.game != "poker_dice":  # type: ignore[attr-defined]
+        screen.next_game()  # type: ignore[attr-defined]
     assert "Coach: Off" in shot(app)
+    game = screen.game  # type: ignore[attr-defined]
     tap(app, "Coach: Off")
-    assert app.settings.coach == "hints" and app.journal.setting("coach", "") == "hints"
+    assert app.settings.coach_mode(game) == "hints" and app.journal.setting("coaches", {}) == {game: "hints"}
     tap(app, "Coach: Hints")
     tap(app, "Coach: Solo")
-    assert app.settings.coach == "off"
+    assert app.settings.coach_mode(game) == "off"
+
+
+def test_the_coach_is_set_per_game_and_shown_only_for_games_with_one(make_app) -> None:  # type: ignore[no-untyped-def]
+    """Issue 36, item 10: hints for Generał are not hints for Kości, and Zatre, Kalooki and Rummikub,
+    which have no dice coach, show no coach setting (Rummikub shows its learning table instead)."""
+    app = make_app()
+    app.show("settings")
+    screen = app.screen
+    screen.unlocked = True  # type: ignore[attr-defined]
+    app.step()
+    seen: dict[str, list[str]] = {}
+    for _ in screen.games():  # type: ignore[attr-defined]
+        if screen.game == "yahtzee" and app.settings.coach_mode("yahtzee") == "off":  # type: ignore[attr-defined]
+            tap(app, "Coach: Off")  # hints for Generał
+        seen[screen.game_title] = [t for t in labels(app) if t.startswith("Coach")]  # type: ignore[attr-defined]
+        screen.next_game()  # type: ignore[attr-defined]
+        app.step()
+    assert app.settings.coach_mode("yahtzee") == "hints" and app.settings.coach_mode("poker_dice") == "off"
+    assert seen["Generał (classic)"] == ["Coach: Hints"] and seen["Triple Generał"] == ["Coach: Hints"]
+    assert seen["Kości (poker dice)"] == ["Coach: Off"]
+    for title in ("Zatre – the card game", "Kalooki", "Rummikub"):
+        assert seen[title] == [], (title, seen[title])
+    assert not app.settings.has_coach("zatre") and app.settings.coach_mode("zatre") == "off"
+    with pytest.raises(ValueError, match="no coach"):
+        app.settings.set_coach("kalooki", "hints")
+
+
+def test_an_older_journals_one_switch_is_the_default_of_each_dice_game(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    app.settings.set("coach", "solo")
+    assert app.settings.coach_mode("poker_dice") == "solo" and app.settings.coach_mode("kalooki") == "off"
+    app.settings.set_coach("poker_dice", "off")
+    assert app.settings.coach_mode("poker_dice") == "off" and app.settings.coach_mode("yahtzee") == "solo"
