@@ -146,7 +146,7 @@ class HistoryScreen(Screen):
                 result = ", ".join(g.players)
             else:
                 result = ", ".join(
-                    f"{name} {score}" for name, score in zip(g.players, g.scores, strict=False)
+                    f"{name}: {score}" for name, score in zip(g.players, g.scores, strict=False)
                 )
             if g.finished is None:  # left: the scores so far
                 result = self._("left: {result}", result=result)

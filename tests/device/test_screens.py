@@ -177,7 +177,7 @@ def test_history_and_statistics(make_app) -> None:
     app.journal.finish(gid, (230, 180), (1, 2))
     tap(app, "History")
     texts = shot(app)
-    assert "Ala 230, Ola 180" in texts
+    assert "Ala: 230, Ola: 180" in texts  # "name: score": a name may end in a number (Player 1)
     tap(app, "Statistics")
     texts = shot(app)
     assert {"Ala", "Ola", "230", "180.0"} <= set(texts)
@@ -363,7 +363,7 @@ def test_a_game_left_stays_in_the_history_marked_left_with_its_scores_so_far(mak
     assert app.session is None and app.journal.unfinished() is None
     tap(app, "History")
     texts = shot(app)
-    assert "left: Player 1 18, Player 2 0" in texts and "Generał (classic)" in texts
+    assert "left: Player 1: 18, Player 2: 0" in texts and "Generał (classic)" in texts
     tap(app, "Statistics")
     assert "Player 1" not in shot(app)
 
