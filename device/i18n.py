@@ -199,3 +199,12 @@ class Translator:
     def format(self, msgid: str, **values: object) -> str:
         """``gettext`` then ``str.format``: ``tr.format("Turn {n}", n=3)``."""
         return self.gettext(msgid).format(**values)
+
+    def nformat(self, msgid: str, plural: str, n: int, **values: object) -> str:
+        """``ngettext`` then ``str.format`` with ``n`` and ``values``:
+        ``tr.nformat("Pool {n} tile", "Pool {n} tiles", 4)``.
+
+        >>> [Translator("pl").nformat("+{n} tile more", "+{n} tiles more", n) for n in (1, 3, 5, 22)]
+        ['+1 płytka więcej', '+3 płytki więcej', '+5 płytek więcej', '+22 płytki więcej']
+        """
+        return self.ngettext(msgid, plural, n).format(n=n, **values)

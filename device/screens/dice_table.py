@@ -303,6 +303,9 @@ class DiceTableScreen(TableScreen):
             return self._("{n} dice seen, 5 needed", n=session.seen_count)
         return ""
 
+    def trouble(self) -> bool:
+        return super().trouble() or bool(self.status_line())  # too few dice seen: the camera's trouble
+
     def last_held(self, session: DiceSession) -> tuple[int, ...]:
         if session.rolls_used == 0 or not session.history:
             return ()

@@ -269,7 +269,7 @@ class KalookiTableScreen(TableScreen):
         )
         text = self.message()
         if text:
-            canvas.paragraph(text, message, size=18, colour=WARNING if session.refusal else ACCENT)
+            canvas.paragraph(text, message, size=18, colour=WARNING if self.trouble() else ACCENT)
 
     def draw_entry_points(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
         """The points typed so far for the loser named, beside the refusal line."""
@@ -285,7 +285,7 @@ class KalookiTableScreen(TableScreen):
         )
         text = self.message()
         if text:
-            canvas.paragraph(text, message, size=18, colour=WARNING if session.refusal else ACCENT)
+            canvas.paragraph(text, message, size=18, colour=WARNING if self.trouble() else ACCENT)
 
     def draw_pad(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
         """The number pad: the digits in one row, undo and how a hand is counted, the phase's actions."""

@@ -112,7 +112,16 @@ class TableScreen(Screen):
         """What the game says on the refusal line when nothing was refused (dice: 4 dice seen)."""
         return ""
 
+    def trouble(self) -> bool:
+        """Whether the line shows a refusal or the camera's trouble (red), not the game's own line."""
+        session = self.session
+        refusal = session.refusal
+        recent = refusal is not None and session.timer.now() - refusal.at < REFUSAL_SECONDS
+        return recent or bool(self.host.camera_status)
+
     def draw_message(self, canvas: Canvas, area: pygame.Rect) -> None:
+        """The refusal line: a refusal or the camera's trouble in red, the game's own line (a score, what
+        was laid) in the text colour."""
         text = self.message()
         if text:
-            canvas.paragraph(text, area, size=22, colour=WARNING)
+            canvas.paragraph(text, area, size=22, colour=WARNING if self.trouble() else TEXT)

@@ -238,7 +238,11 @@ class ZatreTableScreen(TableScreen):
         if not scoring.rows:
             return self._("No row of 10, 11 or 12: 0 points")
         rows = " + ".join(str(t) for t in scoring.rows)
-        text = self._("Rows {rows}: {points} points", rows=rows, points=sum(scoring.points))
+        points = sum(scoring.points)
+        if len(scoring.rows) == 1:
+            text = self.tr.nformat("Row {rows}: {n} point", "Row {rows}: {n} points", points, rows=rows)
+        else:
+            text = self.tr.nformat("Rows {rows}: {n} point", "Rows {rows}: {n} points", points, rows=rows)
         if scoring.super_bonus:
             text += " " + self._("Super bonus +{bonus}", bonus=scoring.super_bonus)
         return text

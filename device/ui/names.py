@@ -62,8 +62,13 @@ def clock_text(seconds: float) -> str:
 
 def refusal_text(tr: Translator, refusal: Refusal) -> str:
     """A refused action in the players' language, by its sentence's key (the rule code, or the game's
-    own ``kalooki_invalid_meld``); the rules' English message when the catalogue has no sentence."""
+    own ``kalooki_invalid_meld``); the rules' English message when the catalogue has no sentence. A
+    sentence with plural forms is counted by the refusal's first whole-number detail (``wanted``)."""
     text = tr.pgettext("rule", refusal.key)
+    count = next((v for v in refusal.details.values() if type(v) is int), None)
+    if count is not None:
+        counted = tr.npgettext("rule", refusal.key, refusal.key, count)
+        text = counted if counted != refusal.key else text
     if text == refusal.key:
         return f"{refusal.message} [{refusal.code}]"
     return text.format(**detail_texts(tr, refusal.details)) if refusal.details else text

@@ -21,6 +21,7 @@ from device.sessions.zatre import ROTATIONS, ZatreSession, anchored, best_turn
 from device.sessions.zatre_plan import LAY, TAKE_BACK, choose_turn, next_tap
 from device.sessions.zatre_sim import ZatreTable
 from device.simulator import Simulator
+from device.ui.names import refusal_text
 from rules.errors import IllegalAction
 from rules.zatre import Card, Lay, Placement, ZatreState, load_deck, place_cards
 from tests.device.conftest import make_config
@@ -171,8 +172,8 @@ def refusal_shown(app: App, code: str) -> None:
     session = app.session
     assert session is not None and session.refusal is not None and session.refusal.code == code
     app.step()
-    sentence = app.tr.pgettext("rule", code)
-    assert sentence != code
+    sentence = refusal_text(app.tr, session.refusal)
+    assert code not in sentence
     shown = " ".join(app.canvas.texts())
     assert sentence.split(":")[0].split()[0] in shown, (sentence, shown)
 
