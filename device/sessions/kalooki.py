@@ -309,10 +309,12 @@ class KalookiSession(GameSession):
     def pad_digit(self, digit: int) -> None:
         if self.pad is not None and len(self.pad) < PAD_DIGITS:
             self.pad = str(int(self.pad + str(digit)))  # no leading zeros
+            self.refusal = None  # the refusal was of the points typed before
 
     def pad_back(self) -> None:
         if self.pad:
             self.pad = self.pad[:-1]
+            self.refusal = None
 
     def enter_points(self) -> bool:
         """The points typed on the pad: the penalty points of the hand of the loser named."""
