@@ -568,6 +568,9 @@ class RummikubSession(GameSession):
             self.submit(NextHand())
             self.contenders = tuple(range(len(self.players)))
             self.drawn = ()
+            # Nothing of the last hand stays on the screen: its last line, its table as last seen.
+            self.verdict = None
+            self.live = self.refused = None
 
     def table_restored(self) -> None:
         """The *Table restored* touch: the players vouch for it (the camera lost, or misreading it)."""
@@ -701,6 +704,8 @@ class RummikubSession(GameSession):
         if seen.kind == "requested":
             self._carried_in = (obs, kept)
         self.live = obs
+        if self.refused is not None and not obs.same_as(self.refused):
+            self.refused = None  # the refused tiles were taken back or moved: no red outline is left
         if self.phase == "restore" and self.is_before(obs):
             self._restored()
             return
