@@ -16,6 +16,7 @@ Targets are labelled for the tests and the simulated players: ``start 2`` (seat 
 
 from __future__ import annotations
 
+import math
 from functools import partial
 from typing import Any
 
@@ -40,13 +41,16 @@ from device.ui.theme import ACCENT, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM
 from rules.rummikub import Tile
 from vision.tiles import TableObservation
 
-__all__ = ["TILE_INK", "RummikubTableScreen", "tiles_layout"]
+__all__ = ["MARKS", "TILE_INK", "RummikubTableScreen", "draw_mark", "tiles_layout"]
 
 TILE_FACE: Colour = (245, 240, 225)
 TILE_INK: dict[str, Colour] = {"R": (200, 30, 30), "B": (30, 90, 200), "K": (20, 20, 20), "O": (230, 120, 0)}
 JOKER_INK: Colour = (120, 30, 160)
 COLOURS = ("R", "B", "K", "O")
+# Each colour's mark, as tile sets for colour-blind players print one under the number; the joker's star.
+MARKS: dict[str, str] = {"R": "circle", "B": "square", "K": "triangle", "O": "diamond", "J": "star"}
 NOTICE_SECONDS = 6.0
+TILE = (24, 32)  # baseline px of a tile on the main view and the restore view: readable from a seat
 
 
 def tiles_layout(
@@ -68,6 +72,31 @@ def tiles_layout(
         out.append([(x + k * tw, y) for k in range(len(meld))])
         x += need + gap
     return out
+
+
+def draw_mark(canvas: Canvas, colour: str, rect: pygame.Rect, ink: Colour) -> None:
+    """The mark of a tile colour (``R``, ``B``, ``K``, ``O``; ``J`` the joker) filling ``rect``:
+    a circle, a square, a triangle, a diamond, a star."""
+    shape = MARKS[colour]
+    x, y, w, h = rect
+    cx, cy = rect.center
+    if shape == "circle":
+        pygame.draw.circle(canvas.surface, ink, rect.center, min(w, h) // 2)
+    elif shape == "square":
+        pygame.draw.rect(canvas.surface, ink, rect.inflate(-max(1, w // 8), -max(1, h // 8)))
+    elif shape == "triangle":
+        pygame.draw.polygon(canvas.surface, ink, [(cx, y), (x + w - 1, y + h - 1), (x, y + h - 1)])
+    elif shape == "diamond":
+        pygame.draw.polygon(canvas.surface, ink, [(cx, y), (x + w - 1, cy), (cx, y + h - 1), (x, cy)])
+    else:
+        outer, inner = min(w, h) / 2, min(w, h) / 5
+        points = []
+        for k in range(10):
+            r = outer if k % 2 == 0 else inner
+            angle = math.pi * k / 5 - math.pi / 2
+            points.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
+        pygame.draw.polygon(canvas.surface, ink, points)
+    canvas.record("tile_mark", shape, rect)
 
 
 @screen("rummikub_table")
@@ -179,7 +208,7 @@ class RummikubTableScreen(TableScreen):
         )
         canvas.text(hand, (area.left, canvas.px(2), area.width, canvas.px(26)), size=20, colour=ACCENT)
         canvas.text(
-            self._("Pool {n} tiles", n=state.pool_count),
+            self.tr.nformat("Pool {n} tile", "Pool {n} tiles", state.pool_count),
             (area.left, canvas.px(28), area.width, canvas.px(24)),
             size=18,
             colour=TEXT_DIM,
@@ -237,37 +266,50 @@ class RummikubTableScreen(TableScreen):
     # --- tiles ---------------------------------------------------------------------------------------
 
     def draw_tile(self, canvas: Canvas, tile: Tile, rect: pygame.Rect, *, kind: str = "table_tile") -> None:
+        """A tile: its number in its colour and, below it, its colour's mark (a shape, as on the tile
+        sets printed for colour-blind players), so red and orange, black and blue are told apart by
+        shape too; the joker is a ``J`` over a star."""
         canvas.shape(rect, TILE_FACE, radius=3)
         ink = JOKER_INK if tile.is_joker else TILE_INK[tile.colour]
+        band = max(6, rect.height * 3 // 10)  # the mark's part of the face, at the bottom
+        number = pygame.Rect(rect.left, rect.top + 1, rect.width, rect.height - band - 1)
         canvas.text(
             "J" if tile.is_joker else str(tile.number),
-            rect,
-            size=max(10, rect.height * 2 // 3),
+            number,
+            size=max(18, round(number.height / canvas.scale)),
             colour=ink,
             align="center",
             bold=True,
         )
+        side = min(band, rect.width - 4)
+        mark = pygame.Rect(0, 0, side, side)
+        mark.midbottom = (rect.centerx, rect.bottom - max(1, band // 6))
+        draw_mark(canvas, "J" if tile.is_joker else tile.colour, mark, ink)
         canvas.record(kind, str(tile), rect)
 
     def draw_melds(
         self, canvas: Canvas, melds: list[list[Tile]], area: pygame.Rect, tile: tuple[int, int]
     ) -> None:
-        """Melds as tiles in rows; what does not fit the area is left out (a count says how much)."""
+        """Melds as tiles in rows; what does not fit the area is left out, and a line of its own at the
+        bottom, which no tile covers, says how many tiles that is."""
         tw, th = canvas.px(tile[0]), canvas.px(tile[1])
         places = tiles_layout(melds, area.width, (tw, th), canvas.px(8))
+        fits = all(area.top + y + th <= area.bottom for spots in places for _, y in spots)
+        line = canvas.px(22)
+        bottom = area.bottom if fits else area.bottom - line
         hidden = 0
         for meld, spots in zip(melds, places, strict=True):
             for t, (x, y) in zip(meld, spots, strict=True):
                 rect = pygame.Rect(area.left + x, area.top + y, tw - 1, th)
-                if rect.bottom > area.bottom:
+                if rect.bottom > bottom:
                     hidden += 1
                     continue
                 self.draw_tile(canvas, t, rect)
         if hidden:
             canvas.text(
-                self._("+{n} tiles more", n=hidden),
-                (area.left, area.bottom - canvas.px(18), area.width, canvas.px(18)),
-                size=16,
+                self.tr.nformat("+{n} tile more", "+{n} tiles more", hidden),
+                (area.left, area.bottom - line, area.width, line),
+                size=18,
                 colour=TEXT_DIM,
                 align="right",
             )
@@ -279,9 +321,9 @@ class RummikubTableScreen(TableScreen):
             return
         groups = [*obs.melds, *((i,) for i in obs.loose)]
         melds = [[obs.tiles[i].tile for i in g] for g in groups]
-        tw, th = canvas.px(18), canvas.px(24)
-        label = pygame.Rect(area.left, area.top, canvas.px(56), th)
-        canvas.text(self._("Seen:"), label, size=16, colour=TEXT_DIM)
+        tw, th = canvas.px(TILE[0]), canvas.px(TILE[1])
+        label = pygame.Rect(area.left, area.top, canvas.px(60), th)
+        canvas.text(self._("Seen:"), label, size=18, colour=TEXT_DIM)
         inner = pygame.Rect(label.right, area.top, area.width - label.width, area.height)
         places = tiles_layout(melds, inner.width, (tw, th), canvas.px(6))
         offending = set(session.offending()) if obs is session.refused else set()
@@ -330,7 +372,7 @@ class RummikubTableScreen(TableScreen):
         canvas.shape(table, PANEL, radius=6)
         melds = self.before_melds(session)
         if melds:
-            self.draw_melds(canvas, melds, table.inflate(-canvas.px(8), -canvas.px(8)), (20, 28))
+            self.draw_melds(canvas, melds, table.inflate(-canvas.px(8), -canvas.px(8)), TILE)
         else:
             canvas.text(self._("The table is empty."), table, size=20, colour=TEXT_DIM, align="center")
         y = table.bottom + canvas.px(4)
@@ -433,7 +475,7 @@ class RummikubTableScreen(TableScreen):
         table = pygame.Rect(area.left, y, area.width, canvas.px(96))
         melds = self.before_melds(session)
         if melds:
-            self.draw_melds(canvas, melds, table, (16, 22))
+            self.draw_melds(canvas, melds, table, TILE)
         else:
             canvas.text(self._("The table was empty."), table, size=18, colour=TEXT_DIM)
         y = table.bottom + canvas.px(4)
@@ -554,18 +596,19 @@ class RummikubTableScreen(TableScreen):
         )
         y += canvas.px(58)
         entry = session.rack_entry
-        tw = min(canvas.px(20), area.width // max(1, count))
-        for k, t in enumerate(entry):
-            self.draw_tile(
-                canvas, t, pygame.Rect(area.left + k * tw, y, tw - 1, canvas.px(28)), kind="entered_tile"
-            )
+        tw, th = canvas.px(22), canvas.px(30)
+        per_row = max(1, area.width // tw)
+        for k, t in enumerate(entry[: 2 * per_row]):  # two rows; the count says how many there are
+            rect = pygame.Rect(area.left + (k % per_row) * tw, y + (k // per_row) * (th + 4), tw - 1, th)
+            self.draw_tile(canvas, t, rect, kind="entered_tile")
+        y += 2 * (th + 4)
         canvas.text(
             self._("{n} of {count} entered", n=len(entry), count=count),
-            (area.left, y + canvas.px(30), area.width, canvas.px(22)),
-            size=16,
+            (area.left, y, area.width, canvas.px(22)),
+            size=18,
             colour=TEXT_DIM,
         )
-        y += canvas.px(54)
+        y += canvas.px(26)
         w = (area.width - canvas.px(8)) // 2
         canvas.button(
             (area.left, y, w, canvas.px(48)),
@@ -598,6 +641,13 @@ class RummikubTableScreen(TableScreen):
                 size=20,
             )
             canvas.relabel(f"colour {colour}")
+            side = canvas.px(14)  # the colour's mark in the corner: the legend of the tiles' marks
+            draw_mark(
+                canvas,
+                colour,
+                pygame.Rect(rect.left + canvas.px(6), rect.top + canvas.px(6), side, side),
+                TEXT,
+            )
         canvas.button(
             (area.left + 4 * (w + canvas.px(6)), area.top, w, row),
             self._("Joker"),
@@ -688,5 +738,4 @@ class RummikubTableScreen(TableScreen):
     def draw_message(self, canvas: Canvas, area: pygame.Rect) -> None:
         text = self.message()
         if text:
-            refused = self.session.refusal is not None
-            canvas.paragraph(text, area, size=20, colour=WARNING if refused else TEXT)
+            canvas.paragraph(text, area, size=20, colour=WARNING if self.trouble() else TEXT)

@@ -1,0 +1,131 @@
+"""Rough edges a new user met (issue 36): a refusal that outlives the value it refused, counted texts
+in their plural forms, a success drawn in the refusal red, dice labels over the hold zone's name,
+Kalooki's joker."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pygame
+import pytest
+
+import device
+import rules
+from device.i18n import LANGUAGES, Translator, load_catalogue
+from device.screens.zatre_table import ZatreTableScreen
+from device.session import Refusal
+from device.sessions.zatre_plan import choose_turn
+from device.ui.names import refusal_text
+from device.ui.theme import WARNING
+from rules.kalooki import Card, parse_cards
+from rules.zatre.board import Scoring
+from tests.device.helpers import press
+from tests.device.test_kalooki_table import button, refused, taps
+from tests.device.test_kalooki_table import start as start_kalooki
+from tests.device.test_zatre_table import lay_turn
+from tests.device.test_zatre_table import start as start_zatre
+
+SOURCE = Path(device.__file__).parent
+COUNTED = re.compile(r'(?:nformat|ngettext)\(\s*"((?:[^"\\]|\\.)+)",\s*"((?:[^"\\]|\\.)+)"')
+
+
+# --- 13: the number pad's refusal goes once other points are typed -----------------------------------
+
+
+def test_the_pad_forgets_the_refusal_of_points_typed_over(make_app) -> None:
+    app = make_app()
+    session = start_kalooki(app)
+    for act in (
+        rules.kalooki.TurnUp(Card.parse("AS")),
+        rules.kalooki.DrawStock(),
+        rules.kalooki.LayDown(
+            tuple(tuple(parse_cards(m)) for m in ("2H 3H 4H 5H 6H 7H 8H", "10S JS QS", "KD KC KH"))
+        ),
+        rules.kalooki.Discard(Card.parse("9C")),
+    ):
+        assert session.submit(act), session.refusal
+    button(app, "Points")
+    taps(app, "9 9 9")
+    button(app, "Enter points")
+    refused(app, "impossible_points")
+    assert any("167" in t for t in app.canvas.texts())
+    taps(app, "< < <", "1 2 0")  # a valid number now stands on the pad
+    assert session.pad == "120"
+    app.step()
+    assert not any("167" in t for t in app.canvas.texts()), app.canvas.texts()
+    assert session.refusal is None
+    press(app, 1)
+    assert session.history[-1] == rules.kalooki.HandPoints(1, 120)
+
+
+# --- 15: plural forms through gettext; a score is not a refusal ---------------------------------------
+
+
+def test_counted_texts_take_the_languages_plural_forms() -> None:
+    pl, de, en = Translator("pl"), Translator("de"), Translator("en")
+    forms = [pl.nformat("Pool {n} tile", "Pool {n} tiles", n) for n in (1, 2, 5, 12, 22, 25)]
+    assert forms == [
+        "W puli 1 płytka",
+        "W puli 2 płytki",
+        "W puli 5 płytek",
+        "W puli 12 płytek",
+        "W puli 22 płytki",
+        "W puli 25 płytek",
+    ]
+    assert [de.nformat("+{n} tile more", "+{n} tiles more", n) for n in (1, 3)] == [
+        "+1 weiterer Stein",
+        "+3 weitere Steine",
+    ]
+    assert en.nformat("Row {rows}: {n} point", "Row {rows}: {n} points", 1, rows="10") == "Row 10: 1 point"
+
+
+@pytest.mark.parametrize("language", ["pl", "hu", "de"])
+def test_every_counted_text_has_all_its_forms(language: str) -> None:
+    catalogue = load_catalogue(language)
+    calls = {m for path in SOURCE.rglob("*.py") for m in COUNTED.findall(path.read_text(encoding="utf-8"))}
+    assert ("Pool {n} tile", "Pool {n} tiles") in calls
+    for msgid, plural in calls:
+        forms = catalogue.plurals.get(("", msgid))
+        assert forms is not None, (language, msgid)
+        assert forms[0] == plural and len(forms) == 1 + catalogue.nplurals, (language, msgid)
+        wanted = set(re.findall(r"{\w+}", msgid))
+        assert all(set(re.findall(r"{\w+}", f)) == wanted for f in forms[1:]), (language, forms)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_plural_entry_has_the_headers_number_of_forms(language: str) -> None:
+    catalogue = load_catalogue(language)
+    for key, forms in catalogue.plurals.items():
+        assert len(forms) == 1 + catalogue.nplurals, (language, key)
+    assert {catalogue.plural(n) for n in range(200)} == set(range(catalogue.nplurals))
+
+
+def test_zatre_texts_count_rows_points_and_cards(make_app) -> None:
+    app = make_app()
+    start_zatre(app)
+    screen = app.screen
+    assert isinstance(screen, ZatreTableScreen)
+    assert screen.scoring_text(Scoring((10,), (1,))) == "Row 10: 1 point"
+    assert screen.scoring_text(Scoring((12, 10), (5, 1))) == "Rows 12 + 10: 6 points"
+    refusal = Refusal("wrong_card_count", "this turn lays 2 cards, not 1", {"wanted": 2, "laid": 1}, 0.0)
+    assert refusal_text(app.tr, refusal) == "This turn lays 2 cards."
+    one = Refusal("wrong_card_count", "this turn lays 1 card, not 2", {"wanted": 1, "laid": 2}, 0.0)
+    assert refusal_text(app.tr, one) == "This turn lays 1 card."
+    app.set_language("pl")
+    assert screen.scoring_text(Scoring((12, 10), (5, 1))) == "Rzędy 12 + 10: 6 punktów"
+    assert screen.scoring_text(Scoring((11,), (3,))) == "Rząd 11: 3 punkty"
+    assert refusal_text(app.tr, refusal) == "W tym ruchu kładzie się 2 karty."
+
+
+def test_a_score_is_not_drawn_in_the_refusal_red(make_app) -> None:
+    app = make_app()
+    session = start_zatre(app)
+    rng = random.Random(3)
+    lay_turn(app, choose_turn(session.zatre, rng))
+    app.step()
+    line = next(d for d in app.canvas.log if d.kind == "text" and "scored" in d.text)
+    pixels = pygame.PixelArray(app.canvas.surface.subsurface(pygame.Rect(line.rect)).copy())
+    colours = {app.canvas.surface.unmap_rgb(p)[:3] for row in pixels for p in row}
+    assert WARNING not in colours, line
