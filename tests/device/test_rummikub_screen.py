@@ -111,6 +111,7 @@ def test_every_tile_shows_its_colour_as_a_shape_too_and_is_large_enough(make_app
     # The picker's colour buttons show the same marks: the legend.
     press(app, 1)
     read(app, seen([*table, "K1 K2 J"], unsure=[6]))
+    read(app, seen([*table, "K1 K2 J"], unsure=[6]))  # the vote of the next frames: still unsure
     assert session.phase == "correcting"
     app.step()
     legend = [d.text for d in app.canvas.log if d.kind == "tile_mark"]
