@@ -16,7 +16,6 @@ Targets are labelled for the tests and the simulated players: ``start 2`` (seat 
 
 from __future__ import annotations
 
-import math
 from functools import partial
 from typing import Any
 
@@ -37,6 +36,7 @@ from device.screens.table import TableScreen
 from device.sessions.rummikub import Correction, RummikubSession
 from device.ui.camera_panel import CameraPanel
 from device.ui.canvas import Canvas
+from device.ui.cards import draw_star
 from device.ui.theme import ACCENT, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.rummikub import Tile
 from vision.tiles import TableObservation
@@ -89,13 +89,7 @@ def draw_mark(canvas: Canvas, colour: str, rect: pygame.Rect, ink: Colour) -> No
     elif shape == "diamond":
         pygame.draw.polygon(canvas.surface, ink, [(cx, y), (x + w - 1, cy), (cx, y + h - 1), (x, cy)])
     else:
-        outer, inner = min(w, h) / 2, min(w, h) / 5
-        points = []
-        for k in range(10):
-            r = outer if k % 2 == 0 else inner
-            angle = math.pi * k / 5 - math.pi / 2
-            points.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
-        pygame.draw.polygon(canvas.surface, ink, points)
+        draw_star(canvas.surface, rect, ink)
     canvas.record("tile_mark", shape, rect)
 
 

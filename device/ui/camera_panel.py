@@ -34,8 +34,9 @@ def place_tag(
     avoid: list[pygame.Rect],
 ) -> pygame.Rect:
     """Where an item's reading goes: above its box, else below, right or left of it — the first
-    place inside ``area`` that covers no tag already ``taken`` and no other item's box; when every
-    place covers something, the one that covers the least of the tags (readings never hide
+    place inside ``area`` that covers no tag already ``taken`` and nothing to ``avoid`` (another
+    item's box, a zone's name, a zone the item is not in); when every place covers something, the
+    one that covers the least of the tags, then the fewest things to avoid (readings never hide
     readings if there is any room).
 
     >>> area = pygame.Rect(0, 0, 400, 300)
@@ -60,9 +61,10 @@ def place_tag(
             tag.midright = (box.left - 1, box.centery)
         tag = tag.clamp(area)
         covered = sum(_overlap(tag, t) for t in taken)
-        if not covered and not any(tag.colliderect(b) for b in avoid):
+        hits = sum(tag.colliderect(b) for b in avoid)
+        if not covered and not hits:
             return tag
-        spots.append((covered, tag))
+        spots.append(((covered, hits), tag))
     return min(spots, key=lambda spot: spot[0])[1]
 
 
@@ -110,6 +112,8 @@ class CameraPanel:
         sx = rect.width / view.frame_size[0]
         sy = rect.height / view.frame_size[1]
         boxes = [self._box(item, rect, sx, sy) for item in view.items]
+        names: list[pygame.Rect] = []  # where the zones' names are written: no reading covers them
+        areas: list[pygame.Rect] = []
         for zone in view.zones:
             corners = [
                 (
@@ -132,9 +136,10 @@ class CameraPanel:
             ):
                 spot = pygame.Rect(corner[0], corner[1], label_w, label_h)
                 if not any(spot.colliderect(b) for b in boxes):
-                    canvas.text(label, spot, size=18, colour=HOLD_ZONE)
+                    names.append(canvas.text(label, spot, size=18, colour=HOLD_ZONE))
                     break
             canvas.record(f"{zone.name}_zone", label, area)
+            areas.append(area)
         tags: list[pygame.Rect] = []
         for i, (item, box) in enumerate(zip(view.items, boxes, strict=True)):
             colour = item_colour(item)
@@ -145,7 +150,9 @@ class CameraPanel:
             text = item.label + ("?" if item.uncertain and item.label != "?" else "")
             size = (canvas.px(30 if len(text) == 1 else 16 + 14 * len(text)), canvas.px(30))
             others = boxes[:i] + boxes[i + 1 :]
-            tag = place_tag(size, box, rect, taken=tags, avoid=others)
+            # An item outside every zone is read outside them (a die beside the hold zone is not held).
+            outside = areas if item.zone is None else []
+            tag = place_tag(size, box, rect, taken=tags, avoid=[*others, *names, *outside])
             tags.append(tag)
             pygame.draw.rect(canvas.surface, colour, tag, border_radius=canvas.px(6))
             canvas.text(text, tag, size=26, bold=True, align="center")

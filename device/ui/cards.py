@@ -7,6 +7,7 @@ the tests read what the screen shows.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import pygame
@@ -15,12 +16,34 @@ from device.ui.canvas import Canvas
 from device.ui.theme import Colour
 from rules.kalooki.cards import RANK_NAMES, Card
 
-__all__ = ["CARD_FACE", "RED", "draw_card", "draw_cards", "draw_suit", "suit_colour"]
+__all__ = [
+    "CARD_FACE",
+    "JOKER_FACE",
+    "RED",
+    "draw_card",
+    "draw_cards",
+    "draw_star",
+    "draw_suit",
+    "suit_colour",
+]
 
 CARD_FACE: Colour = (250, 250, 247)
 RED: Colour = (200, 30, 40)
 BLACK: Colour = (20, 20, 28)
 JOKER_INK: Colour = (120, 50, 170)
+JOKER_FACE: Colour = (253, 216, 90)  # a golden face: the joker is told from every other card at a glance
+
+
+def draw_star(surface: pygame.Surface, rect: pygame.Rect, colour: Colour) -> None:
+    """A filled five-pointed star centred in ``rect`` (the joker's sign on cards and tiles)."""
+    cx, cy = rect.center
+    outer = min(rect.width, rect.height) / 2
+    points = []
+    for k in range(10):
+        r = outer if k % 2 == 0 else outer * 0.42
+        angle = math.pi * k / 5 - math.pi / 2
+        points.append((cx + r * math.cos(angle), cy + r * math.sin(angle) + outer * 0.08))
+    pygame.draw.polygon(surface, colour, points)
 
 
 def suit_colour(suit: str) -> Colour:
@@ -72,17 +95,21 @@ def draw_card(
     label: str = "",
     face: Colour = CARD_FACE,
 ) -> None:
-    """A card face: the rank above its suit (the joker as ``J*`` in purple). With ``action`` it is a
+    """A card face: the rank above its suit. The joker has no rank a jack could be taken for: a golden
+    face with a purple edge and a purple star where the rank and the suit are. With ``action`` it is a
     touch target named ``label`` (default: the card's text form)."""
-    canvas.shape(rect, face, radius=4)
-    pygame.draw.rect(canvas.surface, (150, 150, 150), rect, width=1, border_radius=canvas.px(4))
+    joker = card.is_joker
+    canvas.shape(rect, JOKER_FACE if joker and face == CARD_FACE else face, radius=4)
+    edge, width = (JOKER_INK, max(2, canvas.px(2))) if joker else ((150, 150, 150), 1)
+    pygame.draw.rect(canvas.surface, edge, rect, width=width, border_radius=canvas.px(4))
     inner = rect.inflate(-2, -canvas.px(6))
     top = pygame.Rect(inner.left, inner.top, inner.width, inner.height // 2)
     bottom = pygame.Rect(inner.left, top.bottom, inner.width, inner.height - top.height)
     size = max(10, round(top.height / canvas.scale * 1.1))
-    if card.is_joker:
-        canvas.text("J", top, size=size, colour=JOKER_INK, align="center", bold=True)
-        canvas.text("*", bottom, size=size, colour=JOKER_INK, align="center", bold=True)
+    if joker:
+        for half in (top, bottom):
+            draw_star(canvas.surface, half.inflate(-canvas.px(2), -canvas.px(2)), JOKER_INK)
+        canvas.record("joker_star", "", top)
     else:
         canvas.text(
             RANK_NAMES[card.rank], top, size=size, colour=suit_colour(card.suit), align="center", bold=True

@@ -8,15 +8,20 @@ import random
 import re
 from pathlib import Path
 
+import numpy as np
 import pygame
 import pytest
 
 import device
 import rules
+from device.camera_view import CameraView, ViewItem, ViewZone
 from device.i18n import PLURAL_RULES, Translator, load_catalogue
 from device.screens.zatre_table import ZatreTableScreen
 from device.session import Refusal
 from device.sessions.zatre_plan import choose_turn
+from device.ui.camera_panel import CameraPanel
+from device.ui.canvas import Canvas
+from device.ui.cards import JOKER_FACE, JOKER_INK
 from device.ui.names import refusal_text
 from device.ui.theme import WARNING
 from rules.kalooki import Card, parse_cards
@@ -125,3 +130,66 @@ def test_a_score_is_not_drawn_in_the_refusal_red(make_app) -> None:
     pixels = pygame.PixelArray(app.canvas.surface.subsurface(pygame.Rect(line.rect)).copy())
     colours = {app.canvas.surface.unmap_rgb(p)[:3] for row in pixels for p in row}
     assert WARNING not in colours, line
+
+
+# --- 14: the dice's readings keep off the hold zone's name, and out of the zone when the die is ------
+
+
+def test_dice_readings_keep_off_the_zone_name_and_out_of_the_zone() -> None:
+    pygame.display.init()
+    canvas = Canvas(pygame.Surface((800, 480)))
+    canvas.begin()
+    hold = ViewZone("hold", ((880.0, 40.0), (1260.0, 40.0), (1260.0, 680.0), (880.0, 680.0)))
+    items = (
+        ViewItem("5", (1000.0, 200.0), 76.0, zone="hold"),  # held, near the zone's top left corner
+        ViewItem("3", (840.0, 360.0), 76.0),  # lying just left of the zone, not in it
+        ViewItem("2", (500.0, 300.0), 76.0),
+    )
+    view = CameraView(np.zeros((72, 128, 3), dtype=np.uint8), (1280, 720), items, (hold,), "settled", 1)
+    CameraPanel("seen_die").draw(
+        canvas,
+        pygame.Rect(8, 64, 304, 171),
+        view,
+        no_camera="",
+        camera_label="camera",
+        zone_labels={"hold": "Hold zone"},
+    )
+    (name,) = [pygame.Rect(d.rect) for d in canvas.log if d.kind == "text" and d.text == "Hold zone"]
+    (zone,) = [pygame.Rect(d.rect) for d in canvas.log if d.kind == "hold_zone"]
+    tags = {d.text: pygame.Rect(d.rect) for d in canvas.log if d.kind == "reading"}
+    assert set(tags) == {"5", "3", "2"}
+    assert all(not tag.colliderect(name) for tag in tags.values()), (name, tags)
+    assert not tags["3"].colliderect(zone), (zone, tags["3"])  # a die outside: its reading outside
+    assert zone.contains(tags["5"]) or tags["5"].colliderect(zone)
+
+
+# --- 20: a joker no one takes for a jack ------------------------------------------------------------
+
+
+def test_the_joker_is_no_jack_on_the_kalooki_table(make_app) -> None:
+    app = make_app()
+    session = start_kalooki(app)
+    for act in (
+        rules.kalooki.TurnUp(Card.parse("AS")),
+        rules.kalooki.DrawStock(),
+        rules.kalooki.LayDown(
+            tuple(tuple(parse_cards(m)) for m in ("9S 10S JS JOKER", "2H 3H 4H 5H", "KD KC KH"))
+        ),
+    ):
+        assert session.submit(act), session.refusal
+    app.step()
+    surface = app.canvas.surface
+    cards = [d for d in app.canvas.log if d.kind == "card"]
+    jokers = [pygame.Rect(d.rect) for d in cards if d.text == "JOKER"]
+    jack = next(pygame.Rect(d.rect) for d in cards if d.text == "JS")
+    assert jokers, [d.text for d in cards]
+    for rect in jokers:
+        # No letter on it at all: nothing a player reads as the J of a jack.
+        letters = [d.text for d in app.canvas.log if d.kind == "text" and rect.contains(pygame.Rect(d.rect))]
+        assert letters == [], letters
+        stars = [d for d in app.canvas.log if d.kind == "joker_star" and rect.contains(pygame.Rect(d.rect))]
+        assert stars, rect
+        face = surface.get_at((rect.left + 3, rect.bottom - 4))[:3]
+        assert face == JOKER_FACE, face  # a face of its own colour
+        assert surface.get_at(pygame.Rect(stars[0].rect).center)[:3] == JOKER_INK  # the star drawn
+    assert surface.get_at((jack.left + 3, jack.bottom - 4))[:3] != JOKER_FACE
