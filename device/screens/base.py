@@ -61,7 +61,7 @@ class Screen:
         left = canvas.px(8)
         if back:
             canvas.button(
-                (left, canvas.px(4), canvas.px(96), canvas.px(48)), self._("Back"), self.back, size=20
+                (left, canvas.px(8), canvas.px(96), canvas.px(48)), self._("Back"), self.back, size=20
             )
             left += canvas.px(112)
         canvas.text(

@@ -16,7 +16,7 @@ from device.coach import Coaching, coaching_of
 from device.host import Host
 from device.ui.canvas import Canvas
 from device.ui.names import box_label
-from device.ui.theme import ACCENT, PANEL, TEXT, TEXT_DIM, WARNING
+from device.ui.theme import ACCENT, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.coach.advice import Choice
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "coach_hold",
     "draw_coach_notice",
     "draw_grades",
+    "grade_lines",
     "grades_height",
     "hints_on",
 ]
@@ -130,40 +131,23 @@ def draw_coach_notice(screen: Any, canvas: Canvas, area: pygame.Rect) -> pygame.
     )
 
 
-def grades_height(screen: Any, canvas: Canvas) -> int:
-    """The height :func:`draw_grades` needs (0 when the game had no coach)."""
-    coaching = coaching_of(screen.host)
-    if coaching is None or not coaching.active:
-        return 0
-    lines = 1 + (coaching.mode == "solo") + 2 * len(screen.host.session.players)
-    return canvas.px(22) * lines
-
-
-def draw_grades(screen: Any, canvas: Canvas, area: pygame.Rect) -> bool:
-    """The end screen's grades in ``area``; False (nothing drawn) when the game had no coach."""
+def grade_lines(screen: Any) -> list[tuple[str, Colour, int]]:
+    """The end screen's grades as lines (text, colour, indent in baseline px); none without a coach."""
     app, session = screen.host, screen.host.session
     coaching = coaching_of(app)
     if coaching is None or not coaching.active:
-        return False
+        return []
     game = session.spec.name
-    line_h = canvas.px(22)
-    y = area.top
     heading = (
         screen._("Against optimal play") if coaching.exact else screen._("Against the coach (heuristic)")
     )
-    canvas.text(heading, (area.left, y, area.width, line_h), size=18, colour=TEXT_DIM)
-    y += line_h
+    lines: list[tuple[str, Colour, int]] = [(heading, TEXT_DIM, 0)]
     if coaching.mode == "solo":
         turns = len(session.state.sheets[0].boxes)
         par = coaching.par(session)
         opponent = coaching.opponent_total(session, turns)
-        canvas.text(
-            screen._("Par {par}; the optimal opponent scored {points}", par=f"{par:.1f}", points=opponent),
-            (area.left, y, area.width, line_h),
-            size=18,
-            colour=ACCENT,
-        )
-        y += line_h
+        text = screen._("Par {par}; the optimal opponent scored {points}", par=f"{par:.1f}", points=opponent)
+        lines.append((text, ACCENT, 0))
     for grade in coaching.grades(session):
         name = session.players[grade.seat].name
         text = screen._(
@@ -173,16 +157,10 @@ def draw_grades(screen: Any, canvas: Canvas, area: pygame.Rect) -> bool:
             total=f"{grade.lost:.1f}",
             n=grade.decisions,
         )
-        canvas.text(text, (area.left, y, area.width, line_h), size=18)
-        y += line_h
+        lines.append((text, TEXT, 0))
         worst = grade.biggest
         if worst is None:
-            canvas.text(
-                screen._("No mistake"),
-                (area.left + canvas.px(12), y, area.width, line_h),
-                size=16,
-                colour=TEXT_DIM,
-            )
+            lines.append((screen._("No mistake"), TEXT_DIM, 12))
         else:
             text = screen._(
                 "Worst, turn {turn}: {made}; best {best} (−{loss})",
@@ -191,11 +169,34 @@ def draw_grades(screen: Any, canvas: Canvas, area: pygame.Rect) -> bool:
                 best=choice_text(screen, game, worst.best),
                 loss=f"{worst.loss:.1f}",
             )
-            canvas.text(
-                text,
-                (area.left + canvas.px(12), y, area.width - canvas.px(12), line_h),
-                size=16,
-                colour=WARNING,
-            )
-        y += line_h
-    return True
+            lines.append((text, WARNING, 12))
+    return lines
+
+
+GRADE_LINE = 20  # baseline px per line of the grades (18 px text)
+
+
+def _wrapped(screen: Any, canvas: Canvas, width: int) -> list[tuple[str, Colour, int]]:
+    """The grade lines wrapped to ``width`` px at 18 px: a long line goes on two, never smaller."""
+    out = []
+    for text, colour, indent in grade_lines(screen):
+        for part in canvas.wrap(text, width - canvas.px(indent), 18):
+            out.append((part, colour, indent))
+    return out
+
+
+def grades_height(screen: Any, canvas: Canvas, width: int) -> int:
+    """The height :func:`draw_grades` needs in ``width`` px (0 when the game had no coach)."""
+    return canvas.px(GRADE_LINE) * len(_wrapped(screen, canvas, width))
+
+
+def draw_grades(screen: Any, canvas: Canvas, area: pygame.Rect) -> bool:
+    """The end screen's grades in ``area``; False (nothing drawn) when the game had no coach."""
+    lines = _wrapped(screen, canvas, area.width)
+    line_h = canvas.px(GRADE_LINE)
+    for i, (text, colour, indent) in enumerate(lines):
+        if area.top + (i + 1) * line_h > area.bottom:
+            break  # the chart keeps its least height: the last lines give way
+        x = area.left + canvas.px(indent)
+        canvas.text(text, (x, area.top + i * line_h, area.right - x, line_h), size=18, colour=colour)
+    return bool(lines)

@@ -285,8 +285,11 @@ class DiceTableScreen(TableScreen):
                 size=20,
             )
         else:
+            # What to do next is a hint, not a button: no button's shape, so nobody taps it in vain.
             hint = self._("Roll the dice") if not choices else self._("Choose a box")
-            canvas.button((area.left, y, area.width, canvas.px(64)), hint, None, size=22)
+            canvas.text(
+                hint, (area.left, y, area.width, canvas.px(64)), size=24, colour=ACCENT, align="center"
+            )
         y += canvas.px(72)
         canvas.button(
             (area.left, y, area.width, canvas.px(48)),
@@ -348,9 +351,11 @@ class DiceTableScreen(TableScreen):
                 box_name(self.tr, game, box),
                 partial(session.select, box),
                 sublabel=str(choices[box]),
+                sublabel_size=24,
+                sublabel_role="score",
                 selected=box == session.selected,
                 highlight=box == best,
-                size=19,
+                size=20,
             )
 
     def score_grid(self, session: DiceSession) -> ScoreGrid:

@@ -84,7 +84,11 @@ class EndScreen(Screen):
         for n, (text, values) in enumerate(notes):
             row, col = divmod(n, note_cols)
             rect = (m + col * note_w, y + canvas.px(48) + row * note_h, note_w - canvas.px(8), note_h)
-            canvas.text(self._(text, **values), rect, size=22 if note_cols == 1 else 20, colour=TEXT_DIM)
+            note, size = self._(text, **values), 22 if note_cols == 1 else 20
+            if canvas.fonts.font(canvas.px(size)).size(note)[0] <= rect[2]:
+                canvas.text(note, rect, size=size, colour=TEXT_DIM)
+            else:  # on two lines rather than shrunk or cut
+                canvas.paragraph(note, rect, size=18, colour=TEXT_DIM)
         chart = pygame.Rect(
             m + list_w + canvas.px(16),
             area.top + canvas.px(8),
@@ -99,7 +103,7 @@ class EndScreen(Screen):
         )
         chart.top += canvas.px(32)
         chart.height -= canvas.px(32)
-        graded = grades_height(self, canvas)
+        graded = min(grades_height(self, canvas, chart.width), chart.height - canvas.px(80))
         if graded:
             grades = pygame.Rect(chart.left, chart.bottom - graded, chart.width, graded)
             chart.height -= graded + canvas.px(8)

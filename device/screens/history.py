@@ -128,12 +128,14 @@ class HistoryScreen(Screen):
     def draw_row(
         self, canvas: Canvas, x: int, y: int, width: int, height: int, cells: list[str], colour: Any
     ) -> None:
-        weights = [2, 2, 6] if len(cells) == 3 else [3, 3, 1, 1, 1, 1]
+        weights = [2, 2, 6] if len(cells) == 3 else [5, 4, 2, 2, 2, 3]
+        # Statistics: a player's name and his figures are read from across the table (24 px).
+        roles = ["", "", ""] if len(cells) == 3 else ["", "name", "score", "score", "score", "score"]
         total = sum(weights)
-        for cell, weight in zip(cells, weights, strict=True):
+        for cell, weight, role in zip(cells, weights, roles, strict=True):
             w = width * weight // total
             if colour is None:
-                canvas.text(cell, (x, y, w - canvas.px(6), height), size=20)
+                canvas.text(cell, (x, y, w - canvas.px(6), height), size=24 if role else 20, role=role)
             else:
                 canvas.text(cell, (x, y, w - canvas.px(6), height), size=18, colour=colour)
             x += w

@@ -198,7 +198,8 @@ class KalookiTableScreen(TableScreen):
             if pool:
                 values.append(money(result.payouts[seat]))
             for c, text in enumerate(values):
-                canvas.text(text, (inner.left + c * col, y, col - 4, row_h), size=20, bold=c == 0)
+                role = "name" if c == 0 else "score"
+                canvas.text(text, (inner.left + c * col, y, col - 4, row_h), size=24, bold=c == 0, role=role)
 
     def draw_side(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
         deal = session.deal
@@ -221,30 +222,27 @@ class KalookiTableScreen(TableScreen):
             colour=TEXT_DIM,
         )
         y = card.bottom + canvas.px(6)
-        row_h = min(canvas.px(24), (inner.bottom - y) // max(1, len(session.players)))
+        row_h = min(canvas.px(44), (inner.bottom - y) // max(1, len(session.players)))
         for seat, player in enumerate(session.players):
             colour = ACCENT if seat == deal.to_move else TEXT
             mark = " · " + self._("opened") if deal.opened[seat] else ""
             count = deal.counts[seat]
             cards = self._("1 card") if count == 1 else self._("{n} cards", n=count)
-            canvas.text(
-                f"{player.name}: {cards}{mark}",
-                (inner.left, y, inner.width, row_h),
-                size=18,
-                colour=colour,
+            canvas.paragraph(  # on two lines where one is too short (long names, longer words)
+                f"{player.name}: {cards}{mark}", (inner.left, y, inner.width, row_h), size=18, colour=colour
             )
             y += row_h
 
     def draw_entry(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
         picker = session.picker
-        label = pygame.Rect(area.left, area.top, canvas.px(96), area.height)
+        label = pygame.Rect(area.left, area.top, canvas.px(136), area.height)
         seat = session.revealing()
         if seat is not None:
             name = session.players[seat].name
-            canvas.text(self._("Hand of {name}", name=name), label, size=18, colour=ACCENT)
+            canvas.paragraph(self._("Hand of {name}", name=name), label, size=24, colour=ACCENT)
         else:
             canvas.text(self._("Entry"), label, size=18, colour=TEXT_DIM)
-        cards = pygame.Rect(label.right, area.top, canvas.px(380), area.height)
+        cards = pygame.Rect(label.right, area.top, canvas.px(340), area.height)
         shown = [c for group in picker.groups for c in (*group, None)] + list(picker.cards)
         x = cards.left
         w = canvas.px(32)

@@ -316,8 +316,9 @@ class RummikubTableScreen(TableScreen):
         groups = [*obs.melds, *((i,) for i in obs.loose)]
         melds = [[obs.tiles[i].tile for i in g] for g in groups]
         tw, th = canvas.px(TILE[0]), canvas.px(TILE[1])
-        label = pygame.Rect(area.left, area.top, canvas.px(60), th)
-        canvas.text(self._("Seen:"), label, size=18, colour=TEXT_DIM)
+        word = self._("Seen:")
+        label = pygame.Rect(area.left, area.top, canvas.fonts.font(canvas.px(18)).size(word)[0] + 6, th)
+        canvas.text(word, label, size=18, colour=TEXT_DIM)
         inner = pygame.Rect(label.right, area.top, area.width - label.width, area.height)
         places = tiles_layout(melds, inner.width, (tw, th), canvas.px(6))
         offending = set(session.offending()) if obs is session.refused else set()
@@ -449,19 +450,31 @@ class RummikubTableScreen(TableScreen):
         for n, p in enumerate(session.players):
             rect = (area.left + (n % 2) * (w + canvas.px(8)), y + (n // 2) * canvas.px(58), w, canvas.px(52))
             canvas.button(
-                rect, self._("{name} starts", name=p.name), partial(session.choose_starter, p.seat), size=18
+                rect,
+                self._("{name} starts", name=p.name),
+                partial(session.choose_starter, p.seat),
+                size=24,
+                wrap=True,
             )
             canvas.relabel(f"start {p.seat + 1}")
 
     def draw_restore(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
-        canvas.text(
-            self._("Time is up: restore the table"),
-            (area.left, area.top, area.width, canvas.px(26)),
-            size=20,
-            colour=WARNING,
-            bold=True,
-        )
-        y = area.top + canvas.px(28)
+        title = self._("Time is up: restore the table")
+        lines = canvas.wrap(title, area.width, 20, bold=True)
+        for i, line in enumerate(lines[:2]):
+            canvas.text(
+                line,
+                (
+                    area.left,
+                    area.top + i * canvas.px(22),
+                    area.width,
+                    canvas.px(22 if len(lines) > 1 else 26),
+                ),
+                size=20,
+                colour=WARNING,
+                bold=True,
+            )
+        y = area.top + canvas.px(28 if len(lines) == 1 else 46)
         if self.before_picture is not None:
             pic = pygame.Rect(area.left, y, area.width, area.width * 9 // 16)
             canvas.image(pygame.transform.smoothscale(self.before_picture, pic.size), pic, self._("Before"))
@@ -694,8 +707,9 @@ class RummikubTableScreen(TableScreen):
                 canvas.text(
                     cell,
                     (area.left + c * cw, ry, cw - canvas.px(4), canvas.px(28)),
-                    size=20,
-                    bold=c == cols - 1,
+                    size=24,
+                    bold=c in (0, cols - 1),
+                    role="name" if c == 0 else "score",
                 )
         y += canvas.px(32) * (len(session.players) + 1) + canvas.px(12)
         canvas.button(

@@ -368,11 +368,13 @@ class SettingsScreen(Screen):
                 word,
                 partial(self.set_preset, preset),
                 selected=settings.preset(self.game) == preset,
+                size=20,
+                wrap=True,
             )
         y += row_h + gap
         label(self._("Camera"))
         sources = ["", *self.host.config.camera.sources]
-        cw = min(canvas.px(130), (canvas.width - x0 - m) // len(sources) - gap)
+        cw = min(canvas.px(130), (canvas.width - x0 - m - canvas.px(150)) // len(sources) - gap)
         for i, source in enumerate(sources):
             name = self._(SOURCE_WORDS[source]) if source in SOURCE_WORDS else source.replace("usb:", "USB ")
             canvas.button(
@@ -381,13 +383,12 @@ class SettingsScreen(Screen):
                 partial(self.set_camera, source),
                 selected=settings.camera_source == source,
                 size=18,
+                wrap=True,
             )
-        canvas.text(
-            self._("from the next start"),
-            (m, y + row_h * 3 // 4, label_w - gap, row_h // 4),
-            size=14,
-            colour=TEXT_DIM,
+        note = pygame.Rect(
+            x0 + len(sources) * (cw + gap), y, canvas.width - m - x0 - len(sources) * (cw + gap), row_h
         )
+        canvas.paragraph(self._("from the next start"), note, size=18, colour=TEXT_DIM)
         y += row_h + gap
         label(self._("Seats"))
         canvas.button((x0, y, canvas.px(64), row_h), "−", lambda: self.set_seats(settings.seats - 1), size=30)
@@ -402,11 +403,11 @@ class SettingsScreen(Screen):
         )
         session = self.host.session
         if session is not None and not session.finished:
-            bx = x0 + canvas.px(230)
+            bx = x0 + canvas.px(216)  # the two buttons end 16 px from the screen's edge
             pause = self._("Resume timer") if session.timer.paused else self._("Pause timer")
-            canvas.button((bx, y, canvas.px(170), row_h), pause, self.toggle_pause, size=20)
+            canvas.button((bx, y, canvas.px(168), row_h), pause, self.toggle_pause, size=20)
             canvas.button(
-                (bx + canvas.px(178), y, canvas.px(170), row_h),
+                (bx + canvas.px(176), y, canvas.px(168), row_h),
                 self._("Leave game"),
                 self.leave_game,
                 size=20,

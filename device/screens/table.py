@@ -1,6 +1,6 @@
 """The chrome every game's table screen shares: the top bar (the seat to move in its colour and name,
-below it every player in seat order, the game's own status in the middle, the move clock, the menu) and
-the refusal line.
+below it every player in seat order — by name where the names fit at 24 px, else by seat colour — the
+game's own status in the middle, the move clock, the menu) and the refusal line.
 
 A game's table screen derives from :class:`TableScreen`, draws its own body below :meth:`draw_top`,
 and turns taps into calls on its session (``self.session``, which a game's screen narrows to its
@@ -13,7 +13,7 @@ import pygame
 
 from device.screens.base import Screen
 from device.session import GameSession
-from device.ui.canvas import Canvas
+from device.ui.canvas import NAME_TEXT, Canvas
 from device.ui.names import clock_text, refusal_text, seat_colour
 from device.ui.theme import ACCENT, PANEL, TEXT, TEXT_DIM, WARNING
 
@@ -47,15 +47,15 @@ class TableScreen(Screen):
             player = session.players[seat]
             colour = seat_colour(colours, player.seat)
             canvas.shape((canvas.px(8), canvas.px(6), canvas.px(44), canvas.px(44)), colour, radius=22)
-            name = pygame.Rect(canvas.px(60), 0, canvas.px(230), canvas.px(36) if several else bar.height)
-            canvas.text(player.name, name, size=24 if several else 28, bold=True)
+            name = pygame.Rect(canvas.px(60), 0, canvas.px(230), canvas.px(34) if several else bar.height)
+            canvas.text(player.name, name, size=26 if several else 30, bold=True, role="name")
         if several:
             self.draw_players(
                 canvas, pygame.Rect(canvas.px(60), canvas.px(34), canvas.px(230), canvas.px(20))
             )
         self.draw_clock(canvas, pygame.Rect(canvas.px(570), 0, canvas.px(110), bar.height))
         canvas.button(
-            (canvas.width - canvas.px(112), canvas.px(4), canvas.px(104), canvas.px(48)),
+            (canvas.width - canvas.px(112), canvas.px(8), canvas.px(104), canvas.px(48)),
             self._("Menu"),
             self.back,
             size=20,
@@ -63,19 +63,39 @@ class TableScreen(Screen):
         return pygame.Rect(canvas.px(300), 0, canvas.px(270), bar.height)
 
     def draw_players(self, canvas: Canvas, row: pygame.Rect) -> None:
-        """Every player of the game in seat order, each with his seat colour; the one to move bright."""
+        """Every player of the game in seat order, each with his seat colour, the one to move bright: by
+        name where every name fits at ``NAME_TEXT`` px, else by the seat colours alone (a name is never
+        drawn smaller than a player reads it from his seat), the one to move ringed."""
         session = self.session
-        width = row.width // len(session.players)
-        for i, player in enumerate(session.players):
-            cell = pygame.Rect(row.left + i * width, row.top, width, row.height)
-            dot = canvas.px(12)
+        dot, gap = canvas.px(14), canvas.px(10)
+        font = canvas.fonts.font(canvas.px(NAME_TEXT), True)
+        widths = [dot + canvas.px(4) + font.size(p.name)[0] for p in session.players]
+        named = sum(widths) + gap * (len(widths) - 1) <= row.width
+        x = row.left
+        for player, width in zip(session.players, widths, strict=True):
             colour = seat_colour(self.host.config.seats.colours, player.seat)
-            canvas.shape((cell.left, cell.centery - dot // 2, dot, dot), colour, radius=dot // 2)
             to_move = player.seat == session.current_seat
-            text = pygame.Rect(
-                cell.left + dot + canvas.px(4), cell.top, width - dot - canvas.px(8), cell.height
-            )
-            canvas.text(player.name, text, size=15, colour=TEXT if to_move else TEXT_DIM, bold=to_move)
+            spot = pygame.Rect(x, row.centery - dot // 2, dot, dot)
+            if named:
+                canvas.shape(spot, colour, radius=dot // 2)
+                text = pygame.Rect(spot.right + canvas.px(4), row.top, width - dot, row.height)
+                canvas.text(
+                    player.name,
+                    text,
+                    size=NAME_TEXT,
+                    colour=TEXT if to_move else TEXT_DIM,
+                    bold=True,
+                    role="name",
+                )
+                cell = pygame.Rect(x, row.top, width, row.height)
+                x += width + gap
+            else:
+                big = spot.inflate(canvas.px(4), canvas.px(4)) if to_move else spot
+                canvas.shape(big, colour, radius=big.width // 2)
+                if to_move:
+                    pygame.draw.circle(canvas.surface, TEXT, big.center, big.width // 2 + 2, width=2)
+                cell = big
+                x += dot + canvas.px(4) + gap
             canvas.record("player", player.name, cell)
 
     def draw_clock(self, canvas: Canvas, rect: pygame.Rect) -> None:

@@ -144,7 +144,7 @@ class ZatreTableScreen(TableScreen):
         )
         label = self._("Sheets") if self.view == "board" else self._("Board")
         canvas.button(
-            (area.left + canvas.px(140), canvas.px(4), area.width - canvas.px(144), canvas.px(48)),
+            (area.left + canvas.px(140), canvas.px(8), area.width - canvas.px(144), canvas.px(48)),
             label,
             self.toggle_view,
             size=20,

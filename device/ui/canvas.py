@@ -25,21 +25,29 @@ from device.ui.theme import (
     Colour,
 )
 
-__all__ = ["BASE_SIZE", "MIN_TARGET", "Canvas", "Drawn", "Fonts", "Target"]
+__all__ = ["BASE_SIZE", "EDGE", "MIN_TARGET", "MIN_TEXT", "NAME_TEXT", "Canvas", "Drawn", "Fonts", "Target"]
 
 BASE_SIZE = (800, 480)
 MIN_TARGET = 48  # px: the smallest touch target at any resolution
+EDGE = 8  # baseline px: the least room between a touch target and the edge of the screen
+MIN_TEXT = 18  # baseline px: the least size of anything a player must read (1 m from a 7-inch screen)
+NAME_TEXT = 24  # baseline px: the least size of a player's name and of a score
 
 Align = Literal["left", "center", "right"]
 
 
 @dataclass(frozen=True)
 class Drawn:
-    """One entry of the render log: ``kind`` is ``text``, ``button``, ``image`` or ``shape``."""
+    """One entry of the render log: ``kind`` is ``text``, ``button``, ``image`` or ``shape``. A text
+    has its ``size`` as drawn (baseline px: after shrinking to fit its box, at 800×480 scale), and its
+    ``role`` when it is a player's ``name`` or a ``score`` (read from across the table: 24 px)."""
 
     kind: str
     text: str
     rect: tuple[int, int, int, int]
+    size: int = 0
+    role: str = ""
+    cut: bool = False  # the text did not fit at its least size and ends in "…" (``text`` is whole)
 
 
 @dataclass(frozen=True)
@@ -122,14 +130,24 @@ class Canvas:
         colour: Colour = TEXT,
         align: Align = "left",
         bold: bool = False,
+        role: str = "",
     ) -> pygame.Rect:
-        """Draw ``text`` in ``rect`` (centred vertically), shrunk to fit its width; ``size``: baseline px."""
+        """Draw ``text`` in ``rect`` (centred vertically); ``size``: baseline px. Too wide, it is shrunk to
+        fit, but never below what a player reads from his seat (``MIN_TEXT``; ``NAME_TEXT`` for a
+        ``role`` ``name`` or ``score``): what still does not fit is cut, ending in "…".
+        """
         box = pygame.Rect(rect)
         pixels = max(8, self.px(size))
         surface = self.fonts.render(text, pixels, colour, bold)
+        cut = False
         if surface.get_width() > box.width > 0:
-            pixels = max(8, int(pixels * box.width / surface.get_width()))
+            least = min(pixels, self.px(NAME_TEXT if role in ("name", "score") else MIN_TEXT))
+            pixels = max(least, 8, int(pixels * box.width / surface.get_width()))
             surface = self.fonts.render(text, pixels, colour, bold)
+            shown = text
+            while surface.get_width() > box.width and len(shown) > 1:
+                shown, cut = shown[:-1], True
+                surface = self.fonts.render(shown.rstrip() + "…", pixels, colour, bold)
         placed = surface.get_rect()
         placed.centery = box.centery
         if align == "center":
@@ -139,7 +157,8 @@ class Canvas:
         else:
             placed.left = box.left
         self.surface.blit(surface, placed)
-        self.log.append(Drawn("text", text, tuple(placed)))  # type: ignore[arg-type]
+        drawn = round(pixels / self.scale) if self.scale else pixels
+        self.log.append(Drawn("text", text, tuple(placed), drawn, role, cut))  # type: ignore[arg-type]
         return placed
 
     def paragraph(
@@ -152,20 +171,24 @@ class Canvas:
     ) -> None:
         """Word-wrapped text from the top of ``rect``; lines that do not fit in its height are dropped."""
         box = pygame.Rect(rect)
-        pixels = max(8, self.px(size))
-        font = self.fonts.font(pixels)
-        lines: list[str] = []
-        for word in text.split():
-            if lines and font.size(lines[-1] + " " + word)[0] <= box.width:
-                lines[-1] += " " + word
-            else:
-                lines.append(word)
-        height = font.get_linesize()
+        lines = self.wrap(text, box.width, size)
+        height = self.fonts.font(max(8, self.px(size))).get_linesize()
         for i, line in enumerate(lines):
             top = box.top + i * height
             if top + height > box.bottom:
                 break
             self.text(line, (box.left, top, box.width, height), size=size, colour=colour)
+
+    def wrap(self, text: str, width: int, size: int, bold: bool = False) -> list[str]:
+        """``text`` in lines of at most ``width`` px at ``size`` (a word longer than that on its own)."""
+        font = self.fonts.font(max(8, self.px(size)), bold)
+        lines: list[str] = []
+        for word in text.split():
+            if lines and font.size(lines[-1] + " " + word)[0] <= width:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        return lines
 
     def shape(
         self,
@@ -193,8 +216,13 @@ class Canvas:
         selected: bool = False,
         highlight: bool = False,
         sublabel: str = "",
+        sublabel_size: int = 0,
+        sublabel_role: str = "",
+        wrap: bool = False,
     ) -> pygame.Rect:
-        """A touch target; ``action`` ``None`` draws it disabled. ``sublabel`` is a second, smaller line."""
+        """A touch target; ``action`` ``None`` draws it disabled. ``sublabel`` is a second line, bold, at
+        ``sublabel_size`` (default: a little smaller than the label), ``sublabel_role`` as ``text``'s.
+        ``wrap``: a label too long for one line goes on two (or more), centred, rather than shrunk."""
         box = pygame.Rect(rect)
         fill = colour or (BUTTON_SELECTED if selected else BUTTON if action else BUTTON_DISABLED)
         pygame.draw.rect(self.surface, fill, box, border_radius=self.px(8))
@@ -208,7 +236,27 @@ class Canvas:
             top.height = bottom.height = inner.height // 2
             bottom.top = top.bottom
             self.text(label, top, size=size, colour=shown, align="center")
-            self.text(sublabel, bottom, size=round(size * 0.9), colour=shown, align="center", bold=True)
+            self.text(
+                sublabel,
+                bottom,
+                size=sublabel_size or max(MIN_TEXT, round(size * 0.9)),
+                colour=shown,
+                align="center",
+                bold=True,
+                role=sublabel_role,
+            )
+        elif wrap:
+            lines = self.wrap(label, inner.width, size)
+            line_h = self.fonts.font(max(8, self.px(size))).get_linesize()
+            first = inner.centery - line_h * len(lines) // 2
+            for i, line in enumerate(lines):
+                self.text(
+                    line,
+                    (inner.left, first + i * line_h, inner.width, line_h),
+                    size=size,
+                    colour=shown,
+                    align="center",
+                )
         else:
             self.text(label, inner, size=size, colour=shown, align="center")
         self.log.append(Drawn("button", label, tuple(box)))  # type: ignore[arg-type]

@@ -67,11 +67,17 @@ class ScoreGrid:
     def columns(self) -> int:
         return max(1, len(self.column_labels))
 
+    def label_w(self, canvas: Canvas) -> int:
+        """The row names' width: ``label_width``, or what the total's label needs at ``TEXT`` px (a
+        word a language makes longer is not cut)."""
+        total = canvas.fonts.font(canvas.px(TEXT), True).size(self.total_label)[0] + canvas.px(8)
+        return max(canvas.px(self.label_width), total)
+
     def layout(self, canvas: Canvas, area: pygame.Rect) -> GridLayout:
         row_h = canvas.px(ROW)
         fixed = 2 + (1 if self.column_labels else 0)  # names (and column labels) above, the totals below
         per_page = max(1, area.height // row_h - fixed)
-        per_players = max(1, (area.width - canvas.px(self.label_width)) // (self.columns * canvas.px(CELL)))
+        per_players = max(1, (area.width - self.label_w(canvas)) // (self.columns * canvas.px(CELL)))
         return GridLayout(
             len(self.rows), self.columns, per_page, min(per_players, len(self.players)), len(self.players)
         )
@@ -85,7 +91,7 @@ class ScoreGrid:
         first = player_page * layout.players_per_page
         shown = range(first, min(len(self.players), first + layout.players_per_page))
         row_h = canvas.px(ROW)
-        label_w = canvas.px(self.label_width)
+        label_w = self.label_w(canvas)
         cell_w = (area.width - label_w) // (len(shown) * columns)
 
         def cell(n: int, c: int, y: int) -> tuple[int, int, int, int]:
@@ -96,7 +102,14 @@ class ScoreGrid:
             name, colour = self.players[p]
             x = area.left + label_w + n * columns * cell_w
             canvas.shape((x + 1, y, columns * cell_w - 2, row_h), colour)
-            canvas.text(name, (x + 4, y, columns * cell_w - 8, row_h), size=TEXT, align="center", bold=True)
+            canvas.text(
+                name,
+                (x + 4, y, columns * cell_w - 8, row_h),
+                size=TEXT,
+                align="center",
+                bold=True,
+                role="name",
+            )
         y += row_h
         if self.column_labels:
             for n in range(len(shown)):
@@ -109,7 +122,7 @@ class ScoreGrid:
                 for c in range(columns):
                     value = self.cell(r, p, c)
                     if value is not None:
-                        canvas.text(value, cell(n, c, y), size=TEXT, align="right")
+                        canvas.text(value, cell(n, c, y), size=TEXT, align="right", role="score")
                     elif self.open(r, p, c):
                         canvas.text("·", cell(n, c, y), size=TEXT, colour=TEXT_DIM, align="right")
             y += row_h
@@ -117,5 +130,11 @@ class ScoreGrid:
         canvas.text(self.total_label, (area.left, y, label_w - 4, row_h), size=TEXT, bold=True)
         for n, p in enumerate(shown):
             canvas.text(
-                self.totals[p], cell(n, columns - 1, y), size=TEXT, align="right", bold=True, colour=ACCENT
+                self.totals[p],
+                cell(n, columns - 1, y),
+                size=TEXT,
+                align="right",
+                bold=True,
+                colour=ACCENT,
+                role="score",
             )
