@@ -161,6 +161,13 @@ def run(opts: RunOptions) -> int:
             if watchdog is not None:
                 watchdog.ping()
             clock.tick(config.display.fps)
+        if script is not None and app.running and not script.done:
+            print(
+                f"referee: {opts.script}: ran out of time: --frames {opts.frames} were over at "
+                f"{script.position}, before the script's end",
+                file=sys.stderr,
+            )
+            return 2
     finally:
         parts.close()
         journal.close()

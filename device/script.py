@@ -7,7 +7,10 @@ person's keys and taps):
   next frame;
 - ``tap TEXT`` — a tap on the button showing TEXT in the current language (or named TEXT for the tests,
   ``start 1`` for *Ala starts*), waiting up to ``TAP_PATIENCE`` seconds for it to appear;
-- ``wait SECONDS`` — let the appliance run;
+- ``wait SECONDS`` — let the appliance run SECONDS, then until the camera has read the table as it now
+  lies (a settled or empty reading of a frame taken after those seconds), so that a slow machine plays
+  the script as a fast one does; at most ``WAIT_LIMIT`` seconds more, else the script stops and says
+  that it ran out of time (without a camera the seconds alone);
 - ``shot FILE.png`` — save the screen as last drawn (at the window's size, 800×480 by default) to FILE,
   relative to the working directory; its folder is made if needed;
 - ``#`` starts a comment; blank lines are skipped.
@@ -28,9 +31,10 @@ from typing import Any, Literal
 
 import pygame
 
-__all__ = ["TAP_PATIENCE", "ScriptError", "ScriptPlayer", "Step", "load_script", "parse_script"]
+__all__ = ["TAP_PATIENCE", "WAIT_LIMIT", "ScriptError", "ScriptPlayer", "Step", "load_script", "parse_script"]
 
 TAP_PATIENCE = 5.0  # s: a screen may take a few frames to show the button a tap names
+WAIT_LIMIT = 60.0  # s: after a wait's seconds, how long the camera may take to read the table
 
 
 class ScriptError(ValueError):
@@ -122,11 +126,20 @@ class ScriptPlayer:
         self.post = post
         self._index = 0
         self._until: float | None = None  # a wait's end, or a tap's patience
+        self._mark: int | None = None  # a wait's seconds are over: the camera's newest frame then
         self._release: int | None = None
 
     @property
     def done(self) -> bool:
         return self._index >= len(self.steps) and self._release is None
+
+    @property
+    def position(self) -> str:
+        """Where the script is: its step, or that it is done (for a run that ends before it)."""
+        if self._index >= len(self.steps):
+            return "done"
+        step = self.steps[self._index]
+        return f"line {step.line} ({step})"
 
     def poll(self) -> None:
         if self._release is not None:
@@ -138,10 +151,7 @@ class ScriptPlayer:
         step = self.steps[self._index]
         now = self.clock()
         if step.kind == "wait":
-            if self._until is None:
-                self._until = now + step.seconds
-            if now >= self._until:
-                self._next()
+            self._wait(step, now)
             return
         if step.kind == "shot":
             path = Path(step.text)
@@ -173,6 +183,28 @@ class ScriptPlayer:
                 f"(buttons: {shown})"
             )
 
+    def _wait(self, step: Step, now: float) -> None:
+        camera: Any = getattr(self.app, "camera", None)
+        if self._until is None:
+            self._until = now + step.seconds
+        if self._mark is None:
+            if now < self._until:
+                return
+            if camera is None:
+                self._next()
+                return
+            # The seconds are over: from now on the camera films the table as it lies.
+            self._mark = camera.newest_seq()
+            self._until = now + WAIT_LIMIT
+        if camera is None or camera.settled_since(self._mark):  # (a camera gone: nothing to wait for)
+            self._next()
+        elif now >= self._until:
+            raise ScriptError(
+                f"line {step.line}: ran out of time: {WAIT_LIMIT:g} s after 'wait {step.text}' the camera "
+                f"had still not read the table (a settled or empty reading; is the machine that slow?)"
+            )
+
     def _next(self) -> None:
         self._index += 1
         self._until = None
+        self._mark = None

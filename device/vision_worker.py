@@ -105,6 +105,12 @@ class VisionWorker(Generic[O]):
     def view(self) -> CameraView | None:
         return self._view
 
+    def settled_since(self, seq: int) -> bool:
+        """Whether a frame newer than ``seq`` has been read to a settled (or empty) scene, its reading
+        posted: the table as it lay when the camera took frame ``seq`` is known to the app."""
+        view = self._view
+        return view is not None and view.seq > seq and view.state in ("settled", "empty")
+
     def request(self, frames: int = 1) -> None:
         """Read the table and post it as a requested reading: at once when the scene is still (or
         empty), else as soon as it settles, or after :data:`REQUEST_WAIT_SECONDS` as it then is.
@@ -171,7 +177,7 @@ class VisionWorker(Generic[O]):
         preview = cv2.resize(
             frame, (PREVIEW_WIDTH, max(1, round(height * scale))), interpolation=cv2.INTER_AREA
         )
-        self._view = CameraView(
+        view = CameraView(
             image=cv2.cvtColor(preview, cv2.COLOR_BGR2RGB),
             frame_size=(width, height),
             items=view_items(observation),
@@ -192,6 +198,9 @@ class VisionWorker(Generic[O]):
                     self._ballot_seq = seq
                 else:
                     self.post(Seen(observation, kind="requested"))
+        # The view after the reading it shows is posted: whoever sees it settled (a script's wait) knows
+        # that the reading is already in the queue.
+        self._view = view
         self._last_state = state
         self._last_frame_at = self.clock()
         return True
@@ -238,6 +247,15 @@ class Vision:
 
     def view(self) -> CameraView | None:
         return self._worker.view() if self._worker is not None else None
+
+    def newest_seq(self) -> int:
+        """The sequence number of the camera's newest frame (0 before the first)."""
+        latest = self.camera.latest()
+        return 0 if latest is None else latest[1]
+
+    def settled_since(self, seq: int) -> bool:
+        """Whether the current reader has settled on a frame newer than ``seq`` (see the worker's)."""
+        return self._worker is not None and self._worker.settled_since(seq)
 
     def request(self, frames: int = 1) -> None:
         if self._worker is not None:

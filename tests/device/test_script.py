@@ -13,7 +13,7 @@ import pytest
 
 from device.events import from_pygame
 from device.journal import Journal
-from device.script import ScriptError, ScriptPlayer, parse_script
+from device.script import WAIT_LIMIT, ScriptError, ScriptPlayer, parse_script
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "scripts" / "two-rolls.txt"
@@ -69,6 +69,79 @@ def test_keys_and_taps_go_through_the_event_queue(make_app, clock) -> None:
     assert player.done
 
 
+class SlowCamera:
+    """A camera whose reader settles on a frame only when told: a slow machine's, under test control."""
+
+    def __init__(self) -> None:
+        self.seq = 10  # the newest frame
+        self.settled_seq = 0  # the newest frame read to a settled scene
+
+    def newest_seq(self) -> int:
+        return self.seq
+
+    def settled_since(self, seq: int) -> bool:
+        return self.settled_seq > seq
+
+
+def test_a_wait_waits_for_the_camera_to_read_the_table_as_it_lies(make_app, clock) -> None:
+    app = make_app()
+    app.step()
+    app.camera = camera = SlowCamera()
+    posted: list[pygame.event.Event] = []
+    player = ScriptPlayer(parse_script("wait 2\nkey r"), app, clock, posted.append)
+    player.poll()
+    camera.settled_seq = 10  # settled, but on a frame from before the wait's seconds were over
+    clock.advance(2.5)
+    player.poll()  # the seconds are over: frame 10 is the newest
+    camera.seq, camera.settled_seq = 14, 10
+    for _ in range(3):
+        clock.advance(5)  # however long the reader takes, within the limit
+        player.poll()
+    assert posted == [] and player.position == "line 1 (wait 2)"
+    camera.settled_seq = 12  # a frame taken after the seconds, read to a still scene
+    player.poll()
+    player.poll()
+    assert [e.type for e in posted] == [pygame.KEYDOWN] and posted[0].key == pygame.K_r
+
+
+def test_a_wait_that_the_camera_never_ends_says_it_ran_out_of_time(make_app, clock) -> None:
+    app = make_app()
+    app.step()
+    app.camera = SlowCamera()
+    player = ScriptPlayer(parse_script("key r\nwait 1\nkey 1"), app, clock, lambda e: None)
+    for _ in range(3):
+        player.poll()
+    clock.advance(1)
+    player.poll()
+    clock.advance(WAIT_LIMIT - 0.1)
+    player.poll()
+    clock.advance(0.2)
+    with pytest.raises(ScriptError, match=r"line 2: ran out of time: 60 s after 'wait 1' the camera"):
+        player.poll()
+
+
+def test_a_wait_without_a_camera_is_its_seconds(make_app, clock) -> None:
+    app = make_app()
+    app.step()
+    assert app.camera is None
+    player = ScriptPlayer(parse_script("wait 1"), app, clock, lambda e: None)
+    player.poll()
+    clock.advance(1)
+    player.poll()
+    assert player.done and player.position == "done"
+
+
+def test_frames_that_end_before_the_script_say_so(tmp_path: Path) -> None:
+    script = tmp_path / "long.txt"
+    script.write_text("tap Generał (classic)\nwait 600\n", encoding="utf-8")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [sys.executable, "-m", "device.cli", "--simulate", "--headless", "--no-camera"]
+    command += ["--state-dir", str(tmp_path / "state"), "--script", str(script), "--frames", "30"]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 2
+    assert "ran out of time: --frames 30 were over at line 2 (wait 600)" in result.stderr
+
+
 def test_a_shot_saves_the_screen_as_drawn(make_app, clock, tmp_path: Path) -> None:
     app = make_app()
     app.step()
@@ -120,7 +193,7 @@ def test_the_issues_example_journals_two_rolls_the_second_with_two_held_dice(tmp
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     command = [sys.executable, "-m", "device.cli", "--simulate", "--headless", "--config", str(config)]
     command += ["--state-dir", str(state), "--script", str(EXAMPLE), "--frames", "1500"]
-    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
     assert result.returncode == 0, result.stderr[-2000:]
     journal = Journal.open(state / "journal.sqlite3")
     try:

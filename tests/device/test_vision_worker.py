@@ -103,6 +103,25 @@ def test_one_reading_per_settle() -> None:
     assert view.state == "empty"
 
 
+def test_settled_since_a_frame_is_seen_only_once_its_reading_is_posted() -> None:
+    frames = [np.full((72, 128, 3), i, dtype=np.uint8) for i in range(4)]
+    first = observation([1, 2, 3, 4, 5])
+    script = [Status("rolling"), Status("rolling"), Status("settled", first), Status("settled", first)]
+    seen_when_posted: list[bool] = []
+    worker: VisionWorker = VisionWorker(
+        Camera(frames), Tracker(script), lambda event: seen_when_posted.append(worker.settled_since(1))
+    )
+    worker.process_latest()
+    worker.process_latest()
+    assert not worker.settled_since(1)  # frame 2 read, still rolling
+    worker.process_latest()
+    # while the reading was posted the worker did not yet say settled; once posted it does
+    assert seen_when_posted == [False] and worker.settled_since(1) and worker.settled_since(2)
+    assert not worker.settled_since(3)  # nothing newer than frame 3 read yet
+    worker.process_latest()
+    assert worker.settled_since(3) and seen_when_posted == [False]
+
+
 def test_unsure_dice_are_marked() -> None:
     seen = seen_from_observation(observation([1, None, 3, 4, 5], uncertain=(3,)))
     assert [d.uncertain for d in seen.dice] == [False, True, False, True, False]
