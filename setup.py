@@ -16,6 +16,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+import setuptools
+
+# pyproject.toml's licence is a PEP 639 string, which setuptools reads from version 77 on; an older one
+# (Debian's, in a venv made by `python3 -m venv`) fails on it with a schema error that does not say so.
+if int(setuptools.__version__.split(".")[0]) < 77:
+    raise SystemExit(
+        f"setup.py: setuptools {setuptools.__version__} is too old for pyproject.toml (its licence string,"
+        " PEP 639, needs setuptools >= 77): python -m pip install --upgrade 'setuptools>=77'"
+    )
+
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 

@@ -9,7 +9,26 @@
 # from config.example.toml if absent, the systemd unit and the pods' udev rule, the unit enabled.
 #
 # ROOT=/path installs the files under another root (the tests run it there with stubbed commands).
+#
+# Options (for a Debian arm64 root that is not a Pi, as `make test-arm64` installs into):
+#   --without-pi-archive  leave out the packages only the Raspberry Pi archive has (python3-picamera2,
+#                         python3-lgpio): no camera module, no lgpio; said when it runs
+#   --no-systemd          where no systemd runs (a chroot, a container): the unit and the udev rule are
+#                         installed but not enabled, udevadm and systemctl are not called
 set -euo pipefail
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
+PI_ARCHIVE_ONLY=(python3-picamera2 python3-lgpio)
+WITH_PI_ARCHIVE=yes
+WITH_SYSTEMD=yes
+for arg in "$@"; do
+    case "$arg" in
+        --without-pi-archive) WITH_PI_ARCHIVE=no ;;
+        --no-systemd) WITH_SYSTEMD=no ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option $arg (--without-pi-archive, --no-systemd, --help)" >&2; exit 2 ;;
+    esac
+done
 
 ROOT="${ROOT:-}"
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,6 +53,15 @@ if [[ -z "$ROOT" && $EUID -ne 0 ]]; then
     exit 1
 fi
 
+if [[ $WITH_PI_ARCHIVE == no ]]; then
+    kept=()
+    for package in "${APT_PACKAGES[@]}"; do
+        [[ " ${PI_ARCHIVE_ONLY[*]} " == *" $package "* ]] || kept+=("$package")
+    done
+    APT_PACKAGES=("${kept[@]}")
+    say "leaving out ${PI_ARCHIVE_ONLY[*]} (--without-pi-archive: only the Raspberry Pi archive has them):" \
+        "no camera module and no lgpio here, the appliance runs with the synthetic camera and mock pins"
+fi
 say "apt packages: ${APT_PACKAGES[*]}"
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${APT_PACKAGES[@]}"
@@ -58,7 +86,9 @@ if [[ ! -x "$ROOT$VENV/bin/python" ]]; then
 fi
 # The runtime versions are pinned (constraints.txt, in step with pyproject.toml): the same NumPy 1.x that
 # Debian's picamera2 helpers (simplejpeg, …) are built against, the OpenCV the tests ran on.
-"$ROOT$VENV/bin/python" -m pip install --quiet --upgrade pip
+# setuptools >= 77 reads pyproject's licence string (PEP 639): the venv's own copy (Debian's, older)
+# would fail `setup.py build_ext` when the solver is rebuilt in this venv after an update.
+"$ROOT$VENV/bin/python" -m pip install --quiet --upgrade pip 'setuptools>=77'
 "$ROOT$VENV/bin/python" -m pip install --quiet --upgrade --constraint "$SRC/constraints.txt" "$SRC"
 
 say "config $CONFIG_DIR/config.toml"
@@ -76,6 +106,10 @@ say "systemd unit and udev rule"
 install -D -m 0644 "$SRC/systemd/$SERVICE" "$ROOT/etc/systemd/system/$SERVICE"
 install -D -m 0644 "$SRC/systemd/99-tabletop-referee-pods.rules" \
     "$ROOT/etc/udev/rules.d/99-tabletop-referee-pods.rules"
+if [[ $WITH_SYSTEMD == no ]]; then
+    say "not enabled (--no-systemd: no systemd runs here): the unit and the udev rule are installed only"
+    exit 0
+fi
 udevadm control --reload-rules
 udevadm trigger --subsystem-match=tty --action=add
 systemctl daemon-reload

@@ -3,6 +3,9 @@ installer and the Pi-versions CI venv install from it; the Pi's versions (NumPy 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -51,3 +54,23 @@ def test_the_installer_and_ci_install_from_the_constraints() -> None:
     assert "-c constraints.txt" in makefile
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test\n" in ci and "make test-pi" in ci
+
+
+def test_setup_py_names_a_setuptools_too_old_for_the_licence_string(tmp_path: Path) -> None:
+    """Debian's setuptools (66 in a fresh Bookworm venv) cannot read pyproject's PEP 639 licence: setup.py
+    says what to do instead of failing on the schema; the installer and `make test-pi` upgrade it."""
+    fake = tmp_path / "setuptools"
+    fake.mkdir()
+    (fake / "__init__.py").write_text('__version__ = "66.1.1"\n')
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "setup.py"), "build_ext", "--inplace"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert "setuptools 66.1.1 is too old" in result.stderr and "'setuptools>=77'" in result.stderr
+    pi_venv = (ROOT / "Makefile").read_text().split("$(PI_STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "'setuptools>=77'" in pi_venv
