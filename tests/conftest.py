@@ -26,6 +26,23 @@ settings.register_profile("thorough", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+EMULATED = os.environ.get("REFEREE_EMULATED", "") not in ("", "0")  # make test-arm64: under qemu-user
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under emulation (``make test-arm64``) a test marked ``not_emulated(reason=…)`` is skipped with its
+    reason, which ``-rs`` prints; a mark without a reason is an error, emulated or not."""
+    for item in items:
+        mark = item.get_closest_marker("not_emulated")
+        if mark is None:
+            continue
+        reason = mark.kwargs.get("reason") or (mark.args[0] if mark.args else "")
+        if not reason:
+            raise pytest.UsageError(f"{item.nodeid}: not_emulated needs a reason (not_emulated(reason=...))")
+        if EMULATED:
+            item.add_marker(pytest.mark.skip(reason=f"not under emulation: {reason}"))
+
+
 @pytest.fixture
 def mock_factory() -> Iterator[object]:
     """gpiozero's MockFactory as the default pin factory for one test; pins are reset after."""
