@@ -25,6 +25,7 @@ from tests.rules.rummikub.positions import random_position
 
 ROOT = Path(__file__).resolve().parents[3]
 PURE = {**os.environ, compiled.ENV: "1"}
+ANSWERS = Path(__file__).parent / "data" / "answers.json"  # answers() on x86-64: bench/arch_reference.py
 
 # Positions of every size class of bench/rummikub_solvers.py, answered by both.
 _ANSWERS = """
@@ -77,6 +78,15 @@ def test_the_sources_answer_exactly_as_the_solver_in_use() -> None:
     if not COMPILED:
         pytest.skip("the solver is not compiled here: the suite already runs the sources")
     assert json.loads(_pure_python(_ANSWERS)) == json.loads(json.dumps(answers()))
+
+
+def test_the_answers_are_those_committed_from_x86_64() -> None:
+    """On any CPU (aarch64 under ``make test-arm64``) the solver in use answers as it did on x86-64; the
+    test above holds the sources to the same answers. A change of answers on purpose: write them again
+    with ``bench/arch_reference.py --write`` on x86-64."""
+    committed = json.loads(ANSWERS.read_text(encoding="utf-8"))
+    assert committed["written_on"] == "x86_64"
+    assert json.loads(json.dumps(answers())) == committed["answers"]
 
 
 def test_the_solver_tests_and_examples_pass_on_the_sources() -> None:
