@@ -6,7 +6,8 @@
 #
 # 1. root     an arm64 Bookworm root made by mmdebstrap from the Debian archive, once, cached in
 #             $ARM64_CACHE (default /var/cache/tabletop-referee) under a hash of its recipe (below):
-#             rebuilt when the recipe changes. Each run works on an overlay; the cache stays clean.
+#             rebuilt when the recipe changes. Each run works on an overlay; the cache stays clean
+#             (pip's downloads are kept beside it, in $ARM64_CACHE/pip).
 # 2. install  the project (the files git knows, as they are in the working tree) copied into the root
 #             and installed there with systemd/install.sh itself, --without-pi-archive --no-systemd.
 # 3. suite    the whole test suite (pytest -n $WORKERS, default: the machine's cores), in the venv the
@@ -119,7 +120,7 @@ mkdir -p "$WORK/upper" "$WORK/work" "$WORK/root"
 git -C "$SRC" ls-files -z --cached --others --exclude-standard >"$WORK/files"
 
 # Everything from here runs inside `unshare --mount`: the mounts vanish with it, whatever happens.
-export BASE WORK SRC DATASETS WORKERS PYTEST_ARGS="${PYTEST_ARGS:-}"
+export BASE CACHE WORK SRC DATASETS WORKERS PYTEST_ARGS="${PYTEST_ARGS:-}"
 set +e
 unshare --mount --propagation private bash -euo pipefail -c '
 R="$WORK/root"
@@ -135,6 +136,7 @@ ln -s pts/ptmx "$R/dev/ptmx" && mount -t tmpfs tmpfs "$R/dev/shm"
 ln -s /proc/self/fd "$R/dev/fd"
 mount -t tmpfs -o size=4g tmpfs "$R/tmp"
 cp /etc/resolv.conf "$R/etc/resolv.conf"
+mkdir -p "$CACHE/pip" "$R/root/.cache/pip" && mount --bind "$CACHE/pip" "$R/root/.cache/pip" # the wheels
 mkdir -p "$R/opt/shared/datasets"
 if [[ -d "$DATASETS" ]]; then
     mount --bind -o ro "$DATASETS" "$R/opt/shared/datasets"
