@@ -135,7 +135,12 @@ mkdir -p "$R/dev/pts" "$R/dev/shm" && mount -t devpts -o newinstance,ptmxmode=06
 ln -s pts/ptmx "$R/dev/ptmx" && mount -t tmpfs tmpfs "$R/dev/shm"
 ln -s /proc/self/fd "$R/dev/fd"
 mount -t tmpfs -o size=4g tmpfs "$R/tmp"
+# The network as this machine reaches it: its resolver, and the certificates it trusts (a proxy too),
+# for apt, and for pip, which otherwise trusts only its own list.
 cp /etc/resolv.conf "$R/etc/resolv.conf"
+if [[ -s /etc/ssl/certs/ca-certificates.crt ]]; then
+    cp /etc/ssl/certs/ca-certificates.crt "$R/etc/ssl/certs/ca-certificates.crt"
+fi
 mkdir -p "$CACHE/pip" "$R/root/.cache/pip" && mount --bind "$CACHE/pip" "$R/root/.cache/pip" # the wheels
 mkdir -p "$R/opt/shared/datasets"
 if [[ -d "$DATASETS" ]]; then
@@ -151,7 +156,8 @@ mkdir "$R/.oldroot"
 cd "$R"
 pivot_root . .oldroot
 exec /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root LANG=C.UTF-8 \
-    WORKERS="$WORKERS" PYTEST_ARGS="$PYTEST_ARGS" /bin/bash -c \
+    PIP_CERT=/etc/ssl/certs/ca-certificates.crt SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 WORKERS="$WORKERS" PYTEST_ARGS="$PYTEST_ARGS" /bin/bash -c \
     "umount -l /.oldroot && rmdir /.oldroot && exec bash /src/tabletop-referee/systemd/test-arm64-inside.sh"
 ' 2>&1 | tee "$WORK/log" | grep --line-buffered -v '^@@step '
 status=${PIPESTATUS[0]}
