@@ -28,7 +28,7 @@ def test_the_scripts_are_valid_bash() -> None:
     assert SCRIPT.stat().st_mode & 0o100
     # the part run in the private mount namespace is a quoted script of its own (no quote inside it)
     body = SCRIPT.read_text().split("--propagation private bash -euo pipefail -c '", 1)[1].split("'", 1)[0]
-    assert body.rstrip().endswith("test-arm64-inside.sh\"")
+    assert body.rstrip().endswith('test-arm64-inside.sh"')
     assert subprocess.run(["bash", "-n", "-c", body], capture_output=True).returncode == 0
     if shutil.which("shellcheck"):
         result = subprocess.run(["shellcheck", str(SCRIPT), str(INSIDE)], capture_output=True, text=True)
