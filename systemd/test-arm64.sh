@@ -6,8 +6,10 @@
 #
 # 1. root     an arm64 Bookworm root made by mmdebstrap from the Debian archive, once, cached in
 #             $ARM64_CACHE (default /var/cache/tabletop-referee) under a hash of its recipe (below):
-#             rebuilt when the recipe changes. Each run works on an overlay; the cache stays clean
-#             (pip's downloads are kept beside it, in $ARM64_CACHE/pip).
+#             rebuilt when the recipe changes. Each run works on an overlay; the cache stays clean.
+#    wheels   every wheel pip needs there (build, runtime at constraints.txt, dev extra) downloaded here
+#             for aarch64 / CPython 3.11 into $ARM64_CACHE/wheels-cp311-aarch64: pip in the root uses
+#             only those (PIP_NO_INDEX), so no TLS runs under emulation.
 # 2. install  the project (the files git knows, as they are in the working tree) copied into the root
 #             and installed there with systemd/install.sh itself, --without-pi-archive --no-systemd.
 # 3. suite    the whole test suite (pytest -n $WORKERS, default: the machine's cores), in the venv the
@@ -108,6 +110,26 @@ if [[ "$(chroot "$BASE" /usr/bin/uname -m 2>&1)" != aarch64 ]]; then
     exit 2
 fi
 step_end
+# --- the wheels, fetched here for aarch64 and CPython 3.11: pip inside the root installs only from them --
+# (no index: under emulation a TLS handshake is so slow that a proxy may reset it, as one here did)
+WHEELS="$CACHE/wheels-cp311-aarch64"
+step_start wheels "pip download for aarch64, CPython 3.11, into $WHEELS"
+python3 - "$SRC" >"$CACHE/requirements.txt" <<'PY'
+import sys, tomllib
+project = tomllib.load(open(sys.argv[1] + "/pyproject.toml", "rb"))
+wanted = ["pip", *project["build-system"]["requires"], *project["project"]["dependencies"]]
+print("\n".join(wanted + project["project"]["optional-dependencies"]["dev"]))
+PY
+platforms=()
+for tag in manylinux_2_36 manylinux_2_35 manylinux_2_34 manylinux_2_31 manylinux_2_28 manylinux_2_27 \
+    manylinux_2_24 manylinux_2_17 manylinux2014; do
+    platforms+=(--platform "${tag}_aarch64")
+done
+PIP_CONFIG_FILE=/dev/null python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
+    --python-version 3.11 --implementation cp --abi cp311 --abi abi3 --abi none "${platforms[@]}" \
+    --constraint "$SRC/constraints.txt" --requirement "$CACHE/requirements.txt" --dest "$WHEELS"
+step_end
+
 if [[ "${1:-}" == --root-only ]]; then
     report_times
     exit 0
@@ -120,7 +142,7 @@ mkdir -p "$WORK/upper" "$WORK/work" "$WORK/root"
 git -C "$SRC" ls-files -z --cached --others --exclude-standard >"$WORK/files"
 
 # Everything from here runs inside `unshare --mount`: the mounts vanish with it, whatever happens.
-export BASE CACHE WORK SRC DATASETS WORKERS PYTEST_ARGS="${PYTEST_ARGS:-}"
+export BASE CACHE WHEELS WORK SRC DATASETS WORKERS PYTEST_ARGS="${PYTEST_ARGS:-}"
 set +e
 unshare --mount --propagation private bash -euo pipefail -c '
 R="$WORK/root"
@@ -135,13 +157,12 @@ mkdir -p "$R/dev/pts" "$R/dev/shm" && mount -t devpts -o newinstance,ptmxmode=06
 ln -s pts/ptmx "$R/dev/ptmx" && mount -t tmpfs tmpfs "$R/dev/shm"
 ln -s /proc/self/fd "$R/dev/fd"
 mount -t tmpfs -o size=4g tmpfs "$R/tmp"
-# The network as this machine reaches it: its resolver, and the certificates it trusts (a proxy too),
-# for apt, and for pip, which otherwise trusts only its own list.
+# The network as this machine reaches it (the installer apt step): its resolver, the certificates it trusts.
 cp /etc/resolv.conf "$R/etc/resolv.conf"
 if [[ -s /etc/ssl/certs/ca-certificates.crt ]]; then
     cp /etc/ssl/certs/ca-certificates.crt "$R/etc/ssl/certs/ca-certificates.crt"
 fi
-mkdir -p "$CACHE/pip" "$R/root/.cache/pip" && mount --bind "$CACHE/pip" "$R/root/.cache/pip" # the wheels
+mkdir -p "$R/opt/wheels" && mount --bind -o ro "$WHEELS" "$R/opt/wheels"
 mkdir -p "$R/opt/shared/datasets"
 if [[ -d "$DATASETS" ]]; then
     mount --bind -o ro "$DATASETS" "$R/opt/shared/datasets"
@@ -156,8 +177,7 @@ mkdir "$R/.oldroot"
 cd "$R"
 pivot_root . .oldroot
 exec /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root LANG=C.UTF-8 \
-    PIP_CERT=/etc/ssl/certs/ca-certificates.crt SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
-    PIP_DISABLE_PIP_VERSION_CHECK=1 WORKERS="$WORKERS" PYTEST_ARGS="$PYTEST_ARGS" /bin/bash -c \
+    PIP_NO_INDEX=1 PIP_FIND_LINKS=/opt/wheels PIP_DISABLE_PIP_VERSION_CHECK=1 WORKERS="$WORKERS" PYTEST_ARGS="$PYTEST_ARGS" /bin/bash -c \
     "umount -l /.oldroot && rmdir /.oldroot && exec bash /src/tabletop-referee/systemd/test-arm64-inside.sh"
 ' 2>&1 | tee "$WORK/log" | grep --line-buffered -v '^@@step '
 status=${PIPESTATUS[0]}
