@@ -17,6 +17,7 @@ class Termination(enum.Enum):
     POOL_EXHAUSTED = "pool_exhausted"  # Rummikub: no tile to draw and a full round without a play
     WENT_OUT = "went_out"  # Kalooki: a player went out
     ROUNDS_PLAYED = "rounds_played"  # Zatre: every round played
+    PUZZLE_ANSWERED = "puzzle_answered"  # a Rummikub puzzle: the answer given and scored
 
 
 def seat_label(seat: int) -> str:

@@ -124,6 +124,13 @@ class EndScreen(Screen):
                 lambda: self.host.show("rummikub_review"),
                 size=24,
             )
+        elif session.spec.name == "rummikub_puzzle":  # the puzzle's best answer, as tiles
+            canvas.button(
+                (m + canvas.px(236), bottom, canvas.px(220), canvas.px(56)),
+                self._("Best answer"),
+                lambda: self.host.show("rummikub_puzzle_answer"),
+                size=24,
+            )
         canvas.button(
             (canvas.width - m - canvas.px(200), bottom, canvas.px(200), canvas.px(56)),
             self._("Home"),

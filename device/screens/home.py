@@ -55,7 +55,8 @@ class HomeScreen(Screen):
         gap = canvas.px(12)
         left = canvas.px(24)
         width = (canvas.width - 2 * left - gap * (cols - 1)) // cols
-        height = canvas.px(88)
+        rows = -(-len(entries) // cols)
+        height = canvas.px(88) if rows <= 2 else canvas.px(66)  # a third row leaves room for the notes
         top = canvas.px(108)
         for i, (game, variant, title) in enumerate(entries):
             r = pygame.Rect(

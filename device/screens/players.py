@@ -16,9 +16,12 @@ import rules
 from device.events import Event, Key
 from device.host import Host
 from device.screens.base import Screen, screen
+from device.sessions.rummikub_coach import journaled_position
 from device.ui.canvas import Canvas
 from device.ui.names import seat_colour
 from device.ui.theme import TEXT_DIM
+from rules.rummikub.advice import table_text
+from rules.rummikub.tiles import tiles_text
 
 KEY_ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
 EXTRA_LETTERS = {"pl": "ĄĆĘŁŃÓŚŹŻ", "hu": "ÁÉÍÓÖŐÚÜŰ", "de": "ÄÖÜ", "en": ""}
@@ -35,6 +38,8 @@ class PlayersScreen(Screen):
         self.names: list[str] = []
         self.editing: int | None = None
         self.hands: int | None = None  # a game of several hands (Rummikub): how many
+        self.difficulty: str | None = None  # a Rummikub puzzle's: easy, medium, hard
+        self.from_games = False  # a Rummikub puzzle from a move of the players' learning-table games
 
     def enter(self, game: str = "", variant: str | None = None, **_: Any) -> None:
         if game:
@@ -45,6 +50,8 @@ class PlayersScreen(Screen):
         self.editing = None
         defaults = self.host.settings.game_options(self.game)
         self.hands = getattr(defaults, "hands", None)
+        self.difficulty = getattr(defaults, "difficulty", None)
+        self.from_games = False
 
     def set_hands(self, hands: int) -> None:
         """A game of ``hands`` hands (1–20; the rules' range)."""
@@ -63,6 +70,11 @@ class PlayersScreen(Screen):
             overrides["variant"] = self.variant
         if self.hands is not None:
             overrides["hands"] = self.hands
+        if self.difficulty is not None:
+            overrides["difficulty"] = self.difficulty
+            position = journaled_position(self.host.journal) if self.from_games else None
+            if position is not None:
+                overrides["table"], overrides["rack"] = table_text(position[0]), tiles_text(position[1])
         options = self.host.settings.game_options(self.game, **overrides)
         names = [n.strip() or self._("Player {n}", n=i + 1) for i, n in enumerate(self.names[: self.count])]
         self.host.start_game(options, names)
@@ -115,6 +127,8 @@ class PlayersScreen(Screen):
             self.stepper(
                 canvas, (m + canvas.px(380), top), self._("Hands"), self.hands, self.set_hands, 110, "hands "
             )
+        if self.difficulty is not None:
+            self.draw_difficulty(canvas, top)
         row_h = canvas.px(56)
         for i in range(self.count):
             y = top + canvas.px(64) + i * (row_h + canvas.px(6))
@@ -137,6 +151,33 @@ class PlayersScreen(Screen):
             canvas.width - m - canvas.px(200), canvas.height - canvas.px(72), canvas.px(200), canvas.px(60)
         )
         canvas.button(start, self._("Start"), self.start, size=30, colour=(22, 163, 74))
+
+    def set_difficulty(self, difficulty: str) -> None:
+        self.difficulty, self.from_games = difficulty, False
+
+    def set_from_games(self) -> None:
+        self.from_games = not self.from_games
+
+    def draw_difficulty(self, canvas: Canvas, top: int) -> None:
+        """A puzzle's difficulty (dealt with a known optimum), or a move of the players' own games."""
+        words = {"easy": self._("easy"), "medium": self._("medium"), "hard": self._("hard")}
+        x = canvas.px(290)
+        w = canvas.px(116)
+        for i, (key, word) in enumerate(words.items()):
+            canvas.button(
+                (x + i * (w + canvas.px(6)), top, w, canvas.px(52)),
+                word,
+                partial(self.set_difficulty, key),
+                selected=key == self.difficulty and not self.from_games,
+                size=22,
+            )
+        canvas.button(
+            (canvas.px(16), canvas.height - canvas.px(72), canvas.px(300), canvas.px(60)),
+            self._("A move of our games"),
+            self.set_from_games,
+            selected=self.from_games,
+            size=22,
+        )
 
     def stepper(
         self,

@@ -52,7 +52,14 @@ register_kind(
     )
 )
 
-__all__ = ["ReviewScreen", "draw_advice", "draw_coach_controls", "draw_rack_entry", "wants_picker"]
+__all__ = [
+    "ReviewScreen",
+    "draw_advice",
+    "draw_coach_controls",
+    "draw_rack_entry",
+    "move_lines",
+    "wants_picker",
+]
 
 
 def _coach(session: Any) -> RummikubCoach | None:
@@ -158,7 +165,7 @@ def _rows(lengths: list[int], width: int, tile_w: int, gap: int) -> int:
     return rows
 
 
-def _move_lines(screen: Any, canvas: Canvas, advice: Advice, area: pygame.Rect) -> None:
+def move_lines(screen: Any, canvas: Canvas, advice: Advice, area: pygame.Rect) -> None:
     """The best move as tiles: the melds to take apart, then the melds to lay (new and rearranged)."""
     y = area.top
     th = canvas.px(28)
@@ -233,7 +240,7 @@ def draw_advice(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect) ->
             text = screen._("Hint: the best move lays {n}", n=advice.tiles_possible)
         canvas.text(text, (inner.left, inner.top, inner.width, line), size=20, colour=ACCENT)
         if advice is not None and advice.move is not None and stage >= 2:
-            _move_lines(
+            move_lines(
                 screen,
                 canvas,
                 advice,
@@ -272,7 +279,7 @@ def draw_advice(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect) ->
         )
         inner.height -= line
     if advice.move is not None and move.laid < best:
-        _move_lines(
+        move_lines(
             screen,
             canvas,
             advice,

@@ -57,6 +57,7 @@ __all__ = [
     "RummikubCoach",
     "SeatReview",
     "coach_of",
+    "journaled_position",
     "review_json",
     "track",
 ]
@@ -378,6 +379,31 @@ def review_json(options: RummikubOptions, history: Sequence[Action], names: Sequ
             }
         )
     return {"review": players}
+
+
+def journaled_position(journal: Any, *, newest: int = 5) -> tuple[tuple[Meld, ...], tuple[Tile, ...]] | None:
+    """A puzzle from the players' own games: of the ``newest`` learning-table games in the journal, the
+    move that cost most (tiles possible minus laid; the latest on a tie), as ``(table, rack)``; a
+    move that laid everything it could when none cost anything; ``None`` without such a game."""
+    import rules  # the registry: the stored actions as actions
+
+    best: tuple[tuple[int, int, int], MoveRecord] | None = None
+    stored = [g for g in journal.games() if g.game == "rummikub" and g.options.get("learning")]
+    for game in stored[-newest:]:
+        try:
+            options = RummikubOptions.from_dict(game.options)
+            history = [rules.action_from_json(a.action) for a in journal.actions(game.id)]
+            known = track(options, history)
+        except (ValueError, rules.IllegalAction):
+            continue  # a game of an older rule version: not a source of puzzles
+        for move in known.moves:
+            advice = advise(move.table, move.rack, opened=move.opened)
+            if advice.tiles_possible == 0 or not move.opened:
+                continue
+            rank = (advice.tiles_possible - move.laid, game.id, move.index)
+            if best is None or rank > best[0]:
+                best = (rank, move)
+    return None if best is None else (best[1].table, best[1].rack)
 
 
 _COACHES: weakref.WeakKeyDictionary[Any, RummikubCoach] = weakref.WeakKeyDictionary()

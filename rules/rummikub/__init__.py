@@ -7,6 +7,7 @@ The conformance API of RULES.md: :func:`parse_tiles`, :func:`meld_value`, :func:
 ``opening``, ``arrange``, ``best_move``, ``game`` (registry entry).
 """
 
+from rules.rummikub import puzzle  # noqa: F401 - registers the solo puzzles (rummikub_puzzle)
 from rules.rummikub.actions import (
     Announce,
     Draw,

@@ -275,6 +275,7 @@ def test_every_screen_is_covered() -> None:
     covered |= {"zatre_table", "kalooki_table"}  # tests/device/test_zatre_table.py, test_kalooki_table.py
     covered |= {"rummikub_table"}  # tests/device/test_rummikub_table.py
     covered |= {"rummikub_review"}  # tests/device/test_rummikub_coach.py
+    covered |= {"rummikub_puzzle", "rummikub_puzzle_answer"}  # tests/device/test_rummikub_puzzle.py
     covered |= {"voice_settings"}  # tests/device/test_voice.py
     assert set(SCREENS) == covered
 

@@ -69,7 +69,7 @@ def spec(request: pytest.FixtureRequest) -> GameSpec:
 def test_replay_rebuilds_an_auto_played_game(
     spec: GameSpec, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    options = spec.options_type.preset("seed", players=3, seed=seed)
+    options = spec.options_type.preset("seed", players=min(3, spec.options_type.MAX_PLAYERS), seed=seed)
     actions = _recorded(spec, options, monkeypatch)
     final = spec.auto_play(options)
     assert actions, f"{spec.name}: the auto-played game took no action"
@@ -81,7 +81,7 @@ def test_replay_rebuilds_an_auto_played_game(
 def test_to_move_names_the_seat_that_moves(
     spec: GameSpec, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    options = spec.options_type.preset("seed", players=3, seed=seed)
+    options = spec.options_type.preset("seed", players=min(3, spec.options_type.MAX_PLAYERS), seed=seed)
     actions = _recorded(spec, options, monkeypatch)
     players = options.players
     for state, act in _states(spec, options, actions):
@@ -97,7 +97,7 @@ def test_to_move_names_the_seat_that_moves(
 def test_outcome_only_at_the_end_and_over_means_nobody_moves(
     spec: GameSpec, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    options = spec.options_type.preset("seed", players=2, seed=7)
+    options = spec.options_type.preset("seed", players=min(2, spec.options_type.MAX_PLAYERS), seed=7)
     actions = _recorded(spec, options, monkeypatch)
     state = spec.new_game(options)
     for act in actions:
@@ -116,7 +116,7 @@ def test_outcome_only_at_the_end_and_over_means_nobody_moves(
 def test_every_action_of_a_game_round_trips_through_json(
     spec: GameSpec, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    options = spec.options_type.preset("seed", players=3, seed=seed)
+    options = spec.options_type.preset("seed", players=min(3, spec.options_type.MAX_PLAYERS), seed=seed)
     for act in _recorded(spec, options, monkeypatch):
         data = action_to_json(act)
         assert action_from_json(json.dumps(data)) == act
@@ -147,6 +147,8 @@ EXAMPLES: list[Action] = [
     rules.zatre.Lay.parse("5|6@0,0H 0|4@0,1H"),
     rules.zatre.Show.parse("1|2 4|4 5|6"),
     rules.zatre.Pass(),
+    rules.rummikub.puzzle.Answer((Meld.parse("R1 R2 R3 R4"),)),
+    rules.rummikub.puzzle.NoMove(),
     RollDice(Roll.parse("4 3 4 5 1"), (0, 2)),
     Choose("chance"),
 ]
@@ -157,7 +159,7 @@ def played_kinds() -> dict[str, Action]:
     """One played action per kind, from an auto-played game of every registered game."""
     found: dict[str, Action] = {}
     for spec in rules.games():
-        options = spec.options_type.preset("seed", players=3, seed=1)
+        options = spec.options_type.preset("seed", players=min(3, spec.options_type.MAX_PLAYERS), seed=1)
         with pytest.MonkeyPatch.context() as mp:
             for act in _recorded(spec, options, mp):
                 found.setdefault(type(act).kind, act)
