@@ -7,17 +7,21 @@ per object, normalised: a box ``class cx cy w h`` or a polygon ``class x1 y1 x2 
 ``- name`` line per class, in class order): each box then carries its class name too. A label line of
 any other shape is an error naming the file and line, never dropped.
 
-The development split is decided by a hash of the image's file name alone, so it is the same on every
-machine and never depends on the order of the CSV:
+The development split is decided by the photo's *scene* — the table it was taken at and the session it
+belongs to — never by the single file: photos of one layout, one table or one session are all in one
+split, so no ``val`` photo shares its layout or table with a photo a reader learned from (``scene_of``
+reads the scene from the file name; ``SCENE_SPLITS`` says which split each scene is in). It is the same
+on every machine and never depends on the order of the CSV:
 
->>> split_of("train/images/dice_1.jpg") in ("fit", "calib", "val")
-True
+>>> split_of("train/images/rummy3-12_jpeg.rf.0162f8cd.jpg"), scene_of("rummy4-88_jpeg.rf.1ce3.jpg")
+('calib', 'rummikub-white-racks')
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -26,14 +30,71 @@ Split = Literal["fit", "calib", "val"]
 SPLITS: tuple[Split, ...] = ("fit", "calib", "val")
 TABLE_COLUMNS = ("image", "width", "height", "objects")  # what ground_truth.csv needs (split is ours)
 
-# Percent of each dataset kept out of training: "val" is never trained or tuned on; "calib" fixes the
-# classifier's temperature and the confidence threshold.
+# The scenes of the shared photo sets (looked at photo by photo; docs/data.md describes each) and their
+# split. "val" is never trained or tuned on; "calib" fixes the classifier's temperature and the
+# confidence threshold; both are scenes "fit" does not hold.
+SCENE_SPLITS: dict[str, Split] = {
+    # rummikub-tiles: five tables. rummy-N and rummy2-N are one walnut table (two sessions).
+    "rummikub-walnut": "fit",
+    "rummikub-fabric": "fit",  # rummy4-21..85: grey striped fabric, tables and single tiles
+    "rummikub-backgrounds": "fit",  # rummyBackground-N: empty tables
+    "rummikub-marble": "calib",  # rummy3-N: racks and loose tiles on white marble
+    "rummikub-grey": "val",  # rummy4-2..20: loose melds on a plain grey-blue table
+    "rummikub-white-racks": "val",  # rummy4-86..90: racks on a white table
+    # dice-tray: two sessions a day apart, other dice on the second day; the second day is halved in
+    # time (its white board is also in the first day's photos: the set has no second table).
+    "dice-tray-day1": "fit",
+    "dice-tray-day2-early": "calib",
+    "dice-tray-day2-late": "val",
+    # dice-webcam: one wooden table, six sessions (the file prefix, one per number of dice).
+    "dice-webcam-dice": "fit",
+    "dice-webcam-two": "fit",
+    "dice-webcam-four": "fit",
+    "dice-webcam-six": "fit",
+    "dice-webcam-three": "calib",
+    "dice-webcam-five": "val",
+}
+
+# Photos of no known scene (a new folder) fall back to a hash of the file name, in these shares.
 VAL_PERCENT = 24
 CALIB_PERCENT = 15
+DAY2_SPLIT_AT = "100200"  # dice-tray: the second day's shots before this time are "early"
+
+
+def scene_of(image: str) -> str | None:
+    """The scene of a shared photo from its file name, or ``None`` for a photo of no known set."""
+    name = Path(image).name
+    if match := re.match(r"rummy(\d*|Background)-(\d+)_", name):
+        session, number = match.group(1), int(match.group(2))
+        if session in ("", "2"):
+            return "rummikub-walnut"
+        if session == "3":
+            return "rummikub-marble"
+        if session == "Background":
+            return "rummikub-backgrounds"
+        if session == "4":
+            if number <= 20:
+                return "rummikub-grey"
+            return "rummikub-fabric" if number <= 85 else "rummikub-white-racks"
+        return None
+    if match := re.match(r"IMG_(\d{8})_(\d{6})\.", name):
+        day, clock = match.groups()
+        if day == "20191208":
+            return "dice-tray-day1"
+        if day == "20191209":
+            return "dice-tray-day2-early" if clock < DAY2_SPLIT_AT else "dice-tray-day2-late"
+        return None
+    if match := re.match(r"(dice|two|three|four|five|six)_?\d+\.", name):
+        return f"dice-webcam-{match.group(1)}"
+    return None
 
 
 def split_of(image: str) -> Split:
-    """The development split of an image, from the MD5 of its file name (not its folder)."""
+    """The development split of an image: its scene's split, or for a photo of no known scene the MD5
+    of its file name (not its folder)."""
+    scene = scene_of(image)
+    if scene is not None:
+        return SCENE_SPLITS[scene]
     bucket = int(hashlib.md5(Path(image).name.encode("utf-8")).hexdigest(), 16) % 100
     if bucket < VAL_PERCENT:
         return "val"

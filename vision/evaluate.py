@@ -396,3 +396,108 @@ def evaluate_tiles(
         if show is not None:
             cv2.imwrite(str(show / item.path.name), annotate_tiles(frame, observation, truth))
     return evaluation
+
+
+# ---------------------------------------------------------------- reliability
+
+
+def scored_tiles(item: LabelledImage, observation: Any) -> tuple[list[tuple[float, bool]], int]:
+    """``([(confidence, right)], true tiles)``: each tile read, paired by position with the labelled tile
+    nearest its centre (within half the label's short side); a tile read where none is labelled is wrong.
+    A tile ``corrected`` by its meld counts with the meld's confidence, as the reader reports it."""
+    unused = set(range(len(observation.tiles)))
+    scored = []
+    for box in item.boxes:
+        reach = 0.5 * min(box.w, box.h)
+        best = min(
+            (i for i in unused if math.dist(observation.tiles[i].center, (box.cx, box.cy)) < reach),
+            key=lambda i: math.dist(observation.tiles[i].center, (box.cx, box.cy)),
+            default=None,
+        )
+        if best is not None:
+            unused.remove(best)
+            seen = observation.tiles[best]
+            scored.append((seen.confidence, str(seen.tile) == tile_name(box.name or str(box.cls))))
+    scored.extend((observation.tiles[i].confidence, False) for i in unused)
+    return scored, len(item.boxes)
+
+
+def scored_dice(item: LabelledImage, observation: DiceObservation) -> tuple[list[tuple[float, bool]], int]:
+    """The same for dice: each die read, paired by position (as ``pair_by_position``) with a labelled die."""
+    unused = set(range(len(observation.dice)))
+    scored = []
+    for box in item.boxes:
+        reach = max(0.5 * max(box.w, box.h), 12.0)
+        best = min(
+            (
+                i
+                for i in unused
+                if math.hypot(observation.dice[i].center[0] - box.cx, observation.dice[i].center[1] - box.cy)
+                < max(reach, 0.4 * observation.dice[i].size)
+            ),
+            key=lambda i: math.hypot(
+                observation.dice[i].center[0] - box.cx, observation.dice[i].center[1] - box.cy
+            ),
+            default=None,
+        )
+        if best is not None:
+            unused.remove(best)
+            die = observation.dice[best]
+            scored.append((die.confidence, die.value - 1 == box.cls))
+    scored.extend((observation.dice[i].confidence, False) for i in unused)
+    return scored, len(item.boxes)
+
+
+@dataclass(frozen=True)
+class ReliabilityPoint:
+    """At one threshold: how many readings are confident, how many of those are wrong, their precision
+    and the coverage (confident right readings over the true objects)."""
+
+    threshold: float
+    confident: int
+    wrong: int
+    precision: float
+    coverage: float
+
+
+def reliability(
+    scored: Sequence[tuple[float, bool]], true_objects: int, thresholds: Sequence[float]
+) -> list[ReliabilityPoint]:
+    """Confident precision against coverage at each threshold (a reading is confident at ``conf >= t``).
+
+    >>> (point,) = reliability([(0.9, True), (0.6, False), (0.3, True)], 4, [0.5])
+    >>> point.confident, point.wrong, point.coverage
+    (2, 1, 0.25)
+    """
+    conf = np.array([c for c, _ in scored], np.float64)
+    right = np.array([r for _, r in scored], bool)
+    points = []
+    for t in thresholds:
+        sure = conf >= t
+        n, good = int(sure.sum()), int((sure & right).sum())
+        points.append(
+            ReliabilityPoint(
+                float(t), n, n - good, good / n if n else 1.0, good / true_objects if true_objects else 0.0
+            )
+        )
+    return points
+
+
+def threshold_for(scored: Sequence[tuple[float, bool]], wrong_share: float = 1 / 200) -> float:
+    """The lowest threshold at which at most ``wrong_share`` of the confident readings are wrong (1 in 200
+    by default): the largest confident set, grown from the surest reading down, that keeps the bound
+    (``1.0`` when none does).
+
+    >>> threshold_for([(0.99, True), (0.9, True), (0.8, False), (0.7, True)], wrong_share=0.2)
+    0.9
+    >>> threshold_for([(0.99, False), *[(0.9, True)] * 300, (0.5, False)])
+    0.9
+    """
+    ordered = sorted(scored, key=lambda s: -s[0])
+    threshold, wrong = 1.0, 0
+    for k, (confidence, right) in enumerate(ordered, 1):
+        wrong += not right
+        # Only where the next reading is less sure can the threshold fall between them.
+        if wrong <= wrong_share * k and (k == len(ordered) or ordered[k][0] < confidence):
+            threshold = confidence
+    return float(threshold)

@@ -194,8 +194,9 @@ def _meld_readings(
 
 def correct_melds(tiles: Sequence[Any], melds: Sequence[Sequence[int]], threshold: float) -> list[Any]:
     """The tiles with each doubtful tile of a meld decided by the meld where one valid reading holds
-    ``RESOLVE_SHARE`` of the probability of all valid readings. A decided tile is ``corrected`` (its
-    ``read_as`` keeps the classifier's choice) and its confidence is that share."""
+    ``RESOLVE_SHARE`` of the probability of all valid readings, unless that reading turned over (its 6s
+    and 9s turned: a group of 6s is a group of 9s upside down) is valid too. A decided tile is
+    ``corrected`` (its ``read_as`` keeps the classifier's choice) and its confidence is that share."""
     out = list(tiles)
     for meld in melds:
         readings = _meld_readings(tiles, meld, threshold)
@@ -204,9 +205,84 @@ def correct_melds(tiles: Sequence[Any], melds: Sequence[Sequence[int]], threshol
             continue
         p, best = max(readings, key=lambda r: r[0])
         share = p / total
-        if share < RESOLVE_SHARE:
+        turned = [_twin(t) if not t.is_joker and t.number in HALF_TURN_TWIN else t for t in best]
+        if share < RESOLVE_SHARE or (turned != best and valid(tuple(turned))):
+            # Nor does a meld choose between readings that are each other turned over (a group of 6s
+            # or of 9s): that takes the tiles' way up, which the meld does not know.
             continue
         for i, tile in zip(meld, best, strict=True):
             if tiles[i].confidence < threshold:
                 out[i] = replace(tiles[i], tile=tile, confidence=share, corrected=True, read_as=tiles[i].tile)
     return out
+
+
+# A tile and the tile it reads as upside down, where that is another tile: a 6 and a 9.
+HALF_TURN_TWIN = {6: 9, 9: 6}
+
+
+def _fits(readings: Sequence[Tile]) -> bool:
+    """A chain of readings that is one valid meld or splits into valid melds."""
+    return valid(tuple(readings)) or (len(readings) >= 3 and split_chain(readings) is not None)
+
+
+def doubt_misfits(tiles: Sequence[Any], threshold: float) -> list[Any]:
+    """The tiles with every reading that its own line contradicts made doubtful (below ``threshold``).
+
+    Where a chain of neighbours is no valid meld as read (nor splits into valid melds):
+
+    * every 6 or 9 whose turning over (``HALF_TURN_TWIN``; alone or with up to three others of the chain)
+      makes it fit gets its twin as a second candidate: its way up is in doubt however sure the
+      classifier was, and the meld may decide it (``correct_melds``) where the line's other tiles do;
+    * otherwise every confident tile one of whose other likely readings (``candidates``) alone makes the
+      chain fit is listed as uncertain with its reading kept as its only candidate, so the players confirm it
+      (a black 7 in a blue run): the meld does not change a reading the classifier was sure of.
+
+    A chain that fits neither way is left as read, for the engine to refuse by name.
+
+    >>> from rules.rummikub.tiles import parse_tiles
+    >>> from vision.tiles import SeenTile
+    >>> row = [SeenTile(t, (100.0 + 50 * i, 80.0), (), 70.0, 50.0, 0.0, 0.99, ((t, 0.99),))
+    ...        for i, t in enumerate(parse_tiles("R8 R6 R10"))]
+    >>> [(str(t.tile), t.confidence < 0.5, [str(c) for c, _ in t.candidates])
+    ...  for t in doubt_misfits(row, 0.5)]
+    [('R8', False, ['R8']), ('R6', True, ['R6', 'R9']), ('R10', False, ['R10'])]
+    """
+    out = list(tiles)
+    for chain in chains(tiles):
+        if len(chain) < 3:
+            continue
+        readings = [tiles[i].tile for i in chain]
+        if _fits(readings):
+            continue
+        turnable = [k for k, t in enumerate(readings) if not t.is_joker and t.number in HALF_TURN_TWIN]
+        turned_over: set[int] = set()
+        for size in range(1, min(4, len(turnable)) + 1):
+            for turned in itertools.combinations(turnable, size):
+                if _fits([_twin(t) if k in turned else t for k, t in enumerate(readings)]):
+                    turned_over.update(turned)
+        for k in turned_over:
+            seen = tiles[chain[k]]
+            p = dict(seen.candidates)
+            share = p.get(seen.tile, seen.confidence)
+            twin = _twin(seen.tile)
+            candidates = ((seen.tile, share), (twin, max(p.get(twin, 0.0), 0.1 * share)))
+            doubtful = min(seen.confidence, 0.5 * threshold)
+            out[chain[k]] = replace(seen, confidence=doubtful, candidates=candidates)
+        if turned_over:
+            continue
+        for k, i in enumerate(chain):
+            seen = tiles[i]
+            if seen.confidence < threshold:
+                continue  # already doubtful: its candidates stay, for the meld to decide
+            others = [c for c, p in seen.candidates if c != seen.tile and p >= MISFIT_CANDIDATE]
+            if any(_fits([*readings[:k], c, *readings[k + 1 :]]) for c in others):
+                doubtful = min(seen.confidence, 0.5 * threshold)
+                out[i] = replace(seen, confidence=doubtful, candidates=((seen.tile, seen.confidence),))
+    return out
+
+
+MISFIT_CANDIDATE = 0.01  # a reading this likely that makes the tile's line fit puts the tile in doubt
+
+
+def _twin(tile: Tile) -> Tile:
+    return Tile(tile.colour, HALF_TURN_TWIN[tile.number])

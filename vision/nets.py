@@ -188,6 +188,12 @@ class CropClassifier:
         self.temperature = float(temperature)
         self._lock = threading.Lock()
 
+    def turn_logits(self, crops: np.ndarray, turns: Sequence[int]) -> np.ndarray:
+        """Raw logits (turns, n, labels) of the crops read at each quarter turn in ``turns``."""
+        if len(crops) == 0:
+            return np.zeros((len(turns), 0, len(self.labels)), np.float32)
+        return self._logits(crops, tuple(turns))
+
     def _logits(self, crops: np.ndarray, turns: tuple[int, ...]) -> np.ndarray:
         batch = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
         with self._lock:

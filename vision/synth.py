@@ -14,9 +14,11 @@ from __future__ import annotations
 import functools
 import json
 import math
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -555,3 +557,58 @@ def _lay_out(
         if any(not (margin <= x < w - margin and margin <= y < h - margin) for x, y in seen.corners):
             return None, order
     return placed, order
+
+
+TABLE_KINDS = ("square", "tilt", "warm", "backgrounds")
+
+
+def random_melds(rng: random.Random, tiles: int) -> list[list[Tile]]:
+    """Valid runs and groups until the table holds about ``tiles`` tiles (duplicates as in a set of two)."""
+    melds: list[list[Tile]] = []
+    while sum(map(len, melds)) < tiles:
+        if rng.random() < 0.5:
+            colour, first = rng.choice("RBKO"), rng.randint(1, 10)
+            length = rng.randint(3, min(5, 14 - first))
+            melds.append([Tile.parse(f"{colour}{n}") for n in range(first, first + length)])
+        else:
+            number = rng.randint(1, 13)
+            melds.append([Tile.parse(f"{c}{number}") for c in rng.sample("RBKO", rng.choice((3, 4)))])
+    return melds
+
+
+def bench_table(kind: str, n: int, seed: int) -> tuple[np.ndarray, TableTruth]:
+    """Table ``n`` of a kind of ``TABLE_KINDS`` at a real table's scale (1920×1080, 96 px tiles, a tile
+    between melds, half a tile between rows; 20, 40, 60 or 90 tiles): ``square`` (square to the camera),
+    ``tilt`` (turned up to 12°, one tile in five up to 8° crooked), ``warm`` (tungsten 0.7–1.0) or
+    ``backgrounds`` (wood, white, marble, fabric in turn, turned up to 5°). The same for the same
+    arguments; ``bench/tiles_tables.py`` scores the reader on them and the tile training calibrates on
+    other seeds."""
+    rng = random.Random(seed * 7919 + n * 31 + TABLE_KINDS.index(kind))
+    size = (20, 40, 60, 90)[n % 4]
+    while True:
+        melds = random_melds(rng, size)
+        options: dict[str, Any] = {"angle": 0.0}
+        if kind == "tilt":
+            tilts = {
+                (m, p): rng.uniform(-8, 8)
+                for m, meld in enumerate(melds)
+                for p in range(len(meld))
+                if rng.random() < 0.2
+            }
+            options = {"angle": rng.uniform(-12, 12), "tilts": tilts}
+        elif kind == "warm":
+            options = {"angle": 0.0, "warm": rng.uniform(0.7, 1.0)}
+        elif kind == "backgrounds":
+            options = {"angle": rng.uniform(-5, 5), "background": BACKGROUNDS[n % len(BACKGROUNDS)]}
+        try:
+            return render_table(
+                melds,
+                seed=seed + n * 4 + TABLE_KINDS.index(kind),
+                size=(1920, 1080),
+                tile_size=96,
+                gap=1.0,
+                row_gap=0.5,
+                **options,
+            )
+        except ValueError:
+            size = max(12, size - 6)  # the layout did not fit: a smaller table

@@ -38,7 +38,7 @@ from rules.rummikub.melds import Meld
 from rules.rummikub.tiles import COLOURS, JOKER, NUMBERS, Tile
 from vision.calibration import Calibration
 from vision.frame import check_frame
-from vision.melds import correct_melds, group_melds
+from vision.melds import correct_melds, doubt_misfits, group_melds
 from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, edge_angles, load_settings
 
 # The classifier's classes: the 52 numbered tiles (colour order R B K O), the joker, "not a tile".
@@ -206,6 +206,8 @@ class TileModels:
             temperature=config["temperature"],
         )
         self.confidence_threshold = float(config["confidence_threshold"])
+        self.half_turns = bool(config.get("read_both_half_turns", False))
+        self.white_reference = bool(config.get("white_reference", False))
 
     @classmethod
     def load(cls, folder: Path = MODELS) -> TileModels:
@@ -231,7 +233,7 @@ class TileModels:
         for i, d in enumerate(detections):
             extent = (self.margin * d.short_side, self.margin * d.long_side)
             out[i] = cut(image, (d.x, d.y), extent, d.angle, self.crop)
-        return out
+        return face_white(out) if self.white_reference else out
 
     def classify(self, image: np.ndarray, detections: Sequence[TileDetection]) -> np.ndarray:
         """Raw logits (n, 54) for the detections."""
@@ -242,20 +244,67 @@ class TileModels:
 
     def read(
         self, image: np.ndarray, detections: Sequence[TileDetection]
-    ) -> tuple[list[TileDetection], np.ndarray]:
-        """The detections with their class probabilities (n, 54). A tile the classifier is not sure of
-        is read a quarter turn over too (the detector's turn can be a quarter off where edges alone
-        decide it), and the turn under which some tile kind is likelier is kept."""
+    ) -> tuple[list[TileDetection], np.ndarray, np.ndarray]:
+        """The detections, their class probabilities (n, 54) and how sure each reading is (n,).
+
+        With ``half_turns`` (the settings' ``read_both_half_turns``) every tile is read upright and upside
+        down: the probabilities are those of the two readings' mean logits, and a reading is only as sure
+        as its probability in the *less* sure of the two. A tile whose way up the classifier cannot tell
+        (a 6 that reads as a 9 upside down) is then unsure instead of guessed. Without it a tile is read
+        upright, and upside down too only where that is not clear (the two averaged).
+
+        A tile the classifier is not sure of is read a quarter turn over too (the detector's turn can be
+        a quarter off where edges alone decide it), and the turn under which some tile kind is likelier
+        is kept."""
         found = list(detections)
-        probs = self.probabilities(self.classify(image, found))
+        probs, sure = self._read(image, found)
         doubtful = [i for i in range(len(found)) if probs[i].max() < self.classifier.recheck_below]
         if doubtful:
             turned = [replace(found[i], angle=(found[i].angle + 180.0) % 180.0 - 90.0) for i in doubtful]
-            other = self.probabilities(self.classify(image, turned))
+            other, other_sure = self._read(image, turned)
             for k, i in enumerate(doubtful):
                 if other[k, :NOT_A_TILE].max() > probs[i, :NOT_A_TILE].max():
-                    found[i], probs[i] = turned[k], other[k]
-        return found, probs
+                    found[i], probs[i], sure[i] = turned[k], other[k], other_sure[k]
+        return found, probs, sure
+
+    def _read(self, image: np.ndarray, detections: Sequence[TileDetection]) -> tuple[np.ndarray, np.ndarray]:
+        crops = self.crops(image, detections)
+        if not self.half_turns:
+            probs = self.probabilities(self.classifier.logits(crops))
+            return probs, probs[:, :NOT_A_TILE].max(axis=1)
+        logits = self.classifier.turn_logits(crops, (0, 2))
+        probs = self.probabilities(logits.mean(axis=0))
+        best = probs[:, :NOT_A_TILE].argmax(axis=1)
+        each = np.stack([self.probabilities(turn) for turn in logits])  # (2, n, 54)
+        rows = np.arange(len(best))
+        sure = np.minimum(probs[rows, best], each[:, rows, best].min(axis=0))
+        return probs, sure
+
+
+FACE_WHITE = 225.0  # what a tile's face is scaled to in each channel
+FACE_PERCENTILE = 85  # the face: the brightest sixth or so of a crop (the tile is most of the crop)
+
+
+def face_white(crops: np.ndarray) -> np.ndarray:
+    """The crops (n, h, w, 3 uint8) with each crop's colours scaled so its tile's face is white.
+
+    The face of a tile is the table's own colour reference: under a warm lamp, a dim room or a phone's
+    white balance it takes the cast the number takes, so dividing each channel by the face's brightness
+    (the ``FACE_PERCENTILE``-th percentile of the crop's middle, clear of the table around the tile)
+    takes the cast away before the classifier sees the colour. Gains are held to 0.6–4.
+
+    >>> warm = np.zeros((1, 8, 6, 3), np.uint8); warm[...] = (150, 200, 240)  # a face under tungsten
+    >>> face_white(warm)[0, 0, 0].tolist()
+    [225, 225, 225]
+    """
+    if len(crops) == 0:
+        return crops
+    h, w = crops.shape[1:3]
+    middle = crops[:, h // 6 : h - h // 6, w // 6 : w - w // 6].reshape(len(crops), -1, 3)
+    face = np.percentile(middle, FACE_PERCENTILE, axis=1).astype(np.float32)  # (n, 3)
+    gains = np.clip(FACE_WHITE / np.maximum(face, 1.0), 0.6, 4.0)
+    out = crops.astype(np.float32) * gains[:, None, None, :]
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
 @cache
@@ -300,13 +349,11 @@ def read_tiles(
     check_frame(frame)
     models = models or default_models()
     image = calibration.rectify(frame) if calibration is not None else frame
-    detections, probs = models.read(image, models.detect(image))
-    kept: list[tuple[TileDetection, np.ndarray]] = []
-    for d, p in zip(detections, probs, strict=True):
-        if int(p.argmax()) != NOT_A_TILE:
-            kept.append((d, p))
+    detections, probs, sure = models.read(image, models.detect(image))
     tiles: list[SeenTile] = []
-    for d, p in kept:
+    for d, p, s in zip(detections, probs, sure, strict=True):
+        if int(p.argmax()) == NOT_A_TILE:
+            continue
         order = np.argsort(-p[:NOT_A_TILE])[:CANDIDATES]
         best = int(order[0])
         candidates = tuple((tile_of_label(int(k)), float(p[k])) for k in order)
@@ -318,12 +365,15 @@ def read_tiles(
                 d.long_side,
                 d.short_side,
                 d.angle,
-                float(p[best]) * d.score,
+                float(s) * d.score,
                 candidates,
             )
         )
+    tiles = doubt_misfits(tiles, models.confidence_threshold)
     melds, loose = group_melds(tiles)
     resolved = correct_melds(tiles, melds, models.confidence_threshold)
+    if any(t.corrected for t in resolved):
+        melds, loose = group_melds(resolved)  # a decided tile may split a chain into its melds
     corrected = tuple(i for i, t in enumerate(resolved) if t.corrected)
     if calibration is not None:
         resolved = [_to_frame(t, calibration) for t in resolved]

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from vision.dataset import LabelError, load_folder, parse_label_line, read_class_names
+from vision.dataset import (
+    SCENE_SPLITS,
+    LabelError,
+    load_folder,
+    parse_label_line,
+    read_class_names,
+    scene_of,
+    split_of,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 DATASETS = Path(os.environ.get("REFEREE_DATASETS", REPO.parent / "shared" / "datasets"))
@@ -69,3 +77,61 @@ def test_the_shared_tile_set_loads_every_polygon() -> None:
     images = load_folder(folder)
     assert sum(len(i.boxes) for i in images) == sum(len(i.objects) for i in images) > 1000
     assert all(b.polygon and b.name for i in images for b in i.boxes)
+
+
+@pytest.mark.parametrize(
+    ("name", "scene", "split"),
+    [
+        ("rummy-12_jpeg.rf.8a47.jpg", "rummikub-walnut", "fit"),
+        ("rummy2-5_jpeg.rf.d2d4.jpg", "rummikub-walnut", "fit"),
+        ("rummy3-21_jpeg.rf.aaaa.jpg", "rummikub-marble", "calib"),
+        ("rummy4-20_jpeg.rf.bbbb.jpg", "rummikub-grey", "val"),
+        ("rummy4-21_jpeg.rf.cccc.jpg", "rummikub-fabric", "fit"),
+        ("rummy4-86_jpeg.rf.dddd.jpg", "rummikub-white-racks", "val"),
+        ("rummyBackground-4_jpeg.rf.e6.jpg", "rummikub-backgrounds", "fit"),
+        ("IMG_20191208_111228.jpg", "dice-tray-day1", "fit"),
+        ("IMG_20191209_095336.jpg", "dice-tray-day2-early", "calib"),
+        ("IMG_20191209_100733.jpg", "dice-tray-day2-late", "val"),
+        ("dice_10.jpg", "dice-webcam-dice", "fit"),
+        ("three_25.jpg", "dice-webcam-three", "calib"),
+        ("five_35.jpg", "dice-webcam-five", "val"),
+    ],
+)
+def test_the_split_follows_the_scene(name: str, scene: str, split: str) -> None:
+    assert scene_of(f"train/images/{name}") == scene
+    assert split_of(f"/elsewhere/{name}") == split
+
+
+def test_a_photo_of_no_known_scene_is_split_by_its_file_name() -> None:
+    assert scene_of("img_1.jpg") is None and scene_of("rummy9-1_jpeg.rf.x.jpg") is None
+    names = [f"img_{i}.jpg" for i in range(2000)]
+    share = sum(split_of(n) == "val" for n in names) / len(names)
+    assert 0.2 < share < 0.28
+    assert split_of("train/images/img_7.jpg") == split_of("/elsewhere/img_7.jpg")
+
+
+def test_every_split_is_a_set_of_whole_scenes() -> None:
+    assert set(SCENE_SPLITS.values()) == {"fit", "calib", "val"}
+    for prefix in ("rummikub", "dice-tray", "dice-webcam"):
+        splits = {s for scene, s in SCENE_SPLITS.items() if scene.startswith(prefix)}
+        assert splits == {"fit", "calib", "val"}, prefix
+
+
+@pytest.mark.parametrize("name", ["rummikub-tiles", "dice-tray", "dice-webcam"])
+def test_no_val_photo_shares_its_scene_or_its_layout_with_a_fit_photo(name: str) -> None:
+    folder = DATASETS / name
+    if not folder.is_dir():
+        pytest.skip("the shared photo sets are not on this machine")
+    items = load_folder(folder)
+    assert all(scene_of(i.path.name) is not None for i in items)
+    by_split: dict[str, set[str]] = {"fit": set(), "calib": set(), "val": set()}
+    layouts: dict[str, set[tuple[str, ...]]] = {"fit": set(), "calib": set(), "val": set()}
+    for item in items:
+        by_split[item.split].add(str(scene_of(item.path.name)))
+        if len(item.objects) >= 5:  # a layout: the same five or more tiles or dice
+            layouts[item.split].add(tuple(sorted(item.objects)))
+    assert not by_split["val"] & by_split["fit"] and not by_split["calib"] & by_split["fit"]
+    assert not by_split["val"] & by_split["calib"]
+    if name == "rummikub-tiles":  # a dice layout of five or more is a throw, not a scene
+        assert not layouts["val"] & (layouts["fit"] | layouts["calib"])
+        assert not layouts["calib"] & layouts["fit"]

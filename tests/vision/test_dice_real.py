@@ -1,7 +1,9 @@
 """The reader on real photographs from the shared datasets: each listed photo is read exactly.
 
-Ten photos of each dataset come from the ``val`` split (never trained or tuned on), six from
-``fit``; the values are the photos' labels. The datasets live outside the repository
+The photos come from all three development splits (since issue 32 the split is by scene, see
+``vision.dataset``; the shipped dice models were trained on the split before it, by file name, so some
+photos of today's ``val`` scenes were among their training photos); the values are the photos'
+labels. The datasets live outside the repository
 (``REFEREE_DATASETS``, default ``../shared/datasets`` beside the project root, where CI puts them);
 without them these tests are skipped.
 """
@@ -66,6 +68,6 @@ def test_photo_is_read_exactly(dataset: str, image: str, values: tuple[int, ...]
     assert observation.uncertain == ()
 
 
-def test_most_photos_are_from_the_validation_split() -> None:
+def test_the_photos_come_from_every_split() -> None:
     splits = [split_of(image) for _, image, _ in PHOTOS]
-    assert (splits.count("val"), splits.count("fit")) == (20, 12)
+    assert (splits.count("val"), splits.count("calib"), splits.count("fit")) == (7, 6, 19)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rules.rummikub.melds import Meld
 from rules.rummikub.tiles import JOKER, Tile, parse_tiles
-from vision.melds import chains, correct_melds, group_melds, split_chain
+from vision.melds import chains, correct_melds, doubt_misfits, group_melds, split_chain
 from vision.tiles import SeenTile
 
 LONG, SHORT = 70.0, 50.0
@@ -134,3 +134,63 @@ def test_confident_tiles_are_never_changed() -> None:
     tiles = [_seen("R4", 0.95), _seen("B9", 0.95), _seen("R6", 0.95)]
     assert correct_melds(tiles, [(0, 1, 2)], 0.8) == tiles
     assert not Meld(tuple(t.tile for t in tiles)).is_valid
+
+
+def _row(text: str, confidence: float = 0.95) -> list[SeenTile]:
+    return [
+        SeenTile(t, (100.0 + SHORT * i, 80.0), (), LONG, SHORT, 0.0, confidence, ((t, confidence),))
+        for i, t in enumerate(parse_tiles(text))
+    ]
+
+
+def test_a_nine_read_as_a_six_inside_a_run_is_doubted_then_decided_by_the_run() -> None:
+    tiles = doubt_misfits(_row("R8 R6 R10 R11"), threshold=0.8)
+    assert tiles[1].confidence < 0.8 and [str(c) for c, _ in tiles[1].candidates] == ["R6", "R9"]
+    assert [t.confidence for i, t in enumerate(tiles) if i != 1] == [0.95] * 3
+    fixed = correct_melds(tiles, [(0, 1, 2, 3)], threshold=0.8)
+    assert str(fixed[1].tile) == "R9" and fixed[1].corrected and fixed[1].read_as == Tile.parse("R6")
+
+
+def test_two_sixes_and_nines_swapped_in_one_run_are_both_doubted() -> None:
+    tiles = doubt_misfits(_row("O5 O9 O7 O8 O6"), threshold=0.8)
+    assert [i for i, t in enumerate(tiles) if t.confidence < 0.8] == [1, 4]
+
+
+def test_a_line_that_fits_as_read_is_left_alone() -> None:
+    for text in ("R5 R6 R7", "K9 B9 O9", "R8 R9 R10"):
+        assert doubt_misfits(_row(text), threshold=0.8) == _row(text)
+
+
+def test_a_six_that_fits_neither_way_is_left_to_the_engine() -> None:
+    # R2 R6 R4: turned over it is R2 R9 R4, no meld either; the engine names the invalid meld.
+    assert doubt_misfits(_row("R2 R6 R4"), threshold=0.8) == _row("R2 R6 R4")
+
+
+def test_the_meld_does_not_choose_between_a_group_and_the_group_turned_over() -> None:
+    # K6 B6 and a doubtful O6/O9: O6 makes a group of 6s, but the whole group may be 9s upside down.
+    tiles = [*_row("K6 B6"), _seen("O6", 0.5, ("O6", 0.5), ("O9", 0.3))]
+    fixed = correct_melds(tiles, [(0, 1, 2)], threshold=0.8)
+    assert not fixed[2].corrected and fixed[2].confidence == 0.5
+    # In a run the turned reading is no meld: the run decides (here it confirms the 6).
+    tiles = [*_row("R5 R7"), _seen("R6", 0.5, ("R6", 0.5), ("R9", 0.3))]
+    tiles[1], tiles[2] = tiles[2], tiles[1]
+    decided = correct_melds(tiles, [(0, 1, 2)], threshold=0.8)[1]
+    assert str(decided.tile) == "R6" and decided.corrected and decided.confidence == 1.0
+
+
+def test_a_confident_misfit_is_unsure_and_not_changed_by_the_meld() -> None:
+    tiles = [*_row("O7"), _seen("B1", 0.9, ("B1", 0.81), ("B7", 0.15)), *_row("R7 K7")]
+    for k, t in enumerate(tiles):
+        place = (100.0 + SHORT * k, 80.0)
+        tiles[k] = SeenTile(t.tile, place, (), LONG, SHORT, 0.0, t.confidence, t.candidates)
+    doubted = doubt_misfits(tiles, threshold=0.8)
+    assert [t.confidence < 0.8 for t in doubted] == [False, True, False, False]
+    assert [str(c) for c, _ in doubted[1].candidates] == ["B1"]
+    assert str(correct_melds(doubted, [(0, 1, 2, 3)], threshold=0.8)[1].tile) == "B1"
+
+
+def test_a_group_of_nines_read_partly_as_sixes_is_doubted_whole() -> None:
+    tiles = doubt_misfits(_row("B9 K6 R6 O6"), threshold=0.8)
+    assert all(t.confidence < 0.8 for t in tiles)
+    fixed = correct_melds(tiles, [(0, 1, 2, 3)], threshold=0.8)
+    assert not any(t.corrected for t in fixed)  # 6s or 9s: the group cannot tell
