@@ -293,10 +293,9 @@ def test_say_never_waits_for_the_sentence(tmp_path: Path) -> None:
     try:
         voice.say(Message("test", "long", "en"))
         wait_for(output.playing.is_set)
-        began = time.perf_counter()
-        for i in range(100):
+        for i in range(100):  # the player is held: were say() to wait for it, this would never end
             voice.say(Message("test", str(i), "en"))
-        assert time.perf_counter() - began < 1.0  # (generous: only that it does not wait for playback)
+        assert voice.speaking is not None and voice.speaking.text == "long"
         output.release.set()
         assert voice.idle()
         voice.silence()
@@ -351,10 +350,8 @@ def test_aplay_is_cut_short_by_ending_its_process(tmp_path: Path) -> None:
     slow.write_text("#!/bin/sh\ncat >/dev/null\nsleep 30\n")
     slow.chmod(0o755)
     cut = threading.Event()
-    began = time.monotonic()
     threading.Timer(0.2, cut.set).start()
-    assert Aplay(str(slow)).play(b"RIFF" + bytes(100_000), cut) is False
-    assert time.monotonic() - began < 10
+    assert Aplay(str(slow)).play(b"RIFF" + bytes(100_000), cut) is False  # ended, not played to its end
     failing = tmp_path / "failing"
     failing.write_text(
         "#!/bin/sh\ncat >/dev/null\necho 'aplay: main: audio open error: No such device' >&2\nexit 1\n"
