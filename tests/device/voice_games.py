@@ -17,20 +17,9 @@ from device.voice import Voice, attach
 DT = 0.1  # seconds of the fake clock per frame
 
 
-class TableAnswers:
-    """The camera of ``--no-camera``: the simulated table answers each reading the game asks for
-    (``RummikubTable.poll``), so asking the camera does nothing (and is no "no camera" refusal)."""
-
-    def view(self) -> None:
-        return None
-
-    def request(self, frames: int = 1) -> None:
-        pass
-
-
 def voiced(app: App, log: Path, *, messages: list[str] | None = None) -> Voice:
-    """The app speaks through a worker that logs every sentence (nothing to hear in a test)."""
-    app.camera = TableAnswers()
+    """The app speaks through a worker that logs every sentence (nothing to hear in a test). The
+    simulator without a camera answers the readings the game asks for (``app.readings_answered``)."""
     voice = Voice(None, None, log_path=log)
     attach(app, voice)
     if messages is not None:
