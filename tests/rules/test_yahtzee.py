@@ -275,7 +275,10 @@ def test_new_game_follows_the_options() -> None:
 def test_registered_with_titles_and_variants() -> None:
     spec = rules.get_game("yahtzee")
     assert spec is yahtzee.SPEC and spec.options_type is yahtzee.YahtzeeOptions
-    assert spec.title("pl") == "Generał" and spec.title("en") == "Generał (Yahtzee)"
+    # One name per game and variant (issue 36, item 9): a game with variants is named by its variant,
+    # the first (classic) when none is given.
+    assert spec.title("pl") == "Generał (klasyczny)" and spec.title("en") == "Generał (classic)"
+    assert spec.title("en", "triple") == "Triple Generał" and spec.title("de", "triple") == "Dreifach-Generał"
     assert set(spec.variants) == {"classic", "triple"}
     assert all(set(names) == set(rules.LANGUAGES) for names in spec.variants.values())
 
