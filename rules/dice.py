@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from rules.actions import Action, action
 from rules.errors import NotationError
 
-__all__ = ["DICE", "FACES", "Choose", "Roll", "RollDice", "as_roll", "random_roll"]
+__all__ = ["DICE", "FACES", "AmendRoll", "Choose", "Roll", "RollDice", "as_roll", "random_roll"]
 
 DICE = 5
 FACES = range(1, 7)
@@ -95,6 +95,15 @@ class RollDice(Action):
 
     dice: Roll
     held: tuple[int, ...] = ()
+
+
+@action("dice.amend")
+@dataclass(frozen=True)
+class AmendRoll(Action):
+    """The turn's latest roll as the players read it, when it was entered as something else (the
+    camera misread a die): the same roll, no roll used; the dice held in it keep their values."""
+
+    dice: Roll
 
 
 @action("dice.choose")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar, Generic, Protocol, Self, TypeVar
 
 from rules.actions import Action
-from rules.dice import DICE, Choose, Roll, RollDice, random_roll
+from rules.dice import DICE, AmendRoll, Choose, Roll, RollDice, random_roll
 from rules.errors import IllegalAction
 from rules.options import Options
 from rules.outcome import Outcome, Termination, seat_label
@@ -138,6 +138,7 @@ class DiceGame(Generic[S]):
     rolls_used: int = 0
     dice: Roll | None = None
     outcome: Outcome | None = None
+    held: tuple[int, ...] = ()  # the positions the latest roll kept from the one before
 
     @classmethod
     def start(cls, options: Options, sheet: S, first_player: int = 0) -> DiceGame[S]:
@@ -179,6 +180,8 @@ class DiceGame(Generic[S]):
             return self._roll(action)
         if isinstance(action, Choose):
             return self._choose(action.box)
+        if isinstance(action, AmendRoll):
+            return self._amend(action.dice)
         raise IllegalAction("unknown_action", f"a dice game takes no {type(action).__name__} action")
 
     def _roll(self, roll: RollDice) -> DiceGame[S]:
@@ -206,7 +209,21 @@ class DiceGame(Generic[S]):
                     previous=str(self.dice),
                     dice=str(roll.dice),
                 )
-        return replace(self, dice=roll.dice, rolls_used=self.rolls_used + 1)
+        return replace(self, dice=roll.dice, rolls_used=self.rolls_used + 1, held=tuple(sorted(held)))
+
+    def _amend(self, dice: Roll) -> DiceGame[S]:
+        if self.dice is None:
+            raise IllegalAction("no_roll", f"no roll this turn to correct ({dice})", dice=str(dice))
+        changed = tuple(p for p in self.held if dice[p] != self.dice[p])
+        if changed:
+            raise IllegalAction(
+                "held_die_changed",
+                f"held dice changed at positions {changed}: {self.dice} -> {dice}",
+                positions=changed,
+                previous=str(self.dice),
+                dice=str(dice),
+            )
+        return replace(self, dice=dice)
 
     def _choose(self, box: str) -> DiceGame[S]:
         if self.dice is None:
@@ -223,6 +240,7 @@ class DiceGame(Generic[S]):
             rolls_used=0,
             dice=None,
             outcome=outcome,
+            held=(),
         )
 
 

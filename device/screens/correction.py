@@ -1,7 +1,9 @@
 """Manual correction: the players set the dice themselves when the camera is unsure or absent.
 
 Tapping a die steps its value (1…6); on the second and third roll a Hold button under each die says
-whether it was kept from the previous roll. "Use these dice" enters them as the roll.
+whether it was kept from the previous roll. "Use these dice" enters them as the roll. Opened on a roll
+already entered (the camera was sure of a die it misread), "Correct this roll" corrects that roll
+instead (``DiceSession.amend``: no roll used, journaled).
 """
 
 from __future__ import annotations
@@ -57,6 +59,22 @@ class CorrectionScreen(DiceScreen):
     def toggle_hold(self, i: int) -> None:
         self.held[i] = not self.held[i]
 
+    def amend(self) -> None:
+        """*Correct this roll*: the turn's latest roll, entered with a die misread, as it lies."""
+        if any(v is None for v in self.values):
+            return
+        self.session.amend([int(v) for v in self.values if v is not None])
+        self.host.show_game()
+
+    def amendable(self) -> bool:
+        """Whether the screen shows the turn's entered roll (not a reading waiting for the players),
+        changed: then it can correct that roll instead of entering a new one."""
+        session = self.session
+        dice = session.dice
+        if session.pending is not None or dice is None or session.rolls_used == 0:
+            return False
+        return all(v is not None for v in self.values) and list(dice.values) != self.values
+
     def use(self) -> None:
         if any(v is None for v in self.values):
             return
@@ -107,6 +125,14 @@ class CorrectionScreen(DiceScreen):
             size=24,
             colour=(22, 163, 74) if ready else None,
         )
+        if self.amendable():
+            canvas.button(
+                (m + canvas.px(312), bottom, canvas.px(228), canvas.px(60)),
+                self._("Correct this roll"),
+                self.amend,
+                size=22,
+                colour=(22, 163, 74),
+            )
         canvas.button(
             (canvas.width - m - canvas.px(200), bottom, canvas.px(200), canvas.px(60)),
             self._("Cancel"),

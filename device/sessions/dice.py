@@ -31,7 +31,7 @@ from device.events import DiceSeen, Seen, SeenDie
 from device.journal import ReadingFix
 from device.session import GameSession, register_session
 from device.sessions.dice_rolls import Scene, Verdict, as_roll, judge, roll_of
-from rules.dice import Choose, Roll, RollDice
+from rules.dice import AmendRoll, Choose, Roll, RollDice
 from rules.dice_game import DiceGame, Sheet
 from vision.calibration import HOLD
 from vision.dice import DiceObservation, read_dice
@@ -160,6 +160,9 @@ class DiceSession(GameSession):
         self.choose_best_on_roll = False
         self.fixing = False  # the players opened the correction screen themselves
         self._fixes: tuple[ReadingFix, ...] = ()  # the dice the players corrected, for the roll they enter
+        # Slots of the turn's roll the players amended: (what the camera reads there, what lies there);
+        # kept for the dice held since, which the camera goes on misreading where they lie.
+        self.amended: dict[int, tuple[int, int]] = {}
         self._progress: tuple[int, list[list[int]]] | None = None
 
     # --- what the screen shows -----------------------------------------------------------------------
@@ -288,14 +291,49 @@ class DiceSession(GameSession):
             roll, held = roll_from_seen(seen.dice, previous)
         else:
             roll, held = roll_of(verdict), verdict.held
+            roll = self.as_amended(roll, held)
         if not self.submit(RollDice(roll, held), self._fixes):
             return False
+        self.amended = {slot: fix for slot, fix in self.amended.items() if slot in held}
         if verdict.scene is None:
             self.scene = None  # the next reading with positions takes its slots from this roll
         self.selected = None
         if self.choose_best_on_roll:
             self.choose_best_on_roll = False
             self.choose_best(unrolled=True)
+        return True
+
+    def as_amended(self, roll: Roll, held: Sequence[int]) -> Roll:
+        """``roll`` with each held die the players amended taken as amended where the camera still
+        reads it as it misread it."""
+        values = list(roll.values)
+        for slot in held:
+            read, entered = self.amended.get(slot, (0, 0))
+            if read and values[slot] == read:
+                values[slot] = entered
+        return Roll(tuple(values))
+
+    def amend(self, values: Sequence[int]) -> bool:
+        """*Correct this roll* on the correction screen: the turn's latest roll was entered with a die
+        the camera misread with confidence; the players give the dice as they lie. The same roll (no
+        roll used, ``AmendRoll``; a held die keeps its value), each die changed journaled beside it;
+        a die they amended that stays held is taken as amended at the next rolls of the turn."""
+        dice = self.dice
+        self.fixing = False
+        if dice is None or self.rolls_used == 0 or len(values) != DICE:
+            return False
+        new = Roll(tuple(int(v) for v in values))
+        changed = [i for i in range(DICE) if new.values[i] != dice.values[i]]
+        if not changed:
+            return True
+        fixes = tuple(
+            ReadingFix(i, "die", str(dice.values[i]), str(new.values[i]), None, True) for i in changed
+        )
+        if not self.submit(AmendRoll(new), fixes):
+            return False
+        for i in changed:
+            read = self.amended.get(i, (dice.values[i], 0))[0]
+            self.amended[i] = (read, new.values[i])
         return True
 
     def held_now(self) -> tuple[int, ...]:
@@ -361,6 +399,7 @@ class DiceSession(GameSession):
         self.pending = None
         self.question = None
         self.fixing = False
+        self.amended = {}
 
     def score_progress(self) -> list[list[int]]:
         """Each player's total after each of his turns (replayed from the game's actions; kept until

@@ -412,3 +412,37 @@ def test_a_correction_stays_while_the_tile_lies_where_it_was(make_app) -> None:
     hold(app, 1)  # the B7 moved to the front of its row: the misread counts as read
     read(app, seen(["R10 R11 R12", "K7 B5 B6", "O1 O2 O3"]))
     assert session.refusal is not None and session.refusal.code == "table_changed"
+
+
+def test_a_confident_die_misread_in_an_entered_roll_is_corrected_without_a_roll(make_app) -> None:
+    """The camera was sure of a die it misread: the roll is entered. Fix the dice, the die stepped,
+    Correct this roll: the same roll (no roll used), journaled; the die held at the next roll is still
+    misread by the camera where it lies, and is taken as corrected (no held_die_changed)."""
+    from device.sessions.dice import DiceSession
+    from device.sessions.dice_rolls import place
+    from rules.dice import AmendRoll, Roll
+
+    app = make_app()
+    session = start(app, "Generał (classic)")
+    assert isinstance(session, DiceSession)
+    app.post(DiceSeen(()))  # the empty tray at the start
+    app.post(DiceSeen(tuple(place([2, 3, 5, 5, 6]))))  # the die in slot 3 is a 4, read as 5
+    app.step()
+    assert session.rolls_used == 1 and str(session.dice) == "2 3 5 5 6"
+    tap(app, "Fix the dice")
+    assert app.screen.name == "correction" and "Correct this roll" not in labels(app)
+    # The third die (targets are named by the value they show, in slot order): 5 → 6 → 1 → 2 → 3 → 4.
+    for shown, nth in (("5", 0), ("6", 0), ("1", 0), ("2", 1), ("3", 1)):
+        tap(app, shown, nth=nth)
+    app.step()
+    check_layout(app)
+    tap(app, "Correct this roll")
+    assert session.rolls_used == 1 and str(session.dice) == "2 3 4 5 6"
+    assert session.history[-1] == AmendRoll(Roll.parse("2 3 4 5 6")) and app.screen.name == "dice_table"
+    [stored] = app.journal.corrections(session.game_id)
+    assert stored.seq == session.seq and stored.fix == ReadingFix(2, "die", "5", "4", None, True)
+    # The 4 is held; the others thrown. The camera still reads the held die as 5.
+    app.post(DiceSeen(tuple(place([1, 1, 5, 1, 1], held=[2], dx=300))))
+    app.step()
+    assert session.refusal is None and session.rolls_used == 2, session.refusal
+    assert str(session.dice) == "1 1 4 1 1" and session.history[-1].held == (2,)

@@ -19,7 +19,7 @@ import pytest
 import rules
 from rules import Action, GameSpec, GameState, action_from_json, action_to_json
 from rules.actions import action_kinds
-from rules.dice import Choose, Roll, RollDice
+from rules.dice import AmendRoll, Choose, Roll, RollDice
 from rules.kalooki import parse_cards
 from rules.rummikub import Meld, Tile
 
@@ -150,6 +150,7 @@ EXAMPLES: list[Action] = [
     rules.rummikub.puzzle.Answer((Meld.parse("R1 R2 R3 R4"),)),
     rules.rummikub.puzzle.NoMove(),
     RollDice(Roll.parse("4 3 4 5 1"), (0, 2)),
+    AmendRoll(Roll.parse("4 3 4 6 1")),
     Choose("chance"),
 ]
 

@@ -10,7 +10,7 @@ import pytest
 import rules
 from rules import poker_dice, yahtzee
 from rules.actions import Action, action
-from rules.dice import Choose, Roll, RollDice
+from rules.dice import AmendRoll, Choose, Roll, RollDice
 from rules.dice_game import DiceGame, auto_play, format_table, ranking_lines
 from rules.errors import IllegalAction
 from rules.outcome import Termination
@@ -204,3 +204,19 @@ def test_describe_a_game_in_progress(spec: rules.GameSpec) -> None:
 def test_new_games_without_options_use_the_defaults() -> None:
     assert yahtzee.new_game().options == yahtzee.YahtzeeOptions()
     assert poker_dice.new_game().options == poker_dice.PokerDiceOptions()
+
+
+def test_the_latest_roll_amended_uses_no_roll_and_keeps_the_held_dice() -> None:
+    """A die the camera misread: the players amend the turn's latest roll, no roll is used, a die
+    held in it keeps its value; nothing to amend before the turn's first roll."""
+    state = yahtzee.new_game()
+    refused(state, AmendRoll(Roll.parse("1 2 3 4 5")), "no_roll")
+    state = state.apply(roll("4 3 4 4 1")).apply(roll("4 6 4 4 5", held=(0, 2, 3)))
+    amended = state.apply(AmendRoll(Roll.parse("4 6 4 4 2")))
+    assert (amended.rolls_used, str(amended.dice)) == (2, "4 6 4 4 2")
+    err = refused(state, AmendRoll(Roll.parse("4 6 3 4 5")), "held_die_changed")
+    assert err.details["positions"] == (2,)
+    third = amended.apply(roll("4 6 4 4 6", held=(0, 1, 2, 3)))
+    assert third.rolls_used == 3 and third.apply(AmendRoll(Roll.parse("4 6 4 4 3"))).rolls_used == 3
+    after = third.apply(Choose("chance"))
+    assert after.held == () and after.dice is None
