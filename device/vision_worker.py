@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 PREVIEW_WIDTH = 480  # px: enough for the camera panel at 1920×1080, cheap to convert each frame
 GAP_SECONDS = 1.0  # no new frame for this long: the camera lost frames, whatever moved is unknown
 REQUEST_WAIT_SECONDS = 3.0  # a reading asked for while things move waits this long for a still scene
+# Stopping waits for the frame being read: a process that exits while OpenCV works in this thread
+# aborts ("terminate called without an active exception"), as it did on aarch64 under emulation, where
+# one reading takes longer than the 2 s this used to wait; a slow Pi could meet the same.
+STOP_WAIT_SECONDS = 60.0
 O = TypeVar("O", bound=Observation)  # noqa: E741
 
 
@@ -100,7 +104,9 @@ class VisionWorker(Generic[O]):
     def stop(self) -> None:
         self._stop.set()
         if self._thread.is_alive():
-            self._thread.join(timeout=2)
+            self._thread.join(timeout=STOP_WAIT_SECONDS)
+            if self._thread.is_alive():
+                log.warning("vision worker: still reading %g s after stop", STOP_WAIT_SECONDS)
 
     def view(self) -> CameraView | None:
         return self._view

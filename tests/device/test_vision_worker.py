@@ -276,3 +276,26 @@ def test_a_frame_that_missed_a_tile_does_not_lay_the_vote_out() -> None:
     whole = laid_out([parse_tiles("B6 B7 B8")])
     voted = vote_tiles([missed, whole, whole])
     assert str(voted) == "melds [B6 B7 B8] loose []" and voted.certain
+
+
+def test_stop_waits_for_the_frame_being_read() -> None:
+    """A reading slower than the 2 s stop() used to wait (aarch64 under emulation): stop() returns only
+    once the thread is out of the reader, so the process never exits while OpenCV works in it."""
+    import threading
+    import time
+
+    entered, finished = threading.Event(), threading.Event()
+
+    class SlowTracker:
+        def feed(self, frame: np.ndarray) -> Status:
+            entered.set()
+            time.sleep(2.5)
+            finished.set()
+            return Status("rolling")
+
+    frames = [np.zeros((72, 128, 3), dtype=np.uint8)]
+    worker = VisionWorker(Camera(frames), SlowTracker(), lambda e: None, interval=0.001)  # type: ignore[arg-type]
+    worker.start()
+    assert entered.wait(10)
+    worker.stop()
+    assert finished.is_set() and not worker._thread.is_alive()
