@@ -388,7 +388,10 @@ class SettingsScreen(Screen):
         note = pygame.Rect(
             x0 + len(sources) * (cw + gap), y, canvas.width - m - x0 - len(sources) * (cw + gap), row_h
         )
-        canvas.paragraph(self._("from the next start"), note, size=18, colour=TEXT_DIM)
+        words = self._("from the next start")
+        lines = len(canvas.wrap(words, note.width, 18))  # the note centred beside the buttons
+        note.top += max(0, (row_h - lines * canvas.fonts.font(canvas.px(18)).get_linesize()) // 2)
+        canvas.paragraph(words, note, size=18, colour=TEXT_DIM)
         y += row_h + gap
         label(self._("Seats"))
         canvas.button((x0, y, canvas.px(64), row_h), "−", lambda: self.set_seats(settings.seats - 1), size=30)
