@@ -345,7 +345,7 @@ class App:
         if session is None:
             self.show("home")
             return
-        variant = session.options.to_dict().get("variant")
+        variant = session.spec.variant_of(session.options.to_dict())
         self.session = None
         self.show("players", game=session.spec.name, variant=None if variant is None else str(variant))
 

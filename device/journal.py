@@ -513,7 +513,12 @@ class Journal:
 
 def game_key(game: StoredGame) -> str:
     """The game as players tell games apart: ``yahtzee:triple`` for a variant, else the game's name."""
-    variant = game.options.get("variant")
+    import rules
+
+    try:
+        variant = rules.get_game(game.game).variant_of(game.options)
+    except KeyError:
+        variant = None
     return f"{game.game}:{variant}" if isinstance(variant, str) and variant else game.game
 
 

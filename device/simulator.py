@@ -133,8 +133,9 @@ class Simulator:
         if session is None or session.finished:
             return
         name, _, variant = game.partition(":")
-        asked = variant or rules.get_game(name).options_type().to_dict().get("variant")
-        if session.spec.name == name and session.options.to_dict().get("variant") == asked:
+        spec = rules.get_game(name)
+        asked = variant or next(iter(spec.variants), None)
+        if session.spec.name == name and spec.variant_of(session.options.to_dict()) == asked:
             return
         log.warning(
             "--autoplay %s: the unfinished %s game (%s, journal game %d) is kept, not played; it resumes "
@@ -150,8 +151,9 @@ class Simulator:
         """Start ``game`` for simulated players; ``GAME:VARIANT`` (``yahtzee:triple``) picks a variant."""
         name, _, variant = game.partition(":")
         overrides: dict[str, Any] = {"players": 2, "seed": self.rng.randrange(2**31)}
-        if variant:
-            overrides["variant"] = variant
+        spec = rules.get_game(name)
+        if variant or spec.variants:
+            overrides[spec.variant_field] = variant or next(iter(spec.variants))
         kind = table_for(name)
         if kind is not None:
             overrides.update(kind.autoplay_options(name, self.rng))

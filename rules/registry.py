@@ -54,7 +54,8 @@ class GameSpec:
     """A game as the device and the CLI see it.
 
     ``titles`` holds the display name in every language of ``LANGUAGES``; ``variants`` the display
-    names of the values of the options' ``variant`` field, if it has one. ``auto_play`` plays a whole
+    names of the values of the options' ``variant_field`` (``variant``; Zatre's is ``information``), if
+    it has one — the first is the device's when none is chosen. ``auto_play`` plays a whole
     game with random (seeded by ``options.seed``) but legal moves and returns the final state;
     ``describe`` prints a state (the sheets, the table, the scores) as plain text.
     """
@@ -66,6 +67,12 @@ class GameSpec:
     auto_play: Callable[[Options], GameState]
     describe: Callable[[GameState], str]
     variants: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    variant_field: str = "variant"
+
+    def variant_of(self, options: Mapping[str, object]) -> str | None:
+        """The variant a game's options (as a dict) name, ``None`` for a game without variants."""
+        value = options.get(self.variant_field) if self.variants else None
+        return value if isinstance(value, str) else None
 
     def __post_init__(self) -> None:
         missing = [lang for lang in LANGUAGES if lang not in self.titles]

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import cv2
@@ -50,6 +50,7 @@ import numpy as np
 
 from rules.zatre.board import Orientation, Placement
 from rules.zatre.cards import Card
+from vision.calibration import Calibration
 from vision.dice import LABELS, NOT_A_DIE
 from vision.dice import default_models as dice_models
 from vision.frame import check_frame
@@ -439,12 +440,21 @@ def read_halves(crops: list[np.ndarray]) -> list[HalfReading]:
     return readings
 
 
-def read_zatre(frame: np.ndarray) -> ZatreObservation:
+def read_zatre(frame: np.ndarray, calibration: Calibration | None = None) -> ZatreObservation:
     """Every card half in a BGR frame: value, cell in the board's grid, card and confidence.
 
-    Raises ``FrameError`` (a ``ValueError``) for anything that is not a readable BGR image.
+    With a calibration only the play area is read (in its top-down view); centres and sizes are still
+    given in frame pixels. Raises ``FrameError`` (a ``ValueError``) for anything that is not a
+    readable BGR image.
     """
     check_frame(frame)
+    if calibration is not None:
+        seen = read_zatre(calibration.rectify(frame))
+        placed = []
+        for half in seen.halves:
+            center, size = calibration.to_frame(half.center, half.size)
+            placed.append(replace(half, center=(float(center[0]), float(center[1])), size=float(size)))
+        return replace(seen, halves=tuple(placed))
     scale = min(1.0, WORK_LONG / max(frame.shape[:2]))
     image = (
         frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)

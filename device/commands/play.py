@@ -34,9 +34,9 @@ def options_from_args(args: argparse.Namespace) -> rules.Options:
     if args.variant is not None and named_variant is not None and variant != named_variant:
         raise OptionError("variant", f"{args.game!r} is the {named_variant} variant, not {args.variant!r}")
     if variant is not None:
-        if "variant" not in {f.name for f in dataclasses.fields(spec.options_type)}:
+        if spec.variant_field not in {f.name for f in dataclasses.fields(spec.options_type)}:
             raise OptionError("variant", f"{args.game} has no variants")
-        overrides["variant"] = variant
+        overrides[spec.variant_field] = variant
     return spec.options_type.preset(args.preset, **overrides)
 
 

@@ -67,7 +67,7 @@ class PlayersScreen(Screen):
     def start(self) -> None:
         overrides: dict[str, Any] = {"players": self.count, "seed": int(self.host.clock() * 1000) % (2**31)}
         if self.variant is not None:
-            overrides["variant"] = self.variant
+            overrides[rules.get_game(self.game).variant_field] = self.variant
         if self.hands is not None:
             overrides["hands"] = self.hands
         if self.difficulty is not None:

@@ -25,7 +25,7 @@ from device.sessions.zatre import TimeoutLay, ZatreSession
 from device.ui.canvas import Canvas
 from device.ui.names import seat_colour
 from device.ui.score_grid import ScoreGrid
-from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, Colour
+from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.zatre import Scoring, Sheet
 
 __all__ = ["CELL", "SHEET_COLUMNS", "ZatreTableScreen", "sheet_cell"]
@@ -131,7 +131,10 @@ class ZatreTableScreen(TableScreen):
         left = pygame.Rect(body.left, body.top, canvas.px(296), body.height)
         board = pygame.Rect(left.right + canvas.px(8), body.top, body.right - left.right - canvas.px(8), 0)
         board.height = body.height
-        self.draw_hand(canvas, session, left)
+        if session.referee:
+            self.draw_referee(canvas, session, left)
+        else:
+            self.draw_hand(canvas, session, left)
         self.draw_board(canvas, session, board)
 
     def draw_status(self, canvas: Canvas, session: ZatreSession, area: pygame.Rect) -> None:
@@ -212,6 +215,88 @@ class ZatreTableScreen(TableScreen):
             rect = pygame.Rect(area.left + n * (aw + canvas.px(8)), arrows_top, aw, canvas.px(52))
             self.arrow(canvas, rect, direction)
 
+    def draw_referee(self, canvas: Canvas, session: ZatreSession, area: pygame.Rect) -> None:
+        """Referee mode: the counts of the player on turn, what to do, the number pad (a tapped cell, a
+        hand being shown) or *Show hand* and *Read the board*, the refusal line and the arrows."""
+        state = session.zatre
+        seat = state.turn
+        if seat is not None:
+            canvas.text(
+                self._("Hand {hand} · pile {pile}", hand=state.hand_size(seat), pile=state.pile_size(seat)),
+                (area.left, area.top, area.width, canvas.px(28)),
+                size=20,
+                colour=TEXT_DIM,
+            )
+        y = area.top + canvas.px(32)
+        canvas.paragraph(
+            self.referee_text(session), (area.left, y, area.width, canvas.px(84)), size=20, colour=ACCENT
+        )
+        y += canvas.px(88)
+        if session.selected is not None or session.shown is not None:
+            w = (area.width - 3 * canvas.px(8)) // 4
+            for value in range(7):
+                rect = pygame.Rect(
+                    area.left + (value % 4) * (w + canvas.px(8)),
+                    y + (value // 4) * canvas.px(60),
+                    w,
+                    canvas.px(52),
+                )
+                canvas.button(rect, str(value), partial(session.pick_value, value), size=28)
+            cancel = session.cancel_show if session.shown is not None else session.clear_manual
+            rect = pygame.Rect(area.left + 3 * (w + canvas.px(8)), y + canvas.px(60), w, canvas.px(52))
+            canvas.shape(rect, BUTTON, radius=8)
+            r = canvas.px(10)
+            for sign in (1, -1):
+                pygame.draw.line(
+                    canvas.surface,
+                    TEXT,
+                    (rect.centerx - r, rect.centery - sign * r),
+                    (rect.centerx + r, rect.centery + sign * r),
+                    3,
+                )
+            canvas.record("button", "pad cancel", rect)
+            canvas.target(rect, "pad cancel", cancel)
+            y += canvas.px(120)
+        else:
+            w = (area.width - canvas.px(8)) // 2
+            canvas.button(
+                (area.left, y, w, canvas.px(56)),
+                self._("Show hand"),
+                session.begin_show if session.phase == "laying" else None,
+                size=20,
+            )
+            canvas.button(
+                (area.left + w + canvas.px(8), y, w, canvas.px(56)),
+                self._("Read the board"),
+                self.lay if session.phase in ("laying", "placing") else None,
+                colour=GOOD,
+                size=20,
+            )
+            y += canvas.px(64)
+        arrows_top = area.bottom - canvas.px(52)
+        self.draw_message(canvas, pygame.Rect(area.left, y, area.width, arrows_top - y - canvas.px(4)))
+        aw = (area.width - 3 * canvas.px(8)) // 4
+        for n, direction in enumerate(("left", "up", "down", "right")):
+            rect = pygame.Rect(area.left + n * (aw + canvas.px(8)), arrows_top, aw, canvas.px(52))
+            self.arrow(canvas, rect, direction)
+
+    def referee_text(self, session: ZatreSession) -> str:
+        """What the player on turn does now, in referee mode."""
+        if session.phase == "checking":
+            return self._("The camera reads the board…")
+        if session.shown is not None:
+            total = 2 * session.zatre.hand_size(session.current_seat or 0)
+            return self._(
+                "Show your hand: pick each half's value, card by card ({n} of {total}).",
+                n=len(session.shown),
+                total=total,
+            )
+        if session.selected is not None:
+            return self._("Pick the value of the tapped half.")
+        if session.zatre.first_turn:
+            return self._("First turn of the round: lay two touching cards, then press your seat button.")
+        return self._("Lay your card, then press your seat button.")
+
     def arrow(self, canvas: Canvas, rect: pygame.Rect, direction: str) -> None:
         """A button with a drawn arrowhead (the font has no arrows): moves the view of the board."""
         canvas.shape(rect, BUTTON, radius=8)
@@ -253,6 +338,8 @@ class ZatreTableScreen(TableScreen):
         session = self.session
         entry = session.timeout_entry
         if entry is not None and session.timer.now() - entry.at < NOTICE_SECONDS:
+            if entry.lay is None:
+                return self._("Time ran out: {name} passes.", name=session.players[entry.seat].name)
             return self.timeout_text(entry)
         names = [p.name for p in session.players]
         lines = []
@@ -276,6 +363,7 @@ class ZatreTableScreen(TableScreen):
         return ""
 
     def timeout_text(self, entry: TimeoutLay) -> str:
+        assert entry.lay is not None
         return self._(
             "Time ran out: {cards} laid for {name} ({points}).",
             cards=" ".join(str(p.card) for p in entry.lay.placements),
@@ -287,7 +375,7 @@ class ZatreTableScreen(TableScreen):
 
     def view_origin(self, session: ZatreSession, cols: int, rows: int) -> tuple[int, int]:
         """The board cell at the view's top left: the laid and pending cards centred, then panned."""
-        cells = [*session.zatre.board.cells, *session.pending_cells()]
+        cells = [*session.zatre.board.cells, *session.pending_cells(), *(c for c, _ in session.manual)]
         if cells:
             xs = [x for x, _ in cells]
             ys = [y for _, y in cells]
@@ -321,6 +409,8 @@ class ZatreTableScreen(TableScreen):
         visible = pygame.Rect(ox, oy, cols, rows)
         cards = [(p, False) for p in session.zatre.board.placements]
         cards += [(p.placement, True) for p in session.pending]
+        diff = session.diff
+        moved = set(diff.moved) if diff is not None else set()
         for placement, is_pending in cards:
             (a, va), (b, vb) = placement.cells
             if not (visible.collidepoint(a) or visible.collidepoint(b)):
@@ -337,7 +427,36 @@ class ZatreTableScreen(TableScreen):
                     canvas.text(
                         str(value) if value else "", rect, size=30, colour=CARD_INK, align="center", bold=True
                     )
-            canvas.record("zatre_card", f"{placement}{'*' if is_pending else ''}", whole)
+            if placement in moved:
+                pygame.draw.rect(
+                    canvas.surface,
+                    WARNING,
+                    whole.inflate(-2, -2),
+                    width=max(3, canvas.px(4)),
+                    border_radius=6,
+                )
+            canvas.record(
+                "zatre_card",
+                f"{placement}{'*' if is_pending else ''}{'!' if placement in moved else ''}",
+                whole,
+            )
+        # Referee mode: the halves entered on the pad, the tapped cell, the unsure cells of the reading.
+        for (x, y), value in session.manual:
+            if visible.collidepoint((x, y)):
+                rect = rect_of(x, y)
+                canvas.shape(rect.inflate(-canvas.px(4), -canvas.px(4)), CARD_FACE, radius=6)
+                pygame.draw.rect(canvas.surface, ACCENT, rect.inflate(-2, -2), width=max(2, canvas.px(3)))
+                canvas.text(
+                    str(value) if value else "", rect, size=30, colour=CARD_INK, align="center", bold=True
+                )
+                canvas.record("zatre_manual", f"{x},{y}={value}", rect)
+        marks = [(session.selected, ACCENT)] if session.selected is not None else []
+        marks += [(c, WARNING) for c in (diff.unsure if diff is not None else ())]
+        for cell_xy, colour in marks:
+            if cell_xy is not None and visible.collidepoint(cell_xy):
+                pygame.draw.rect(
+                    canvas.surface, colour, rect_of(*cell_xy).inflate(-2, -2), width=max(3, canvas.px(4))
+                )
 
     # --- the sheets ----------------------------------------------------------------------------------
 

@@ -1,11 +1,23 @@
-"""Zatre – the card game at the table: the players lay their cards on the board the screen shows.
+"""Zatre – the card game at the table.
 
-The engine (``rules.zatre``) deals and holds every card — it has no referee mode — so the device plays
-in **full information**: the hand shown is the hand the engine dealt to the player on turn, the
-exchange of an unplayable hand and the passes happen on their own (``ZatreState.events``), and the
-sheets fill themselves.
+**Referee mode** (``information = "referee"``, home's *Zatre – the card game*, the device's default):
+the players hold the box's 50 cards and lay them on the table; the camera reads the grid
+(``vision.read_zatre``) and the device keeps the pad. A turn: lay your card(s), press your seat button.
+The press asks the camera for a reading; the reading is laid over the accepted board (the engine's,
+``device.sessions.zatre_camera.board_diff``): a laid card moved or taken away is refused
+(``card_moved``, the cards named and outlined on the screen), the new cards are the turn (``Lay``,
+checked by the engine as always). Unsure halves are never guessed: the reading is refused
+(``card_unsure``) and the player straightens the card and presses again, or taps the cell and picks
+its value on the number pad (the fallback while the camera is lost too). A player who cannot lay
+shows his hand on the number pad (*Show hand*, ``Show``); the engine checks it against the board. The
+move timer's timeout reads the table: the new cards are entered if they make a legal turn, else the
+turn is passed (``Pass``) and the screen says so.
 
-A turn on the screen:
+**Solo practice** (``information = "full"``, *Zatre – solo practice*): the engine deals and holds every
+card and shows the hand of the player on turn, the exchange of an unplayable hand and the passes
+happen on their own (``ZatreState.events``), and the sheets fill themselves.
+
+A turn on the screen in solo practice:
 
 - tap one half of a card in the hand: the card is picked with that half as its *anchor*;
 - tap a cell of the board: the anchor goes there and the other half to the first neighbour (right,
@@ -20,7 +32,8 @@ Nothing pending is journaled: like the dice games' chosen box, it is the player'
 button enters it. When the move timer runs out the device lays for him: the pending card if it makes a
 whole turn, else the best-scoring legal turn (:attr:`ZatreSession.timeout_entry` says so).
 
-Phases: ``laying`` (nothing pending yet), ``placing`` (cards pending), ``over``.
+Phases: ``laying`` (nothing pending yet), ``placing`` (cards pending), ``checking`` (referee: the
+camera's reading asked for), ``showing`` (referee: a hand being shown on the pad), ``over``.
 """
 
 from __future__ import annotations
@@ -29,15 +42,31 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from device.camera_view import GameReader
+from device.events import Seen
 from device.session import GameSession, register_session
+from device.sessions.zatre_camera import BoardDiff, board_diff, seen_at
 from rules.errors import IllegalAction
-from rules.zatre import Board, Card, Lay, Placement, Scoring, ZatreState, legal_placements, place_cards
+from rules.zatre import (
+    Board,
+    Card,
+    Lay,
+    Pass,
+    Placement,
+    Scoring,
+    Show,
+    ZatreState,
+    legal_placements,
+    place_cards,
+)
+from vision.zatre import ZatreObservation, read_zatre
 
-__all__ = ["ROTATIONS", "Pending", "TimeoutLay", "ZatreSession", "anchored", "best_turn"]
+__all__ = ["ROTATIONS", "ZATRE_READER", "Pending", "TimeoutLay", "ZatreSession", "anchored", "best_turn"]
 
 log = logging.getLogger(__name__)
 
-ZatrePhase = Literal["laying", "placing", "over"]
+ZatrePhase = Literal["laying", "placing", "checking", "showing", "over"]
+ZATRE_READER: GameReader[ZatreObservation] = GameReader(read_zatre)
 ROTATIONS = ("right", "below", "left", "above")  # where the other half goes from the anchored one
 # Which refusal names a cell where no turn of the card is legal: the most telling rule first.
 REFUSAL_ORDER = ("row_too_high", "not_touching", "overlap")
@@ -78,10 +107,11 @@ class Pending:
 
 @dataclass(frozen=True)
 class TimeoutLay:
-    """The turn the move timer entered: for which seat, the cards, what they scored, when."""
+    """The turn the move timer entered: for which seat, the cards (``None``: the turn was passed),
+    what they scored, when."""
 
     seat: int
-    lay: Lay
+    lay: Lay | None
     points: int
     at: float
 
@@ -114,10 +144,21 @@ def best_turn(state: ZatreState) -> Lay | None:
 class ZatreSession(GameSession):
     game = "zatre"
     table_screen = "zatre_table"
-    reader = None  # cards are not read by the camera: the players lay them on the screen
+    reader = ZATRE_READER  # referee mode reads the board; solo practice never asks
+    own_rule_texts = frozenset(
+        {"card_moved", "card_unsure", "card_fits", "card_not_in_deck", "camera_lost_tap", "not_adjacent"}
+    )
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.awaiting: Literal["lay", "timeout"] | None = None  # what the requested reading is for
+        self.asked = 0  # readings asked for so far (the simulated table answers each)
+        self.live: ZatreObservation | None = None  # the camera's latest reading
+        self.diff: BoardDiff | None = None  # the last requested reading against the board
+        self.selected: tuple[int, int] | None = None  # referee: the cell the number pad is for
+        self.manual: list[tuple[tuple[int, int], int]] = []  # referee: halves entered on the pad
+        self.shown: list[int] | None = None  # referee: the values of the hand shown on the pad
+        self.known: dict[tuple[int, int], tuple[float, float]] = {}  # where the camera saw each laid cell
         self.picked: tuple[int, int] | None = None  # (hand index, anchored half)
         self.pending: list[Pending] = []
         self.timeout_entry: TimeoutLay | None = None
@@ -133,10 +174,19 @@ class ZatreSession(GameSession):
         return state
 
     @property
+    def referee(self) -> bool:
+        """Whether the players hold the cards and the camera reads the board."""
+        return not self.zatre.full_information
+
+    @property
     def phase(self) -> ZatrePhase:
         if self.finished:
             return "over"
-        return "placing" if self.pending else "laying"
+        if self.awaiting is not None:
+            return "checking"
+        if self.shown is not None:
+            return "showing"
+        return "placing" if self.pending or self.manual else "laying"
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -178,6 +228,9 @@ class ZatreSession(GameSession):
         with its anchor on it. Returns whether the board changed; a refusal names the rule."""
         if self.finished:
             return False
+        if self.referee:
+            self.select_cell(cell)
+            return False
         for n, pending in enumerate(self.pending):
             if cell in (c for c, _ in pending.placement.cells):
                 if n == len(self.pending) - 1:
@@ -212,11 +265,17 @@ class ZatreSession(GameSession):
         return self._enter(Lay(tuple(p.placement for p in self.pending)))
 
     def on_press(self, seat: int) -> None:
-        self.confirm(seat)
+        if self.referee:
+            self.read_turn(seat)
+        else:
+            self.confirm(seat)
 
     def on_timeout(self) -> None:
         seat = self.current_seat
         if seat is None:
+            return
+        if self.referee:
+            self._referee_timeout(seat)
             return
         lay: Lay | None = None
         if len(self.pending) == self.cards_wanted:
@@ -233,6 +292,164 @@ class ZatreSession(GameSession):
         super().begin_move()
         self.picked = None
         self.pending = []
+        self.selected = None
+        self.manual = []
+        self.shown = None
+        self.diff = None
+
+    # --- referee mode: the camera, the number pad, the shown hand ------------------------------------
+
+    def read_turn(self, seat: int) -> None:
+        """The seat button in referee mode: the halves entered on the pad make the turn when there are
+        any; else the camera reads the board (``checking``), the new cards are the turn."""
+        if self.finished or self.pressed_out_of_turn(seat):
+            return
+        if self.shown is not None:
+            self.refuse("show_first", "finish showing the hand first")
+            return
+        if self.manual:
+            cards = self.manual_cards()
+            if cards is None:
+                self.refuse("not_adjacent", "a card's second half goes on a cell beside its first")
+                return
+            self._enter(Lay(tuple(cards)))
+            return
+        if self.camera_lost is not None:
+            self.refuse("camera_lost_tap", "the camera is lost: tap the cells and pick the values")
+            return
+        self._ask("lay")
+
+    def _ask(self, what: Literal["lay", "timeout"]) -> None:
+        self.awaiting = what
+        self.asked += 1
+        self.request_reading()
+
+    def on_reading(self, seen: Seen) -> None:
+        obs = seen.observation
+        if not isinstance(obs, ZatreObservation) or not self.referee:
+            return
+        self.live = obs
+        if seen.kind != "requested" or self.awaiting is None:
+            return
+        what, self.awaiting = self.awaiting, None
+        diff = board_diff(self.zatre.board, obs, self.known)
+        self.diff = diff
+        if what == "timeout":
+            self._timeout_reading(diff)
+            return
+        if diff.moved:
+            cards = " ".join(str(p.card) for p in diff.moved)
+            self.refuse("card_moved", f"a laid card was moved or taken away: {cards}", cards=cards)
+            return
+        if diff.unsure:
+            self.refuse(
+                "card_unsure",
+                "the camera is not sure of a card: straighten it and press again, or tap its cells",
+                cells=len(diff.unsure),
+            )
+            return
+        if not diff.new:
+            self.refuse("lay_card_first", "no new card on the board")
+            return
+        if self._enter(Lay(diff.new)):
+            self.known = seen_at(diff, obs)
+
+    def _referee_timeout(self, seat: int) -> None:
+        cards = self.manual_cards() if self.manual else None
+        if cards:
+            try:
+                place_cards(self.zatre.board, cards)
+            except IllegalAction:
+                cards = None
+        if cards and len(cards) == self.cards_wanted:
+            self._timeout_lay(seat, Lay(tuple(cards)))
+        elif self.camera_lost is not None:
+            self._timeout_pass(seat)
+        else:
+            self._ask("timeout")
+
+    def _timeout_reading(self, diff: BoardDiff) -> None:
+        seat = self.current_seat
+        if seat is None:
+            return
+        if diff.clean and len(diff.new) == self.cards_wanted:
+            try:
+                place_cards(self.zatre.board, diff.new)
+            except IllegalAction:
+                pass
+            else:
+                self._timeout_lay(seat, Lay(diff.new))
+                return
+        self._timeout_pass(seat)
+
+    def _timeout_lay(self, seat: int, lay: Lay) -> None:
+        _, scoring = place_cards(self.zatre.board, lay.placements)
+        if self._enter(lay):
+            self.timeout_entry = TimeoutLay(seat, lay, scoring.total, self.timer.now())
+
+    def _timeout_pass(self, seat: int) -> None:
+        if self.submit(Pass()):
+            self.timeout_entry = TimeoutLay(seat, None, 0, self.timer.now())
+            if self.current_seat == seat:
+                self.begin_move()
+
+    def select_cell(self, cell: tuple[int, int]) -> None:
+        """Referee mode: a cell tapped — the number pad is for it (a half entered there is taken back)."""
+        if self.finished or self.shown is not None:
+            return
+        if cell in self.zatre.board.cells:
+            self.refuse("overlap", "a card lies there already")
+            return
+        self.manual = [(c, v) for c, v in self.manual if c != cell]
+        self.selected = cell
+
+    def pick_value(self, value: int) -> None:
+        """The number pad: ``value`` (0 = blank) for the selected cell, or the next half of the shown hand."""
+        if not 0 <= value <= 6:
+            return
+        if self.shown is not None:
+            self.shown.append(value)
+            if len(self.shown) == 2 * self.zatre.hand_size(self.current_seat or 0):
+                self._show()
+            return
+        if self.selected is None:
+            return
+        self.manual.append((self.selected, value))
+        self.selected = None
+        self.refusal = None
+
+    def clear_manual(self) -> None:
+        self.manual, self.selected = [], None
+
+    def manual_cards(self) -> list[Placement] | None:
+        """The halves entered on the pad as cards (each two in a row make one); ``None`` when two of
+        them are not side by side, ``[]`` while a card's second half is missing."""
+        if len(self.manual) % 2:
+            return []
+        cards = []
+        for k in range(0, len(self.manual), 2):
+            (a, va), (b, vb) = sorted(self.manual[k : k + 2])
+            if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+                return None
+            cards.append(Placement(Card(va, vb), a[0], a[1], "H" if a[1] == b[1] else "V"))
+        return cards
+
+    def begin_show(self) -> None:
+        """*Show hand*: the player cannot lay any card; he enters his hand on the pad, half by half."""
+        if self.referee and not self.finished and self.current_seat is not None:
+            self.shown = []
+            self.selected = None
+
+    def cancel_show(self) -> None:
+        self.shown = None
+
+    def _show(self) -> None:
+        values = self.shown or []
+        cards = tuple(Card(values[k], values[k + 1]) for k in range(0, len(values), 2))
+        self.shown = None
+        seat = self.current_seat
+        if self.submit(Show(cards)) and self.current_seat == seat:
+            self.begin_move()
 
     # --- inside --------------------------------------------------------------------------------------
 
@@ -292,6 +509,9 @@ class ZatreSession(GameSession):
         log.info("zatre lay %s on %d cards: %s", lay, len(board.placements), scoring)
         self.pending = []
         self.picked = None
+        self.manual = []
+        self.selected = None
+        self.diff = None
         return True
 
     def score_progress(self) -> list[list[int]]:
@@ -305,7 +525,7 @@ class ZatreSession(GameSession):
             player = state.turn
             state = state.apply(act)
             assert isinstance(state, ZatreState)
-            if player is not None:
+            if player is not None and isinstance(act, Lay):
                 progress[player].append(state.sheets[player].total)
         self._progress = (self.seq, progress)
         return progress

@@ -29,7 +29,12 @@ def random_lay(state: ZatreState, rng: random.Random) -> Lay:
 
 
 def auto_play(options: ZatreOptions) -> ZatreState:
-    """A whole game of random legal lays, seeded by ``options.seed``."""
+    """A whole game of random legal lays, seeded by ``options.seed`` (in referee mode by players who
+    hold the real deck: ``rules.zatre.table.referee_auto_play``)."""
+    if options.information == "referee":
+        from rules.zatre.table import referee_auto_play
+
+        return referee_auto_play(options).state
     rng = random.Random(f"zatre-auto:{options.seed}")
     state = new_game(options)
     while state.turn is not None:
@@ -72,6 +77,21 @@ SPEC = register(
             "en": "Zatre – the card game",
         },
         options_type=ZatreOptions,
+        variants={
+            "referee": {
+                "pl": "Zatre – gra karciana",
+                "hu": "Zatre – a kártyajáték",
+                "de": "Zatre – Das Kartenspiel",
+                "en": "Zatre – the card game",
+            },
+            "full": {
+                "pl": "Zatre – trening solo",
+                "hu": "Zatre – egyéni gyakorlás",
+                "de": "Zatre – Solo-Training",
+                "en": "Zatre – solo practice",
+            },
+        },
+        variant_field="information",
         new_game=new_game,  # type: ignore[arg-type]
         auto_play=auto_play,  # type: ignore[arg-type]
         describe=describe,

@@ -49,6 +49,24 @@ class PhysicalTable:
         self.hands = [list(h) for h in hands]
         self.piles = [list(p) for p in piles]
 
+    @classmethod
+    def replayed(cls, options: ZatreOptions, actions: Sequence[Action]) -> PhysicalTable:
+        """The real cards after ``actions`` of a referee-mode game (a game resumed from its journal):
+        each round dealt as it began, the lays and shown hands of its turns applied."""
+        table = cls(options)
+        state = new_game(options)
+        for act in actions:
+            table.follow(state)
+            seat = state.turn
+            if seat is not None and state.round == table.round:
+                if isinstance(act, Lay):
+                    table.lay(seat, [p.card for p in act.placements])
+                elif isinstance(act, Show):
+                    table.show(seat)
+            state = state.apply(act)
+        table.follow(state)
+        return table
+
     def follow(self, state: ZatreState) -> None:
         """Deal the state's round if the table still holds an earlier one."""
         if state.turn is not None and state.round != self.round:

@@ -20,7 +20,7 @@ ROUNDS = 4
 LINE_TIMEOUT = 30.0  # s: generous; a confirmed action normally follows within a second
 
 
-def start(tmp_path: Path, seed: int) -> subprocess.Popen[str]:
+def start(tmp_path: Path, seed: int, game: str = "poker_dice") -> subprocess.Popen[str]:
     config = tmp_path / "config.toml"
     config.write_text("[display]\nfps = 120\n", encoding="utf-8")
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
@@ -35,7 +35,7 @@ def start(tmp_path: Path, seed: int) -> subprocess.Popen[str]:
         "--state-dir",
         str(tmp_path / "state"),
         "--autoplay",
-        "poker_dice",
+        game,
         "--seed",
         str(seed),
         "--trace",

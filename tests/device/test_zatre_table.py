@@ -27,7 +27,7 @@ from rules.zatre import Card, Lay, Placement, ZatreState, load_deck, place_cards
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, tap
 
-TITLE = "Zatre – the card game"
+TITLE = "Zatre – solo practice"
 
 
 def start(app: App, players: int = 2) -> ZatreSession:
@@ -388,7 +388,7 @@ def test_every_zatre_screen_keeps_its_structure(make_app, size, language) -> Non
 
 
 def start_in(app: App, language: str) -> ZatreSession:
-    tap(app, rules.get_game("zatre").title(language))
+    tap(app, rules.get_game("zatre").variants["full"][language])
     tap(app, Translator(language).format("Start"))
     session = app.session
     assert isinstance(session, ZatreSession)
@@ -397,7 +397,7 @@ def start_in(app: App, language: str) -> ZatreSession:
 
 def test_autoplay_lays_whole_games_by_tapping_the_screen(make_app, clock) -> None:
     app = make_app()
-    sim = Simulator(app, seed=6, autoplay="zatre")
+    sim = Simulator(app, seed=6, autoplay="zatre:full")
     taps: list[Tap] = []
     real_post = app.post
     app.post = lambda event: (taps.append(event) if isinstance(event, Tap) else None, real_post(event))[1]  # type: ignore[method-assign]
@@ -419,7 +419,7 @@ def test_history_statistics_and_export_have_the_game(make_app) -> None:
     app = make_app()
     session = start(app)
     play_game(app, random.Random(9), check_every=1000)
-    stats = [s for s in app.journal.statistics() if s.game == "zatre"]
+    stats = [s for s in app.journal.statistics() if s.game == "zatre:full"]
     assert {s.player for s in stats} == {p.name for p in session.players}
     csv = to_csv(app.journal)
     assert sum(1 for line in csv.splitlines() if ",zatre," in line) == 2

@@ -248,3 +248,21 @@ def test_referee_auto_play_finishes_and_replays() -> None:
     game = referee_auto_play(ZatreOptions(players=3, seed=9, information="referee"))
     assert game.state.outcome is not None
     assert rules.replay(game.state.options, game.actions) == game.state
+
+
+def test_a_physical_table_is_rebuilt_from_the_actions_of_a_resumed_game() -> None:
+    options = ZatreOptions(players=3, seed=12, information="referee")
+    rng = random.Random(3)
+    state, table, actions = new_game(options), PhysicalTable(options), []
+    while state.turn is not None:
+        table.follow(state)
+        rebuilt = PhysicalTable.replayed(options, actions)
+        assert [sorted(h) for h in rebuilt.hands] == [sorted(h) for h in table.hands]
+        assert rebuilt.piles == table.piles and rebuilt.round == table.round
+        act = referee_turn(state, table, rng)
+        if isinstance(act, Lay):
+            table.lay(state.turn, [p.card for p in act.placements])
+        else:
+            table.show(state.turn)
+        state = state.apply(act)
+        actions.append(act)
