@@ -86,7 +86,7 @@ SPEC = register(
             },
             "full": {
                 "pl": "Zatre – trening solo",
-                "hu": "Zatre – egyéni gyakorlás",
+                "hu": "Zatre – gyakorlás",
                 "de": "Zatre – Solo-Training",
                 "en": "Zatre – solo practice",
             },
