@@ -44,23 +44,8 @@ from device.sessions.rummikub_sim import laid_out
 from drivers.events import ButtonEvent
 from rules.errors import IllegalAction
 from rules.rummikub import Meld, Start, check_turn
-from rules.rummikub.tiles import Tile
-from vision.synth import render_table
+from vision.synth import random_melds, render_table
 from vision.tiles import TableObservation, read_tiles
-
-
-def random_table(rng: random.Random, tiles: int) -> list[list[Tile]]:
-    """Valid runs and groups until the table holds about ``tiles`` tiles (duplicates as in a set of two)."""
-    melds: list[list[Tile]] = []
-    while sum(map(len, melds)) < tiles:
-        if rng.random() < 0.5:
-            colour, first = rng.choice("RBKO"), rng.randint(1, 10)
-            length = rng.randint(3, min(5, 14 - first))
-            melds.append([Tile.parse(f"{colour}{n}") for n in range(first, first + length)])
-        else:
-            number = rng.randint(1, 13)
-            melds.append([Tile.parse(f"{c}{number}") for c in rng.sample("RBKO", rng.choice((3, 4)))])
-    return melds
 
 
 def press_to_verdict(tables: int) -> None:
@@ -70,7 +55,7 @@ def press_to_verdict(tables: int) -> None:
     for size in (20, 40, 60, 90):
         times, exact = [], 0
         for n in range(tables):
-            after = random_table(rng, size)
+            after = random_melds(rng, size)
             before = after[:-1]
             frame, truth = render_table(
                 after, seed=n, size=(1920, 1080), tile_size=96, angle=0.0, gap=1.0, row_gap=0.5
@@ -122,7 +107,7 @@ def frame_times() -> None:
     state = Path(tempfile.mkdtemp())
     config = config_from_dict({"device": {"state_dir": str(state), "language": "en"}})
     app = App(config, surface=pygame.Surface((800, 480)), journal=Journal.open(config.device.journal_path))
-    melds = random_table(random.Random(3), 40)
+    melds = random_melds(random.Random(3), 40)
     camera = LiveTable(laid_out(melds))
     app.camera = camera
     options = app.settings.game_options("rummikub", players=4)

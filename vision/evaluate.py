@@ -28,7 +28,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.dataset import LabelledImage, Split, load_folder
+from vision.dataset import LabelledBox, LabelledImage, Split, load_folder
 from vision.dice import DiceObservation, read_dice
 
 LABELS = ("1", "2", "3", "4", "5", "6", "none")
@@ -138,29 +138,34 @@ class DiceEvaluation(Evaluation):
 
 def pair_by_position(item: LabelledImage, observation: DiceObservation) -> list[tuple[int, int]]:
     """(true, read) index pairs for the confusion matrix; index 6 is "none" (missed or extra)."""
-    unused = set(range(len(observation.dice)))
-    pairs = []
-    for box in item.boxes:
-        reach = max(0.5 * max(box.w, box.h), 12.0)
-        best = min(
-            (
-                i
-                for i in unused
-                if math.hypot(observation.dice[i].center[0] - box.cx, observation.dice[i].center[1] - box.cy)
-                < max(reach, 0.4 * observation.dice[i].size)
-            ),
-            key=lambda i: math.hypot(
-                observation.dice[i].center[0] - box.cx, observation.dice[i].center[1] - box.cy
-            ),
-            default=None,
-        )
-        if best is None:
-            pairs.append((box.cls, 6))
-        else:
-            unused.remove(best)
-            pairs.append((box.cls, observation.dice[best].value - 1))
+    matches, unused = dice_matches(item, observation)
+    pairs = [(box.cls, 6 if best is None else observation.dice[best].value - 1) for box, best in matches]
     pairs.extend((6, observation.dice[i].value - 1) for i in sorted(unused))
     return pairs
+
+
+def dice_matches(
+    item: LabelledImage, observation: DiceObservation
+) -> tuple[list[tuple[LabelledBox, int | None]], set[int]]:
+    """Each labelled die with the index of the die read nearest it (within half its size, at least
+    12 px, or 0.4 of the read die's size), or None; and the indices of the dice read that no label took."""
+    unused = set(range(len(observation.dice)))
+    matches: list[tuple[LabelledBox, int | None]] = []
+    for box in item.boxes:
+        reach = max(0.5 * max(box.w, box.h), 12.0)
+
+        def away(i: int, box: LabelledBox = box) -> float:
+            return math.hypot(observation.dice[i].center[0] - box.cx, observation.dice[i].center[1] - box.cy)
+
+        best = min(
+            (i for i in unused if away(i) < max(reach, 0.4 * observation.dice[i].size)),
+            key=away,
+            default=None,
+        )
+        if best is not None:
+            unused.remove(best)
+        matches.append((box, best))
+    return matches, unused
 
 
 def annotate(frame: np.ndarray, observation: DiceObservation, truth: Sequence[int]) -> np.ndarray:
@@ -424,26 +429,12 @@ def scored_tiles(item: LabelledImage, observation: Any) -> tuple[list[tuple[floa
 
 def scored_dice(item: LabelledImage, observation: DiceObservation) -> tuple[list[tuple[float, bool]], int]:
     """The same for dice: each die read, paired by position (as ``pair_by_position``) with a labelled die."""
-    unused = set(range(len(observation.dice)))
-    scored = []
-    for box in item.boxes:
-        reach = max(0.5 * max(box.w, box.h), 12.0)
-        best = min(
-            (
-                i
-                for i in unused
-                if math.hypot(observation.dice[i].center[0] - box.cx, observation.dice[i].center[1] - box.cy)
-                < max(reach, 0.4 * observation.dice[i].size)
-            ),
-            key=lambda i: math.hypot(
-                observation.dice[i].center[0] - box.cx, observation.dice[i].center[1] - box.cy
-            ),
-            default=None,
-        )
-        if best is not None:
-            unused.remove(best)
-            die = observation.dice[best]
-            scored.append((die.confidence, die.value - 1 == box.cls))
+    matches, unused = dice_matches(item, observation)
+    scored = [
+        (observation.dice[best].confidence, observation.dice[best].value - 1 == box.cls)
+        for box, best in matches
+        if best is not None
+    ]
     scored.extend((observation.dice[i].confidence, False) for i in unused)
     return scored, len(item.boxes)
 
