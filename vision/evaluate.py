@@ -334,19 +334,32 @@ class TileEvaluation(Evaluation):
 def pair_tiles(item: LabelledImage, observation: Any) -> list[tuple[str, str]]:
     """(true, read) name pairs of the labelled tiles and the tiles read nearest their centres (within
     half the label's short side)."""
+    matches, _ = tile_matches(item, observation)
+    return [
+        (tile_name(box.name or str(box.cls)), str(observation.tiles[best].tile))
+        for box, best in matches
+        if best is not None
+    ]
+
+
+def tile_matches(
+    item: LabelledImage, observation: Any
+) -> tuple[list[tuple[LabelledBox, int | None]], set[int]]:
+    """Each labelled tile with the index of the tile read nearest its centre (within half the label's
+    short side), or None; and the indices of the tiles read that no label took."""
     unused = set(range(len(observation.tiles)))
-    pairs = []
+    matches: list[tuple[LabelledBox, int | None]] = []
     for box in item.boxes:
         reach = 0.5 * min(box.w, box.h)
-        best = min(
-            (i for i in unused if math.dist(observation.tiles[i].center, (box.cx, box.cy)) < reach),
-            key=lambda i: math.dist(observation.tiles[i].center, (box.cx, box.cy)),
-            default=None,
-        )
+
+        def away(i: int, box: LabelledBox = box) -> float:
+            return math.dist(observation.tiles[i].center, (box.cx, box.cy))
+
+        best = min((i for i in unused if away(i) < reach), key=away, default=None)
         if best is not None:
             unused.remove(best)
-            pairs.append((tile_name(box.name or str(box.cls)), str(observation.tiles[best].tile)))
-    return pairs
+        matches.append((box, best))
+    return matches, unused
 
 
 def annotate_tiles(frame: np.ndarray, observation: Any, truth: Sequence[str]) -> np.ndarray:
@@ -410,19 +423,15 @@ def scored_tiles(item: LabelledImage, observation: Any) -> tuple[list[tuple[floa
     """``([(confidence, right)], true tiles)``: each tile read, paired by position with the labelled tile
     nearest its centre (within half the label's short side); a tile read where none is labelled is wrong.
     A tile ``corrected`` by its meld counts with the meld's confidence, as the reader reports it."""
-    unused = set(range(len(observation.tiles)))
-    scored = []
-    for box in item.boxes:
-        reach = 0.5 * min(box.w, box.h)
-        best = min(
-            (i for i in unused if math.dist(observation.tiles[i].center, (box.cx, box.cy)) < reach),
-            key=lambda i: math.dist(observation.tiles[i].center, (box.cx, box.cy)),
-            default=None,
+    matches, unused = tile_matches(item, observation)
+    scored = [
+        (
+            observation.tiles[best].confidence,
+            str(observation.tiles[best].tile) == tile_name(box.name or str(box.cls)),
         )
-        if best is not None:
-            unused.remove(best)
-            seen = observation.tiles[best]
-            scored.append((seen.confidence, str(seen.tile) == tile_name(box.name or str(box.cls))))
+        for box, best in matches
+        if best is not None
+    ]
     scored.extend((observation.tiles[i].confidence, False) for i in unused)
     return scored, len(item.boxes)
 
