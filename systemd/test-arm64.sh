@@ -2,7 +2,7 @@
 # `make test-arm64`: the install and the whole test suite on the Pi's CPU (aarch64, Debian Bookworm,
 # Python 3.11), under qemu-user emulation on an x86-64 machine. As root:
 #
-#   apt-get install mmdebstrap qemu-user-static binfmt-support && make test-arm64
+#   apt-get install mmdebstrap arch-test qemu-user-static binfmt-support && make test-arm64
 #
 # 1. root     an arm64 Bookworm root made by mmdebstrap from the Debian archive, once, cached in
 #             $ARM64_CACHE (default /var/cache/tabletop-referee) under a hash of its recipe (below):
@@ -54,7 +54,7 @@ if [[ $EUID -ne 0 ]]; then
 elif [[ ! -e "$BINFMT/status" && -z "${ARM64_BINFMT:-}" ]]; then
     mount -t binfmt_misc binfmt_misc "$BINFMT" 2>/dev/null || true
 fi
-for tool in mmdebstrap:mmdebstrap unshare:util-linux pivot_root:util-linux flock:util-linux git:git; do
+for tool in mmdebstrap:mmdebstrap arch-test:arch-test unshare:util-linux pivot_root:util-linux flock:util-linux git:git; do
     command -v "${tool%%:*}" >/dev/null || missing+=("${tool%%:*} (apt-get install ${tool#*:})")
 done
 if [[ ! -e "$BINFMT/status" ]]; then

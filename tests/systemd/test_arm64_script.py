@@ -53,6 +53,7 @@ def test_without_binfmt_and_tools_it_names_each_and_exits_2(tmp_path: Path) -> N
     said = result.stderr
     assert "make test-arm64 cannot run here; missing:" in said
     assert "mmdebstrap (apt-get install mmdebstrap)" in said and "flock (apt-get install util-linux)" in said
+    assert "arch-test (apt-get install arch-test)" in said  # mmdebstrap needs it for a foreign root
     assert "binfmt_misc: not mounted" in said
     assert not cache.exists() and result.stdout == ""  # nothing started
     (binfmt / "status").write_text("enabled\n")  # mounted, but qemu-user-static is not installed
