@@ -219,7 +219,8 @@ class Config:
 
         spec = rules.get_game(game)
         table = self.games.get(game, {})
-        rule_values = {k: v for k, v in table.items() if k not in TABLE_KEYS}
+        own = (*TABLE_KEYS, *GAME_TABLE_KEYS.get(game, ()))
+        rule_values = {k: v for k, v in table.items() if k not in own}
         return spec.options_type.preset(table.get("preset", "seed"), **{**rule_values, **overrides})
 
     def timer_seconds(self, game: str, options: Any = None) -> int:
@@ -342,7 +343,8 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
             allowed = ", ".join(repr(n) for n in spec.options_type.preset_names())
             raise ConfigError(f"{key}.preset", f"{preset!r} is not a preset name; allowed values: {allowed}")
         table = _deck_manifest(key, name, table)
-        rule_values = {k: v for k, v in table.items() if k not in TABLE_KEYS}
+        own = (*TABLE_KEYS, *GAME_TABLE_KEYS.get(name, ()))
+        rule_values = {k: v for k, v in table.items() if k not in own}
         try:
             spec.options_type.preset(preset, **_tuples(rule_values))
         except OptionError as exc:
@@ -353,8 +355,9 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def _deck_manifest(key: str, game: str, table: dict[str, Any]) -> dict[str, Any]:
     """A Zatre table's ``deck_manifest`` (the path of a deck manifest counted from a physical deck,
-    ``rules/zatre/deck_default.json``'s format) read into the option ``deck`` once, at start: a journal
-    keeps the 50 cards a game was dealt from, whatever later happens to the file."""
+    ``device.zatre_deck``'s format) read into the option ``deck`` once, at start: a journal keeps the
+    50 cards a game was dealt from, whatever later happens to the file. The path stays in the table
+    (a key of the table, not a rule option) so that the device can say which deck it deals."""
     if "deck_manifest" not in table:
         return table
     if game != "zatre":
@@ -364,15 +367,13 @@ def _deck_manifest(key: str, game: str, table: dict[str, Any]) -> dict[str, Any]
     path = table["deck_manifest"]
     if not isinstance(path, str) or not path:
         raise ConfigError(f"{key}.deck_manifest", f"{path!r} is not the path of a manifest file")
-    from rules.zatre import DeckError, load_deck
+    from device.zatre_deck import ManifestError, read_manifest
 
     try:
-        cards = load_deck(path)
-    except DeckError as exc:
+        manifest = read_manifest(path)
+    except ManifestError as exc:
         raise ConfigError(f"{key}.deck_manifest", str(exc)) from None
-    values = {k: v for k, v in table.items() if k != "deck_manifest"}
-    values["deck"] = [str(card) for card in cards]
-    return values
+    return {**table, "deck": list(manifest.texts())}
 
 
 def _tuples(values: dict[str, Any]) -> dict[str, Any]:

@@ -6,12 +6,15 @@ keeps), so they survive a restart; the config file itself is never rewritten.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from device.config import TABLE_KEYS, Config
+from device.config import GAME_TABLE_KEYS, TABLE_KEYS, Config
 from device.journal import Journal
+from device.zatre_deck import SETTING as DECK_SETTING
+from device.zatre_deck import DeckChoice, deck_choice
 from rules import Options
 
 __all__ = ["TIMER_STEPS", "Settings", "move_seconds", "timer_steps"]
@@ -71,6 +74,8 @@ class Settings:
         default_factory=dict
     )  # the owner's voice settings (device/voice/settings.py)
     learning: dict[str, bool] = field(default_factory=dict)  # Rummikub's learning table, per game
+    zatre_deck_manifest: str = ""  # the deck the owner counted (device/zatre_deck.py), its file's path
+    _deck_cache: tuple[object, DeckChoice] | None = field(default=None, repr=False)
 
     @classmethod
     def load(cls, config: Config, journal: Journal) -> Settings:
@@ -85,11 +90,33 @@ class Settings:
         voice = journal.setting("voice", {})
         s.voice = dict(voice) if isinstance(voice, dict) else {}
         s.learning = {str(k): bool(v) for k, v in dict(journal.setting("learning", {})).items()}
+        s.zatre_deck_manifest = str(journal.setting(DECK_SETTING, "") or "")
         return s
 
     def set(self, key: str, value: Any) -> None:
         setattr(self, key, value)
         self.journal.set_setting(key, value)
+
+    def zatre_deck(self) -> DeckChoice:
+        """The deck a new game of Zatre is dealt from, and where it comes from (``deck_choice``: the
+        owner's counted deck, else the config's ``deck_manifest``, else the assumed deck). The file is
+        read again when it changes."""
+        path = self.zatre_deck_manifest
+        try:
+            stat = os.stat(path) if path else None
+            key: object = (path, stat.st_mtime_ns, stat.st_size) if stat else (path, None)
+        except OSError:
+            key = (path, "missing")
+        if self._deck_cache is None or self._deck_cache[0] != key:
+            self._deck_cache = (key, deck_choice(path, self.config.games.get("zatre", {})))
+        return self._deck_cache[1]
+
+    def set_zatre_deck(self, path: str) -> None:
+        """The owner's counted deck (the manifest at ``path``; empty: back to the config's or the
+        assumed deck), for the games started from now on."""
+        self.zatre_deck_manifest = path
+        self._deck_cache = None
+        self.journal.set_setting(DECK_SETTING, path)
 
     def move_seconds(self, options: Options) -> int:
         """The move time limit of a game played with ``options`` (see :func:`move_seconds`)."""
@@ -167,7 +194,13 @@ class Settings:
     def game_options(self, game: str, **overrides: Any) -> Options:
         """The rules options for a new game: config table, the preset chosen on screen, ``overrides``."""
         spec = rules.get_game(game)
-        table = {k: v for k, v in self.config.games.get(game, {}).items() if k not in TABLE_KEYS}
+        own = (*TABLE_KEYS, *GAME_TABLE_KEYS.get(game, ()))
+        table = {k: v for k, v in self.config.games.get(game, {}).items() if k not in own}
+        if game == "zatre":
+            deck = self.zatre_deck()
+            table.pop("deck", None)
+            if deck.cards:
+                table["deck"] = deck.cards
         if self.learning_on(game):
             table["learning"] = True
         elif self.has_learning(game):

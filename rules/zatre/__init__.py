@@ -1,6 +1,6 @@
 """Zatre – the card game (Amigo, 2007): RULES.md §5.
 
-One module per concern: ``cards`` (the card ``3|4``), ``deck`` (the 50-card manifest), ``board`` (grid,
+One module per concern: ``cards`` (the card ``3|4``), ``deck`` (the 50 cards, validated), ``board`` (grid,
 placements ``3|4@0,0H``, rows, the scoring of a placement), ``sheet`` (the score sheet), ``moves`` (the
 legal-placement generator), ``options``, ``state`` (rounds and turns, full-information and referee
 mode), ``table`` (the physical deck at a refereed table) and ``game`` (the registry entry).
@@ -19,7 +19,7 @@ rules.errors.IllegalAction: 1|1@5,5H does not touch a laid card edge to edge [no
 
 from rules.zatre.board import Board, Line, Placement, Scoring, place, place_cards
 from rules.zatre.cards import Card, parse_cards
-from rules.zatre.deck import DeckError, load_deck, parse_manifest
+from rules.zatre.deck import DECK_SIZE, DeckError, deck_counts, deck_from_counts, default_deck
 from rules.zatre.game import SPEC, auto_play, describe, random_lay
 from rules.zatre.moves import can_lay, legal_placements
 from rules.zatre.options import ZatreOptions
@@ -27,6 +27,7 @@ from rules.zatre.sheet import DEFAULT_ROW_BONUS, Sheet
 from rules.zatre.state import Event, Lay, Pass, RoundResult, Show, ZatreState, new_game
 
 __all__ = [
+    "DECK_SIZE",
     "DEFAULT_ROW_BONUS",
     "SPEC",
     "Board",
@@ -45,12 +46,13 @@ __all__ = [
     "ZatreState",
     "auto_play",
     "can_lay",
+    "deck_counts",
+    "deck_from_counts",
+    "default_deck",
     "describe",
     "legal_placements",
-    "load_deck",
     "new_game",
     "parse_cards",
-    "parse_manifest",
     "place",
     "place_cards",
     "random_lay",

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal, Self
+from typing import Annotated, ClassVar, Literal
 
 from rules.errors import OptionError
 from rules.options import Options, Range
 from rules.zatre.cards import Card
-from rules.zatre.deck import DeckError, check_deck, load_deck
+from rules.zatre.deck import DeckError, check_deck, default_deck
 from rules.zatre.sheet import DEFAULT_ROW_BONUS
 
 __all__ = ["ZatreOptions"]
@@ -17,14 +16,14 @@ __all__ = ["ZatreOptions"]
 
 @dataclass(frozen=True)
 class ZatreOptions(Options):
-    """``deck``: the 50 cards as texts (empty: the packaged default manifest, an assumption);
+    """``deck``: the 50 cards as texts (empty: the assumed deck, ``rules.zatre.deck.DEFAULT_COUNTS``);
     ``row_bonus``: the bonus of each sheet row, top-down (the default is an assumption);
     ``information``: ``full`` when the engine deals and holds every card (solo practice, tests),
     ``referee`` when the players hold the physical deck and the engine keeps hands and piles as
     counts, learning each card when it is laid or shown.
 
     The deck is part of the options, not a path, so that a journal replays exactly even if the
-    manifest file changes later; :meth:`from_manifest` reads a manifest file into the options.
+    manifest file changes later (the device reads the manifest: ``device.zatre_deck``).
 
     >>> ZatreOptions(players=3, deck=("3|4",))
     Traceback (most recent call last):
@@ -47,11 +46,6 @@ class ZatreOptions(Options):
             except DeckError as exc:
                 raise OptionError("deck", str(exc)) from None
 
-    @classmethod
-    def from_manifest(cls, path: str | Path | None, **values: Any) -> Self:
-        """Options whose deck is read from the manifest at ``path`` (``None``: the default)."""
-        return cls(deck=tuple(str(card) for card in load_deck(path)), **values)
-
     def cards(self) -> tuple[Card, ...]:
         """The deck, sorted, each card in its ``key`` form."""
-        return check_deck(self.deck) if self.deck else load_deck()
+        return check_deck(self.deck) if self.deck else default_deck()

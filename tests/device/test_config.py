@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,8 @@ from device.config import (
     load_config,
     load_config_text,
 )
+from device.zatre_deck import write_manifest
+from rules.zatre import default_deck
 
 
 def test_missing_file_gives_defaults(tmp_path: Path) -> None:
@@ -148,7 +151,7 @@ def test_an_unknown_game_key_lists_exactly_the_keys_accepted(game: str, tmp_path
     for key in listed:
         value: Any = {"preset": "seed", "timer_seconds": 0}.get(key, defaults.get(key))
         if key == "deck_manifest":
-            value = str(Path(rules.__file__).parent / "zatre" / "deck_default.json")
+            value = str(write_manifest(tmp_path / "deck.json", Counter(default_deck()), "default").path)
         table = {key: value}
         config = config_from_dict({"games": {game: table}})
         assert game in config.games

@@ -23,7 +23,7 @@ from device.sessions.zatre_sim import ZatreTable
 from device.simulator import Simulator
 from device.ui.names import refusal_text
 from rules.errors import IllegalAction
-from rules.zatre import Card, Lay, Placement, ZatreState, load_deck, place_cards
+from rules.zatre import Card, Lay, Placement, ZatreState, default_deck, place_cards
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, tap
 
@@ -282,7 +282,7 @@ def test_a_card_not_in_the_hand_is_refused_by_the_engine(make_app) -> None:
     app = make_app()
     session = start(app)
     hand = session.hand
-    missing = next(c for c in load_deck() if c.key not in {h.key for h in hand})
+    missing = next(c for c in default_deck() if c.key not in {h.key for h in hand})
     opening = Lay((Placement(missing, 0, 0, "H"), Placement(hand[0], 0, 1, "H")))
     assert not session.submit(opening)
     assert session.refusal is not None and session.refusal.code == "card_not_in_hand"

@@ -1,64 +1,52 @@
-"""Zatre: the deck manifest (default marked as an assumption, validation with clear errors)."""
+"""Zatre: the deck as a value (the assumed default, validation with clear errors); the rules read no
+file (the manifest file is the device's: tests/device/test_zatre_deck_store.py)."""
 
 from __future__ import annotations
 
-import json
+import ast
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from rules.errors import OptionError
-from rules.zatre import Card, DeckError, ZatreOptions, load_deck, parse_manifest
-from rules.zatre.deck import DEFAULT_MANIFEST
-
-
-def manifest(cards: dict[str, object], **extra: object) -> str:
-    return json.dumps({"name": "test", **extra, "cards": cards})
+from rules.zatre import Card, DeckError, ZatreOptions, deck_counts, deck_from_counts, default_deck
+from rules.zatre.deck import DEFAULT_ASSUMPTION, DEFAULT_COUNTS
 
 
 def test_default_deck_has_50_valid_cards_and_says_it_is_an_assumption() -> None:
-    deck = load_deck()
+    deck = default_deck()
     assert len(deck) == 50
     assert all(0 <= card.first <= card.second <= 6 for card in deck)
-    data = json.loads((Path(__file__).parents[2] / "rules" / "zatre" / DEFAULT_MANIFEST).read_text())
-    assert "ASSUMPTION" in data["assumption"] and "ASSUMED" in data["name"]
+    assert deck_counts(deck) == Counter({Card.parse(k): n for k, n in DEFAULT_COUNTS.items()})
+    assert "ASSUMPTION" in DEFAULT_ASSUMPTION
+    assert ZatreOptions().cards() == deck
 
 
-def test_a_physical_deck_manifest_is_read_from_a_path(tmp_path: Path) -> None:
-    path = tmp_path / "my_deck.json"
-    path.write_text(manifest({"1|2": 20, "6|0": 29, "3|3": 1}))
-    deck = load_deck(path)
+def test_a_counted_deck_is_given_as_counts() -> None:
+    deck = deck_from_counts({"1|2": 20, "6|0": 29, Card(3, 3): 1})
     assert Counter(deck) == {Card(1, 2): 20, Card(0, 6): 29, Card(3, 3): 1}
-    options = ZatreOptions.from_manifest(path, players=3)
+    options = ZatreOptions(deck=tuple(str(c) for c in deck), players=3)
     assert options.cards() == deck and options.players == 3
 
 
 @pytest.mark.parametrize(
-    "text, fragment",
+    "counts, fragment",
     [
-        (manifest({"1|2": 49}), "49 cards; a Zatre deck has exactly 50"),
-        (manifest({"1|2": 50, "3|3": 1}), "51 cards"),
-        (manifest({"1|7": 50}), "'1|7'"),
-        (manifest({"1-2": 50}), "'1-2'"),
-        (manifest({"1|2": 25, "2|1": 25}), "'2|1' and '1|2' are the same card"),
-        (manifest({"1|2": 0, "3|3": 50}), "count of '1|2' must be a whole number"),
-        (manifest({"1|2": "50"}), "count of '1|2'"),
-        ('{"cards": {"1|2": 25, "1|2": 25}}', "1|2 listed more than once"),
-        ('{"cards": ["1|2"]}', "'cards' object of counts"),
-        ("[1, 2]", "'cards' object of counts"),
-        ("{not json", "not valid JSON"),
+        ({"1|2": 49}, "49 cards; a Zatre deck has exactly 50"),
+        ({"1|2": 50, "3|3": 1}, "51 cards"),
+        ({"1|7": 50}, "'1|7'"),
+        ({"1-2": 50}, "'1-2'"),
+        ({"1|2": 25, "2|1": 25}, "'2|1' and '1|2' are the same card"),
+        ({"1|2": 0, "3|3": 50}, "count of '1|2' must be a whole number"),
+        ({"1|2": "50"}, "count of '1|2'"),
+        ({"1|2": True, "3|3": 49}, "count of '1|2'"),
     ],
 )
-def test_bad_manifests_name_the_problem(text: str, fragment: str) -> None:
-    with pytest.raises(DeckError, match=r"deck manifest 'test\.json'") as info:
-        parse_manifest(text, source="test.json")
+def test_bad_counts_name_the_problem(counts: dict[str, object], fragment: str) -> None:
+    with pytest.raises(DeckError, match=r"^my deck: ") as info:
+        deck_from_counts(counts, source="my deck")  # type: ignore[arg-type]
     assert fragment in str(info.value)
-
-
-def test_a_missing_manifest_file_names_the_path(tmp_path: Path) -> None:
-    with pytest.raises(DeckError, match=r"nope\.json.*cannot read"):
-        load_deck(tmp_path / "nope.json")
 
 
 def test_options_check_the_deck_and_name_the_key() -> None:
@@ -71,5 +59,21 @@ def test_options_check_the_deck_and_name_the_key() -> None:
     with pytest.raises(OptionError) as info:
         ZatreOptions(players=5)
     assert info.value.key == "players"
-    custom = ZatreOptions(deck=tuple(str(c) for c in load_deck()), row_bonus=(3,))
+    custom = ZatreOptions(deck=tuple(str(c) for c in default_deck()), row_bonus=(3,))
     assert ZatreOptions.from_dict(custom.to_dict()) == custom
+
+
+def test_the_zatre_rules_read_no_file() -> None:
+    """Issue 35: no file I/O in the engine; the deck file is the device's."""
+    folder = Path(__file__).resolve().parents[2] / "rules" / "zatre"
+    offenders = []
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open":
+                offenders.append(f"{path.name}: open()")
+            if isinstance(node, ast.Attribute) and node.attr in ("read_text", "write_text", "read_bytes"):
+                offenders.append(f"{path.name}: .{node.attr}")
+            if isinstance(node, ast.ImportFrom) and node.module in ("importlib", "importlib.resources"):
+                offenders.append(f"{path.name}: importlib.resources")
+    assert offenders == [] and not list(folder.glob("*.json"))
