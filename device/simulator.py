@@ -7,8 +7,10 @@ and may take mouse clicks before the screens do.
 The simulator owns what is common to every game: the seat keys, starting the game that ``--autoplay``
 names (again, whenever a game ends), and one :class:`~device.sessions.simulated.SimulatedTable` for each
 game that starts or resumes, looked up by the game's name in ``device.sessions.simulated.TABLES``.
-Everything else — what lies on the table, what the synthetic camera films, how the simulated players
-play — is that table's. A game without a simulated table is played by hand on the screen.
+The tables see the app only through :class:`AppTableHost`, the narrow
+``device.sessions.simulated.TableHost`` (post, tap a labelled target, show a screen). Everything
+else — what lies on the table, what the synthetic camera films, how the simulated players play — is
+that table's. A game without a simulated table is played by hand on the screen.
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ from device.events import Key, Tap
 from device.session import GameSession
 from device.sessions.simulated import SimulatedTable, table_for
 from drivers.events import ButtonEvent
+from drivers.seats import KeyboardSeats
 
 if TYPE_CHECKING:
     from device.app import App
 
-__all__ = ["EMPTY_TABLE", "NAMES", "SEAT_KEYS", "Simulator"]
+__all__ = ["EMPTY_TABLE", "NAMES", "SEAT_KEYS", "AppTableHost", "Simulator"]
 
 log = logging.getLogger(__name__)
 
@@ -38,23 +41,71 @@ EMPTY_TABLE = np.full((720, 1280, 3), (40, 70, 30), dtype=np.uint8)  # BGR: the 
 NAMES = ("Ala", "Ola", "Ela", "Iza", "Ula", "Ewa")  # the simulated players
 
 
+class AppTableHost:
+    """The app as a simulated table sees it (``device.sessions.simulated.TableHost``): the game, the
+    screen's name and its labelled targets, the queue; never the loop or the canvas themselves."""
+
+    def __init__(self, app: App) -> None:
+        self._app = app
+        self.clock = app.clock
+
+    @property
+    def session(self) -> GameSession | None:
+        return self._app.session
+
+    @property
+    def screen(self) -> str:
+        return self._app.screen.name
+
+    @property
+    def frames(self) -> int:
+        return self._app.frames
+
+    def post(self, event: object) -> None:
+        self._app.post(event)
+
+    def text(self, msgid: str, **values: object) -> str:
+        return self._app.tr.format(msgid, **values)
+
+    def labels(self) -> list[str]:
+        return [t.label for t in self._app.canvas.targets]
+
+    def tap(self, label: str) -> bool:
+        target = next((t for t in self._app.canvas.targets if t.label == label), None)
+        if target is None:
+            return False
+        self._app.post(Tap(target.rect.center))
+        return True
+
+    def image_rect(self, label: str) -> pygame.Rect | None:
+        drawn = next((d for d in self._app.canvas.log if d.kind == "image" and d.text == label), None)
+        return None if drawn is None else pygame.Rect(drawn.rect)
+
+    def show(self, screen: str) -> None:
+        self._app.show(screen)
+
+    def show_game(self) -> None:
+        self._app.show_game()
+
+
 class Simulator:
     def __init__(
         self,
         app: App,
         *,
         seed: int = 0,
-        seats: Any = None,
+        seats: KeyboardSeats | None = None,
         camera: bool = False,
         autoplay: str | None = None,
     ) -> None:
         self.app = app
         self.rng = random.Random(seed)
-        self.seats = seats  # drivers.seats.KeyboardSeats, or None: seat keys post presses directly
+        self.seats = seats  # None: the seat keys post presses directly
         self.camera = camera  # the synthetic camera films the tables (else they post their readings)
         app.readings_answered = not camera
         self.autoplay = autoplay  # the game the simulated players start and play, if any
         self.clock = app.clock
+        self.host = AppTableHost(app)  # what the tables see of the app
         self.table: SimulatedTable | None = None  # the current game's
         self._table_of: GameSession | None = None
         self._resumed_checked = False  # autoplay: whether a resumed game of another kind was set aside
@@ -71,7 +122,7 @@ class Simulator:
         if session is self._table_of:
             return
         kind = table_for(session.spec.name)
-        self.table = None if kind is None else kind(self.app, self.rng, camera=self.camera)
+        self.table = None if kind is None else kind(self.host, self.rng, camera=self.camera)
         self._table_of = session
         if kind is None:
             log.info("%s has no simulated table: it is played on the screen", session.spec.name)

@@ -1,10 +1,16 @@
 """The one-way imports of DESIGN.md, for all four packages and every module in them: ``rules`` imports
 nothing of ours, ``vision`` only ``rules``, ``drivers`` nothing of ours, and only ``device`` wires them
-together. Relative imports stay inside their package, so the absolute ones are what is checked."""
+together. Relative imports stay inside their package, so the absolute ones are what is checked.
+
+Inside ``device`` the app is at the top: no import circle runs through ``device.app`` or the game
+sessions (their simulated tables talk to the app through ``device.sessions.simulated.TableHost``, not to
+``App``). Every import counts there, the ones only for the type checker and the ones inside functions
+too."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -59,3 +65,88 @@ def test_screens_and_their_drawing_never_touch_opencv() -> None:
         if name == "cv2"
     ]
     assert len(modules) >= 10 and offenders == []
+
+
+def module_graph(root: Path, package: str) -> dict[str, set[str]]:
+    """Each module of ``package`` (under ``root``) and the modules of that package it imports, any way:
+    at the top, inside a function, under ``TYPE_CHECKING``; ``from a import b`` counts ``a.b`` when
+    ``b`` is a module, else ``a`` (a package's ``__init__``, imported on the way, is not counted)."""
+    paths = {}
+    for path in sorted((root / package).rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join([*here[: len(here) - node.level + 1], *([base] if base else [])])
+                for alias in node.names:
+                    found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base)
+        graph[name] = {m for m in found if m in paths and m != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: its strongly connected parts of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def touching(found: Iterable[list[str]], *prefixes: str) -> list[list[str]]:
+    return [c for c in found if any(m == p or m.startswith(p + ".") for m in c for p in prefixes)]
+
+
+def test_no_import_circle_through_the_app_or_the_sessions() -> None:
+    graph = module_graph(ROOT, "device")
+    assert len(graph) >= 50 and "device.sessions.dice_sim" in graph["device.sessions"]
+    assert touching(cycles(graph), "device.app", "device.sessions") == []
+    sessions = [m for m in graph if m.startswith("device.sessions")]
+    assert [m for m in sessions if graph[m] & {"device.app", "device.simulator", "device.appliance"}] == []
+
+
+def test_the_circle_check_sees_a_circle(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "sessions").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "app.py").write_text("import pkg.sessions\nfrom pkg import util\n")
+    (package / "util.py").write_text("")
+    (package / "sessions" / "__init__.py").write_text("from . import table\n")
+    (package / "sessions" / "table.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..app import App\n"
+    )
+    graph = module_graph(tmp_path, "pkg")
+    assert graph["pkg.app"] == {"pkg.sessions", "pkg.util"}
+    assert cycles(graph) == [["pkg.app", "pkg.sessions", "pkg.sessions.table"]]
+    assert touching(cycles(graph), "pkg.app") == [["pkg.app", "pkg.sessions", "pkg.sessions.table"]]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pygame
@@ -27,12 +27,9 @@ import pygame
 from device.events import DiceSeen, Key, SeenDie
 from device.session import GameSession
 from device.sessions.dice import DiceSession
-from device.sessions.simulated import SimulatedTable, register_table
+from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
 from rules.dice import Roll, random_roll
-
-if TYPE_CHECKING:
-    from device.app import App
 
 __all__ = ["DIE_SIZE", "HOLD_KEYS", "TABLE_SIZE", "DiceTable", "free_spot"]
 
@@ -71,11 +68,11 @@ def _renderer() -> Render:
 class DiceTable(SimulatedTable):
     games = ("yahtzee", "poker_dice")
 
-    def __init__(self, app: App, rng: random.Random, *, camera: bool) -> None:
-        super().__init__(app, rng, camera=camera)
+    def __init__(self, host: TableHost, rng: random.Random, *, camera: bool) -> None:
+        super().__init__(host, rng, camera=camera)
         # The synthetic camera's renderer (tests may give another), or None: readings are posted directly.
         self.render: Render | None = _renderer() if camera else None
-        self.clock = app.clock
+        self.clock = host.clock
         self.values: tuple[int, ...] | None = None  # the dice of this turn (None: picked up for a new turn)
         self.held: set[int] = set()  # the table's own die numbers lying in the hold zone
         self.positions: list[tuple[float, float]] = []  # each die's centre in the synthetic frame
@@ -89,14 +86,14 @@ class DiceTable(SimulatedTable):
 
     @property
     def session(self) -> DiceSession | None:
-        session = self.app.session
+        session = self.host.session
         return session if isinstance(session, DiceSession) and not session.finished else None
 
     # --- keys ----------------------------------------------------------------------------------------
 
     def on_key(self, event: Key) -> bool:
         session = self.session
-        if not event.down or session is None or self.app.screen.name != session.table_screen:
+        if not event.down or session is None or self.host.screen != session.table_screen:
             return False
         if event.key == pygame.K_r:
             self.roll()
@@ -171,7 +168,7 @@ class DiceTable(SimulatedTable):
         if previous is None:
             self.held = set()  # the turn's first roll throws every die
             if self.render is None and not self.positions:
-                self.app.post(DiceSeen(()))  # what a camera would have seen: an empty table
+                self.host.post(DiceSeen(()))  # what a camera would have seen: an empty table
         held = tuple(sorted(self.held))
         if self.values is not None and self.positions:
             # Dice chosen to keep (autoplay) are pushed into the hold zone before the throw.
@@ -196,7 +193,7 @@ class DiceTable(SimulatedTable):
         if self.values is None:
             return
         if self.render is None:
-            self.app.post(self.seen())
+            self.host.post(self.seen())
             return
         held = tuple(i in self.held for i in range(len(self.values)))
         self.frame, _ = self.render(
@@ -228,7 +225,7 @@ class DiceTable(SimulatedTable):
             if self.values is not None:
                 later = session.rolls_used > 0
                 session.correct(self.values, [later and i in self.held for i in range(len(self.values))])
-                self.app.show(session.table_screen)
+                self.host.show(session.table_screen)
             return
         if session.rolls_used == 0 and self.values is None:
             self.roll()
@@ -251,4 +248,4 @@ class DiceTable(SimulatedTable):
         seat = session.current_seat
         if box is not None and seat is not None:
             session.select(box)
-            self.app.post(ButtonEvent(seat, "press", "autoplay"))
+            self.host.post(ButtonEvent(seat, "press", "autoplay"))

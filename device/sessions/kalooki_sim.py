@@ -16,19 +16,15 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from device.events import Tap
 from device.session import GameSession
 from device.sessions.kalooki import KalookiSession
 from device.sessions.kalooki_plan import BUTTONS, next_tap
-from device.sessions.simulated import SimulatedTable, register_table
+from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
 from rules.kalooki import Deal, Discard, HandPoints, RevealHand, Session, TurnUp, hand_penalty, new_session
 from rules.kalooki.auto import random_turn
-
-if TYPE_CHECKING:
-    from device.app import App
 
 __all__ = ["KalookiTable"]
 
@@ -39,8 +35,8 @@ log = logging.getLogger(__name__)
 class KalookiTable(SimulatedTable):
     games = ("kalooki",)
 
-    def __init__(self, app: App, rng: random.Random, *, camera: bool) -> None:
-        super().__init__(app, rng, camera=camera)
+    def __init__(self, host: TableHost, rng: random.Random, *, camera: bool) -> None:
+        super().__init__(host, rng, camera=camera)
         self.shadow: Session | None = None
         self.synced = 0  # the device's actions played on the shadow
         self.ended: Deal | None = None  # the shadow's last finished deal (its hands are revealed)
@@ -90,13 +86,13 @@ class KalookiTable(SimulatedTable):
         return self.plan[0] if self.plan else None
 
     def play(self, session: GameSession) -> None:
-        app = self.app
+        host = self.host
         if not isinstance(session, KalookiSession) or session.finished:
             return
-        if app.screen.name != session.table_screen:
-            app.show_game()
+        if host.screen != session.table_screen:
+            host.show_game()
             return
-        if app.frames <= self._waiting + 1:
+        if host.frames <= self._waiting + 1:
             return
         before = session.seq
         self._sync(session)
@@ -116,37 +112,31 @@ class KalookiTable(SimulatedTable):
             seat = session.current_seat
             assert seat is not None
             self.taps.append(self.turn_taps)
-            app.post(ButtonEvent(seat, "press", "autoplay"))
+            host.post(ButtonEvent(seat, "press", "autoplay"))
             self._after(session, before)
             return
         if label in BUTTONS:
-            label = app.tr.format(label)
-        target = next((t for t in app.canvas.targets if t.label == label), None)
-        if target is None and label.startswith("meld "):
-            target = next(
-                (
-                    t
-                    for t in app.canvas.targets
-                    if t.label.startswith(app.tr.format("Melds {n} of {total}", n="", total="").split()[0])
-                ),
-                None,
-            )
-        if target is None:
+            label = host.text(label)
+        labels = host.labels()
+        if label not in labels and label.startswith("meld "):
+            pager = host.text("Melds {n} of {total}", n="", total="").split()[0]
+            label = next((shown for shown in labels if shown.startswith(pager)), label)
+        if label not in labels:
             return  # not drawn yet
         if session.phase in ("draw", "play"):
             self.turn_taps += 1
-        app.post(Tap(target.rect.center))
+        host.tap(label)
         self._after(session, before)
 
     def _after(self, session: KalookiSession, before: int) -> None:
-        self._waiting = self.app.frames
+        self._waiting = self.host.frames
         self._pending_check = (before, len(self.plan))
 
     def poll(self, session: GameSession) -> None:
         """After an action was entered, the turn's plan moves on."""
         if not isinstance(session, KalookiSession):
             return
-        check = getattr(self, "_pending_check", None)
+        check = self._pending_check
         if (
             check is not None
             and session.seq > check[0]

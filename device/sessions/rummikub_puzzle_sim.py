@@ -10,7 +10,7 @@ puzzles in three, else the weaker.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
@@ -18,11 +18,8 @@ from device.events import Key, Seen
 from device.session import GameSession
 from device.sessions.rummikub_puzzle import PuzzleSession
 from device.sessions.rummikub_sim import RummikubTable
-from device.sessions.simulated import register_table
+from device.sessions.simulated import TableHost, register_table
 from rules.rummikub import best_move
-
-if TYPE_CHECKING:
-    from device.app import App
 
 __all__ = ["PuzzleTable"]
 
@@ -31,8 +28,8 @@ __all__ = ["PuzzleTable"]
 class PuzzleTable(RummikubTable):
     games = ("rummikub_puzzle",)
 
-    def __init__(self, app: App, rng: random.Random, *, camera: bool) -> None:
-        super().__init__(app, rng, camera=camera)
+    def __init__(self, host: TableHost, rng: random.Random, *, camera: bool) -> None:
+        super().__init__(host, rng, camera=camera)
         self.game_id: int | None = None
         self.asked_at = -1
         self.answered_puzzle = False
@@ -52,7 +49,7 @@ class PuzzleTable(RummikubTable):
         self.setup(session)
         if not self.camera and session.awaiting and self.asked_at != session.seq:
             self.asked_at = session.seq
-            self.app.post(Seen(self.observation(), kind="requested"))
+            self.host.post(Seen(self.observation(), kind="requested"))
         if not session.awaiting:
             self.asked_at = -1
 
@@ -72,7 +69,7 @@ class PuzzleTable(RummikubTable):
         return True
 
     def on_key(self, event: Key) -> bool:
-        session = self.app.session
+        session = self.host.session
         if not event.down or not isinstance(session, PuzzleSession):
             return False
         if event.key == pygame.K_m:
@@ -99,8 +96,8 @@ class PuzzleTable(RummikubTable):
         if not self.answered_puzzle:
             self.answered_puzzle = True
             if not self.lay_answer(session, weaker=self.rng.random() < 1 / 3):
-                self.tap(self.app.tr.format("No move"))
+                self.tap(self.host.text("No move"))
             self.wait_until = now + 0.6
             return
-        self.tap(self.app.tr.format("Check my answer"))
+        self.tap(self.host.text("Check my answer"))
         self.wait_until = now + 1.0

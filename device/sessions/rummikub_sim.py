@@ -47,14 +47,13 @@ import pygame
 from device.events import Key, Seen, Tap
 from device.session import GameSession
 from device.sessions.rummikub import Correction, RummikubSession, same_table
-from device.sessions.simulated import SimulatedTable, register_table
+from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
 from rules.rummikub import Draw, Meld, NextHand, Play, RevealRack, ShowRack, Start, best_move, best_opening
 from rules.rummikub.tiles import Tile, full_set
 from vision.tiles import SeenTile, TableObservation
 
 if TYPE_CHECKING:
-    from device.app import App
     from vision.synth import TableTruth
 
 __all__ = ["TABLE_SIZE", "TILE_SIZE", "RummikubTable", "laid_out"]
@@ -125,9 +124,9 @@ class Intent:
 class RummikubTable(SimulatedTable):
     games = ("rummikub",)
 
-    def __init__(self, app: App, rng: random.Random, *, camera: bool) -> None:
-        super().__init__(app, rng, camera=camera)
-        self.clock = app.clock
+    def __init__(self, host: TableHost, rng: random.Random, *, camera: bool) -> None:
+        super().__init__(host, rng, camera=camera)
+        self.clock = host.clock
         self.hand = 0
         self.racks: list[list[Tile]] = []
         self.pool: list[Tile] = []
@@ -224,7 +223,7 @@ class RummikubTable(SimulatedTable):
 
     def put_back(self) -> None:
         """The mover takes his laid tiles back; the table as it was at the start of the move."""
-        session = self.app.session
+        session = self.host.session
         if isinstance(session, RummikubSession):
             if self.mover is not None:
                 self.racks[self.mover].extend(self.taken)
@@ -362,16 +361,16 @@ class RummikubTable(SimulatedTable):
         # shows the restored table once it is.
         if session.awaiting is not None and self.answered != session.asked:
             self.answered = session.asked
-            self.app.post(Seen(self.observation(), kind="requested"))
+            self.host.post(Seen(self.observation(), kind="requested"))
         restored = same_table(self.physical_melds(), session.before) and not self.beside
         if session.phase == "restore" and self.restore_told != session.seq and restored:
             self.restore_told = session.seq
-            self.app.post(Seen(self.observation(), kind="settled"))
+            self.host.post(Seen(self.observation(), kind="settled"))
 
     # --- a person at the keys and the mouse ----------------------------------------------------------
 
     def on_key(self, event: Key) -> bool:
-        session = self.app.session
+        session = self.host.session
         if not event.down or not isinstance(session, RummikubSession):
             return False
         actions: dict[int, Callable[[RummikubSession], object]] = {
@@ -391,13 +390,9 @@ class RummikubTable(SimulatedTable):
 
     def on_mouse(self, event: Tap) -> bool:
         """A click on the camera panel: pick a tile up, or lay the one picked up after another."""
-        panel = next(
-            (d for d in self.app.canvas.log if d.kind == "image" and d.text == self.app.tr.format("Camera")),
-            None,
-        )
-        if panel is None or self._frame is None:
+        rect = self.host.image_rect(self.host.text("Camera"))
+        if rect is None or self._frame is None:
             return False
-        rect = pygame.Rect(panel.rect)
         if not rect.collidepoint(event.pos):
             return False
         x = (event.pos[0] - rect.left) * TABLE_SIZE[0] / rect.width
@@ -488,19 +483,17 @@ class RummikubTable(SimulatedTable):
         return {"move_seconds": 12, "hands": rng.choice((1, 2))}
 
     def tap(self, label: str) -> bool:
-        target = next((t for t in self.app.canvas.targets if t.label == label), None)
-        if target is None:
+        if not self.host.tap(label):
             return False
-        self.app.post(Tap(target.rect.center))
         self.tapped.append(label)
         return True
 
     def play(self, session: GameSession) -> None:
         if not isinstance(session, RummikubSession):
             return
-        app = self.app
-        if app.screen.name != session.table_screen:
-            app.show_game()
+        host = self.host
+        if host.screen != session.table_screen:
+            host.show_game()
             return
         now = self.clock()
         if now < self.wait_until or session.awaiting is not None or not self.filmed(now):
@@ -527,14 +520,14 @@ class RummikubTable(SimulatedTable):
                 # The camera does not confirm the table lying as it was (a misread): the players vouch.
                 self.restored_at = None
                 self.moves["restore vouched"] += 1
-                self._taps.append(self.app.tr.format("Table restored"))
+                self._taps.append(self.host.text("Table restored"))
             elif self.restored_at is None:
                 self.restored_at = now
             self.wait_until = now + 0.5
         elif phase == "reveal":
             self.play_reveal(session, now)
         elif phase == "hand_over":
-            self._taps.append(self.app.tr.format("Next hand"))
+            self._taps.append(self.host.text("Next hand"))
             self.wait_until = now + 0.5
 
     def play_start(self, session: RummikubSession, now: float) -> None:
@@ -545,7 +538,7 @@ class RummikubTable(SimulatedTable):
             self._taps.append(f"start {self.rng.randrange(len(session.players)) + 1}")
         else:
             self.lay_start(session)
-            self._taps.append(self.app.tr.format("Read the drawn tiles"))
+            self._taps.append(self.host.text("Read the drawn tiles"))
         self._laid_start = key
         self.wait_until = now + LAY_SECONDS
 
@@ -557,7 +550,7 @@ class RummikubTable(SimulatedTable):
             if not self.beside:
                 self.lay_rack(session)
             else:
-                self._taps.append(self.app.tr.format("Read my rack"))
+                self._taps.append(self.host.text("Read my rack"))
             self.moves["rack shown"] += 1
             self.wait_until = now + LAY_SECONDS
             return
@@ -589,7 +582,7 @@ class RummikubTable(SimulatedTable):
                 intent.mistake = "draw"
             elif wrong and session.can_dispute():
                 self.moves["disputed"] += 1
-                self._taps.append(self.app.tr.format("Correct the reading"))
+                self._taps.append(self.host.text("Correct the reading"))
                 self.wait_until = now + 0.05
                 return
             elif wrong is None or wrong:
@@ -630,7 +623,7 @@ class RummikubTable(SimulatedTable):
             return
         seat = session.current_seat
         assert seat is not None
-        self.app.post(ButtonEvent(seat, "press", "autoplay"))
+        self.host.post(ButtonEvent(seat, "press", "autoplay"))
         intent.pressed_at = now
         self.moves["presses"] += 1
         self.wait_until = now + 0.2
@@ -639,9 +632,9 @@ class RummikubTable(SimulatedTable):
         self.moves["draws"] += 1
         seat = session.current_seat
         if seat is not None and self.rng.random() < 0.5:
-            self.app.post(ButtonEvent(seat, "hold", "autoplay"))
+            self.host.post(ButtonEvent(seat, "hold", "autoplay"))
         else:
-            self._taps.append(self.app.tr.format("Draw"))
+            self._taps.append(self.host.text("Draw"))
         if self.intent is not None:
             self.intent.pressed_at, self.intent.mistake = now, "draw"
         self.wait_until = now + 0.2
@@ -662,12 +655,12 @@ class RummikubTable(SimulatedTable):
                 self.tilts = {}  # straighten the tile and press again
                 self.changed()
                 self.moves["straightened"] += 1
-                self.app.post(ButtonEvent(seat, "press", "autoplay"))
+                self.host.post(ButtonEvent(seat, "press", "autoplay"))
                 self.wait_until = now + LAY_SECONDS
                 return
         todo = self.to_pick(corr)
         if todo is None:  # the reading misses a tile: no pick mends that
-            self._taps.append(self.app.tr.format("Cancel"))
+            self._taps.append(self.host.text("Cancel"))
             self.changed()
             self.moves["nudged"] += 1
             self.wait_until = now + LAY_SECONDS
@@ -682,7 +675,7 @@ class RummikubTable(SimulatedTable):
                 self.moves["tiles picked"] += 1
             self.wait_until = now + 0.05
             return
-        self._taps.append(self.app.tr.format("Check"))
+        self._taps.append(self.host.text("Check"))
         self.moves["checked: disputed" if corr.disputed else "checked: unsure"] += 1
         if self.intent is not None:
             self.intent.pressed_at = now
@@ -720,7 +713,7 @@ class RummikubTable(SimulatedTable):
             self._revealing = (seat, 0 if self.rng.random() < 0.7 else 1)
         if self._revealing[1] == 0:
             self.lay_rack(session)
-            self._taps.append(self.app.tr.format("Read the rack"))
+            self._taps.append(self.host.text("Read the rack"))
         else:
             self.beside = []
             self.changed()
@@ -728,6 +721,6 @@ class RummikubTable(SimulatedTable):
                 session.unpick()
             for tile in self.racks[seat]:
                 self._taps.extend(self.picker_taps(tile, session))
-            self._taps.append(self.app.tr.format("Done"))
+            self._taps.append(self.host.text("Done"))
         self.moves["racks shown"] += 1
         self.wait_until = now + LAY_SECONDS

@@ -5,24 +5,64 @@ Each game that can be played in the simulator registers a :class:`SimulatedTable
 simulator (``device.simulator.Simulator``) makes one table for each game that starts or resumes and
 hands it the keys, the clicks, one poll per frame and, with ``--autoplay``, the simulated players'
 turn; the synthetic camera films :meth:`SimulatedTable.camera_frame`. A table knows only its own game
-and talks to the appliance the way the players and the camera do: it posts events (seat presses,
-readings) and taps on the screen, or changes what the camera sees.
+and talks to the appliance the way the players and the camera do, through the narrow
+:class:`TableHost` (``device.simulator`` gives it over the app): it posts events (seat presses,
+readings), taps the targets drawn on the screen by their labels, or changes what the camera sees. It
+never sees the app, its loop or its canvas (``tests/test_layering.py`` checks that no session module
+imports ``device.app``).
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import ClassVar, Protocol, TypeVar
 
 import numpy as np
+import pygame
 
 from device.events import Key, Tap
 from device.session import GameSession
 
-if TYPE_CHECKING:
-    from device.app import App
+__all__ = ["TABLES", "SimulatedTable", "TableHost", "register_table", "table_for"]
 
-__all__ = ["TABLES", "SimulatedTable", "register_table", "table_for"]
+
+class TableHost(Protocol):
+    """What a simulated table may do with the appliance: what its players and its camera can do."""
+
+    @property
+    def session(self) -> GameSession | None:
+        """The game being played (the one the players look at on the screen)."""
+
+    @property
+    def screen(self) -> str:
+        """The name of the screen showing."""
+
+    @property
+    def frames(self) -> int:
+        """Frames drawn so far: a player taps once per frame, after the screen drew his last tap."""
+
+    def clock(self) -> float: ...
+
+    def post(self, event: object) -> None:
+        """An event on the appliance's queue (a seat press, a reading), as a driver posts it."""
+
+    def text(self, msgid: str, **values: object) -> str:
+        """A sentence in the players' language (``Translator.format``): the label of a drawn button."""
+
+    def labels(self) -> list[str]:
+        """The labels of the touch targets drawn now, in drawing order."""
+
+    def tap(self, label: str) -> bool:
+        """A tap at the centre of the first target drawn now with ``label``; ``False``: none is."""
+
+    def image_rect(self, label: str) -> pygame.Rect | None:
+        """Where the image labelled ``label`` was drawn this frame (Rummikub's camera panel)."""
+
+    def show(self, screen: str) -> None:
+        """Walk to a screen by name (a player back at the table screen after a correction)."""
+
+    def show_game(self) -> None:
+        """Back to the game's screen (a player back at the table after a banner or a menu)."""
 
 
 class SimulatedTable:
@@ -34,8 +74,8 @@ class SimulatedTable:
 
     games: ClassVar[tuple[str, ...]] = ()  # the game names this table simulates
 
-    def __init__(self, app: App, rng: random.Random, *, camera: bool) -> None:
-        self.app = app
+    def __init__(self, host: TableHost, rng: random.Random, *, camera: bool) -> None:
+        self.host = host
         self.rng = rng
         self.camera = camera
 
@@ -58,7 +98,7 @@ class SimulatedTable:
         return None
 
     @classmethod
-    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, Any]:
+    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, object]:
         """Option overrides for a game the simulated players start (beyond two players and a seed)."""
         return {}
 

@@ -19,13 +19,12 @@ back*), looking at the screen between taps — then presses his seat button or t
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from device.events import Seen, Tap
+from device.events import Seen
 from device.session import GameSession
-from device.sessions.simulated import SimulatedTable, register_table
+from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from device.sessions.zatre import ZatreSession
 from device.sessions.zatre_plan import LAY, TAKE_BACK, choose_turn, next_tap
 from drivers.events import ButtonEvent
@@ -33,9 +32,6 @@ from rules.errors import IllegalAction
 from rules.zatre import Board, Card, Lay, Placement, can_lay, place_cards
 from rules.zatre.table import PhysicalTable, referee_turn
 from vision.zatre import SeenHalf, ZatreObservation
-
-if TYPE_CHECKING:
-    from device.app import App
 
 __all__ = ["FRAME", "MISTAKES", "ZatreTable", "laid_out"]
 
@@ -72,8 +68,8 @@ def laid_out(placements: list[Placement], off: frozenset[int] | set[int] = froze
 class ZatreTable(SimulatedTable):
     games = ("zatre",)
 
-    def __init__(self, app: App, rng: random.Random, *, camera: bool) -> None:
-        super().__init__(app, rng, camera=camera)
+    def __init__(self, host: TableHost, rng: random.Random, *, camera: bool) -> None:
+        super().__init__(host, rng, camera=camera)
         self.deck: PhysicalTable | None = None  # referee mode: the real cards in the players' hands
         self.laid: list[Placement] = []  # the cards lying on the table (engine cells)
         self.nudged: dict[int, tuple[float, float]] = {}  # laid cards pushed off their cells
@@ -111,7 +107,7 @@ class ZatreTable(SimulatedTable):
         return (tuple(self.laid), tuple(sorted(self.nudged.items())))
 
     def camera_frame(self) -> np.ndarray | None:
-        session = self.app.session
+        session = self.host.session
         if not isinstance(session, ZatreSession) or not session.referee or not self.laid:
             return None
         key = self.scene_key()
@@ -157,15 +153,15 @@ class ZatreTable(SimulatedTable):
             return
         if session.awaiting is not None and self.answered != session.asked:
             self.answered = session.asked
-            self.app.post(Seen(self.observation(), kind="requested"))
+            self.host.post(Seen(self.observation(), kind="requested"))
 
     def play_referee(self, session: ZatreSession) -> None:
         """One step of the simulated players at a refereed table (see the module docstring)."""
-        app = self.app
+        host = self.host
         seat = session.current_seat
         if seat is None or self.deck is None or session.phase == "checking":
             return
-        if app.frames <= self._waiting + 1:
+        if host.frames <= self._waiting + 1:
             return
         if self.pressed is not None:
             seq, round_ = self.pressed
@@ -181,7 +177,7 @@ class ZatreTable(SimulatedTable):
             return
         hand = self.deck.hands[seat]
         if not can_lay(session.zatre.board, hand):
-            self._tap(app.tr.format("Show hand"))
+            self._tap(host.text("Show hand"))
             return
         if session.zatre.board and self.rng.random() < MISTAKES and self._make_mistake(session, seat):
             self.mistakes += 1
@@ -191,8 +187,8 @@ class ZatreTable(SimulatedTable):
             self.laid.extend(act.placements)
             self.mistake = list(range(len(self.laid) - len(act.placements), len(self.laid)))
         self.pressed = (session.seq, session.zatre.round)
-        app.post(ButtonEvent(seat, "press", "autoplay"))
-        self._waiting = app.frames
+        host.post(ButtonEvent(seat, "press", "autoplay"))
+        self._waiting = host.frames
 
     def _accepted(self, session: ZatreSession, round_: int) -> None:
         """The turn was entered: the cards laid leave the hand, the top of the pile is drawn (unless
@@ -265,50 +261,44 @@ class ZatreTable(SimulatedTable):
         self._tap(str(values[done]))
 
     def _tap(self, label: str) -> None:
-        target = next((t for t in self.app.canvas.targets if t.label == label), None)
-        if target is None:
-            return
-        self.app.post(Tap(target.rect.center))
-        self._waiting = self.app.frames
+        if self.host.tap(label):
+            self._waiting = self.host.frames
 
     def play(self, session: GameSession) -> None:
-        app = self.app
+        host = self.host
         if not isinstance(session, ZatreSession) or session.current_seat is None:
             return
         if session.referee:
-            if app.screen.name != session.table_screen:
-                app.show_game()
+            if host.screen != session.table_screen:
+                host.show_game()
                 return
             self.play_referee(session)
             return
-        if app.screen.name != session.table_screen:
-            app.show_game()  # a player walks back to the table screen (after a banner, a menu)
+        if host.screen != session.table_screen:
+            host.show_game()  # a player walks back to the table screen (after a banner, a menu)
             return
-        if app.frames <= self._waiting + 1:
+        if host.frames <= self._waiting + 1:
             return  # the tap posted last frame is handled this frame; look again after the next draw
         if self.plan is None or self.plan[0] != session.seq:
             self.plan = (session.seq, choose_turn(session.zatre, self.rng))
             self.turn_taps = 0
-        shown = {t.label: t for t in app.canvas.targets}
-        label = next_tap(session, self.plan[1], shown)
+        label = next_tap(session, self.plan[1], host.labels())
         if label == LAY:
             self.taps.append(self.turn_taps)
             self.plan = None
             seat = session.current_seat
             if self.rng.random() < 0.5:
-                app.post(ButtonEvent(seat, "press", "autoplay"))
-                self._waiting = app.frames
+                host.post(ButtonEvent(seat, "press", "autoplay"))
+                self._waiting = host.frames
                 return
-            label = app.tr.format("Lay")
+            label = host.text("Lay")
         elif label == TAKE_BACK:
-            label = app.tr.format("Take back")
+            label = host.text("Take back")
         else:
             self.turn_taps += 1
-        target = shown.get(label)
-        if target is None:
-            return  # not drawn yet: the next frame
-        app.post(Tap(target.rect.center))
-        self._waiting = app.frames
+        if host.tap(label):
+            self._waiting = host.frames
+        # else: not drawn yet; the next frame
 
 
 def _high_rows(board: Board, hand: list[Card]) -> list[Placement]:

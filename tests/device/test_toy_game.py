@@ -23,7 +23,6 @@ from gpiozero.pins.mock import MockFactory
 
 import rules
 import rules.registry
-from device.events import Tap
 from device.screens.base import SCREENS
 from device.screens.table import TableScreen
 from device.seat_signals import SeatSignals
@@ -209,9 +208,8 @@ class ToyTable(SimulatedTable):
             return  # this player thinks too long; the move timer will end the move
         if session.chosen != step:
             label = f"+{step}"
-            target = next(t for t in self.app.canvas.targets if t.label == label)
+            assert self.host.tap(label)
             self.log.taps.append(label)
-            self.app.post(Tap(target.rect.center))
         else:
             self.log.presses.append(seat)
             type(self).press(seat)
