@@ -18,9 +18,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from device.coach_tables import load_coach, save_table, table_path
 from rules.coach.advice import advise
 from rules.coach.dice_sets import ROLLS
-from rules.coach.games import load_coach, model_for, table_path
+from rules.coach.games import model_for
 from rules.coach.table import build
 from rules.options import Options
 from rules.poker_dice.game import PokerDiceOptions
@@ -57,7 +58,7 @@ def main() -> None:
         path = table_path(directory, model)
         if args.build and path.name not in built:
             wall, cpu = time.perf_counter(), time.process_time()
-            build(model).save(path)
+            save_table(build(model), path)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             print(f"{name}: build {wall:.1f} s wall, {cpu:.1f} s CPU")
             built.add(path.name)

@@ -27,8 +27,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from device.coach_tables import load_coach
 from rules.coach.advice import Choice, Coach, advise, choice_loss
-from rules.coach.games import coach_game, load_coach
+from rules.coach.games import coach_game
 from rules.coach.simulate import play_optimally
 from rules.coach.table import Table, TableError
 from rules.dice import Choose, RollDice

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from device.coach_tables import load_table, save_table
 from rules.coach.model import DiceModel
 from rules.coach.table import Table, build
 
@@ -102,7 +103,7 @@ def full_table(request: pytest.FixtureRequest) -> Callable[..., Table]:
 
                 assert main(["coach", "build", model.game, "--table", str(path)]) == 0
             else:
-                build(model).save(path)
-        return Table.load(model, path)
+                save_table(build(model), path)
+        return load_table(model, path)
 
     return get

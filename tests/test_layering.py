@@ -150,3 +150,76 @@ def test_the_circle_check_sees_a_circle(tmp_path: Path) -> None:
     assert graph["pkg.app"] == {"pkg.sessions", "pkg.util"}
     assert cycles(graph) == [["pkg.app", "pkg.sessions", "pkg.sessions.table"]]
     assert touching(cycles(graph), "pkg.app") == [["pkg.app", "pkg.sessions", "pkg.sessions.table"]]
+
+
+# What a pure rule engine never does: touch files (builtins, pathlib, NumPy's files, package data) or the
+# import machinery. The device reads and writes the files and hands the rules values.
+FILE_CALLS = {
+    "open", "read_text", "write_text", "read_bytes", "write_bytes", "mkdir", "unlink", "rmdir", "touch",
+    "iterdir", "glob", "rglob", "exists", "is_file", "is_dir", "stat",
+    "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "fromfile", "tofile",
+}  # fmt: skip
+FILE_MODULES = {"pathlib", "shutil", "tempfile", "sqlite3", "importlib", "glob", "pickle"}
+IMPORT_MACHINERY = {"meta_path", "path_hooks", "path_importer_cache", "path", "modules"}
+# The Rummikub solver's loader chooses its compiled or plain modules (it reads its build stamp and
+# hashes its sources): code, not game data.
+PURE_EXCEPTIONS = {"rules/rummikub/partition/compiled.py"}
+
+
+def impurities(path: Path) -> list[str]:
+    """Where a module of the rules does file I/O or an import trick, as ``line: what``."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [
+                f"{node.lineno}: import {a.name}" for a in node.names if a.name.split(".")[0] in FILE_MODULES
+            ]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in FILE_MODULES:
+            found.append(f"{node.lineno}: from {node.module} import")
+        elif isinstance(node, ast.Call):
+            called = node.func
+            if isinstance(called, ast.Name) and called.id == "open":
+                found.append(f"{node.lineno}: open()")
+            elif isinstance(called, ast.Attribute) and called.attr in FILE_CALLS:
+                owner = called.value
+                if called.attr in ("load", "save") and not (
+                    isinstance(owner, ast.Name) and owner.id in ("np", "numpy", "json", "pickle")
+                ):
+                    continue  # e.g. a class's own ``load``: only NumPy's and the serialisers' touch files
+                found.append(f"{node.lineno}: .{called.attr}()")
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id == "sys" and node.attr in IMPORT_MACHINERY:
+                found.append(f"{node.lineno}: sys.{node.attr}")
+            elif node.value.id == "os" and node.attr not in ("PathLike", "linesep", "sep"):
+                found.append(f"{node.lineno}: os.{node.attr}")
+    return sorted(found, key=lambda where: int(where.split(":")[0]))
+
+
+def test_the_rules_do_no_file_io_and_no_import_tricks() -> None:
+    modules = sorted((ROOT / "rules").rglob("*.py"))
+    offenders = [
+        f"{path.relative_to(ROOT)}:{where}"
+        for path in modules
+        if path.relative_to(ROOT).as_posix() not in PURE_EXCEPTIONS
+        for where in impurities(path)
+    ]
+    assert len(modules) >= 50 and offenders == []
+    assert not list((ROOT / "rules").rglob("conftest.py")), "a conftest.py inside the package"
+
+
+def test_the_purity_check_sees_file_io_and_import_tricks(tmp_path: Path) -> None:
+    module = tmp_path / "impure.py"
+    module.write_text(
+        "import sys, os\nfrom importlib import resources\nimport numpy as np\n"
+        "text = open('x').read()\npath.write_text('y')\nnp.savez(f, a=1)\nsys.meta_path.insert(0, None)\n"
+        "os.replace('a', 'b')\nTable.load(model)\njson.load(f)\n"
+    )
+    assert impurities(module) == [
+        "2: from importlib import",
+        "4: open()",
+        "5: .write_text()",
+        "6: .savez()",
+        "7: sys.meta_path",
+        "8: os.replace",
+        "10: .load()",
+    ]

@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import rules
+from device.coach_tables import load_table, save_table, table_path
 from device.config import ConfigError, load_config
 from rules.coach.advice import advise
-from rules.coach.games import GAMES, model_for, table_path
+from rules.coach.games import GAMES, coach_of, model_for
 from rules.coach.sheet_text import parse_sheet
 from rules.coach.simulate import distribution
-from rules.coach.table import Table, build
+from rules.coach.table import build
 from rules.dice import Roll
 from rules.errors import IllegalAction, NotationError
 from rules.options import Options
@@ -40,7 +41,7 @@ from rules.rummikub.advice import advise as rummikub_advise
 from rules.rummikub.tiles import parse_tiles, tiles_text
 from rules.yahtzee.game import YahtzeeOptions
 from rules.yahtzee.solver import GeneralModel
-from rules.yahtzee.triple_solver import TripleCoach, play
+from rules.yahtzee.triple_solver import play
 
 _ALIASES = {"kosci": "poker_dice", "generał": "yahtzee", "general": "yahtzee", "triple": "yahtzee-triple"}
 
@@ -146,8 +147,7 @@ def _path(game: str, args: argparse.Namespace) -> Path:
 
 
 def _coach(game: str, args: argparse.Namespace) -> Any:
-    table = Table.load(_model(game, args), _path(game, args))
-    return TripleCoach(table) if game == "yahtzee-triple" else table
+    return coach_of(_options(game, args), load_table(_model(game, args), _path(game, args)))
 
 
 def _fail(message: str) -> int:
@@ -183,7 +183,7 @@ def run_build(args: argparse.Namespace) -> int:
             path = _path(game, args)
             start = time.perf_counter()
             table = build(_model(game, args), progress_bar(f"{game:15s}"))
-            table.save(path)
+            save_table(table, path)
             seconds = time.perf_counter() - start
             size = path.stat().st_size / 1e6
             print(f"{game}: {path}  {size:.1f} MB  built in {seconds:.1f} s")
@@ -309,7 +309,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             return _fail(f"--games must be at least 2, not {args.games}")
         start = time.perf_counter()
         if game == "yahtzee-triple":
-            table = Table.load(_model(game, args), _path(game, args))
+            table = load_table(_model(game, args), _path(game, args))
             totals = play(None if args.greedy else table.values, args.games, args.seed)
             mean, sd = float(totals.mean()), float(totals.std(ddof=1))
             who = "the greedy player" if args.greedy else "the heuristic"

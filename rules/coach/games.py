@@ -1,4 +1,4 @@
-"""Which coach serves which game and options, and where its table file lives.
+"""Which coach serves which game and options, and the name of its table.
 
 =====================  ===========================================  ============================
 game (CLI name)        table (model)                                advice
@@ -8,17 +8,15 @@ game (CLI name)        table (model)                                advice
 ``poker_dice``         :class:`~rules.poker_dice.solver.KosciModel` exact
 =====================  ===========================================  ============================
 
-A table's file name says its game and options (``coach-yahtzee-forced.npz``); the device keeps them
-in its state directory, next to the journal.
+A table's name says its game and options (``coach-yahtzee-forced.npz``); the device keeps the files
+in its state directory, next to the journal (``device/coach_tables.py``).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rules.coach.advice import Coach
 from rules.coach.model import DiceModel
-from rules.coach.table import Progress, Table, build
+from rules.coach.table import Table
 from rules.options import Options
 from rules.poker_dice.game import PokerDiceOptions
 from rules.poker_dice.solver import KosciModel
@@ -26,7 +24,7 @@ from rules.yahtzee.game import YahtzeeOptions
 from rules.yahtzee.solver import GeneralModel
 from rules.yahtzee.triple_solver import COLUMN_MODEL, TripleCoach
 
-__all__ = ["GAMES", "build_table", "coach_game", "load_coach", "model_for", "table_path"]
+__all__ = ["GAMES", "coach_game", "coach_of", "model_for", "table_name"]
 
 GAMES = ("yahtzee", "yahtzee-triple", "poker_dice")
 
@@ -49,8 +47,8 @@ def model_for(options: Options) -> DiceModel:
     return KosciModel(options.allow_voluntary_zero, options.penalty_per_zero)
 
 
-def table_path(directory: str | Path, model: DiceModel) -> Path:
-    """``<directory>/coach-<game>-<options>.npz``."""
+def table_name(model: DiceModel) -> str:
+    """``coach-<game>-<options>.npz``."""
     signature = dict(model.signature)
     parts = [str(signature.pop("game"))]
     for key, value in signature.items():
@@ -58,19 +56,9 @@ def table_path(directory: str | Path, model: DiceModel) -> Path:
             parts.append(key.replace("_", "-") if value else "no-" + key.replace("_", "-"))
         elif key != "variant":
             parts.append(str(value))
-    return Path(directory) / ("coach-" + "-".join(parts) + ".npz")
+    return "coach-" + "-".join(parts) + ".npz"
 
 
-def build_table(model: DiceModel, path: str | Path, progress: Progress | None = None) -> Table:
-    """Build ``model``'s table and save it at ``path``."""
-    table = build(model, progress)
-    table.save(path)
-    return table
-
-
-def load_coach(options: Options, directory: str | Path) -> Coach:
-    """The coach of a game with these options from its table in ``directory``
-    (:class:`~rules.coach.table.TableError` if the table has not been built)."""
-    model = model_for(options)
-    table = Table.load(model, table_path(directory, model))
+def coach_of(options: Options, table: Table) -> Coach:
+    """The coach of a game with these options, reading ``table`` (the model of :func:`model_for`)."""
     return TripleCoach(table) if coach_game(options) == "yahtzee-triple" else table

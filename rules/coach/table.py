@@ -1,21 +1,19 @@
-"""The coach's value table: built once by dynamic programming, saved, loaded, read.
+"""The coach's value table: built once by dynamic programming, then read.
 
 ``build(model)`` fills ``values[state]`` = the expected points still to come from that turn-start
 state under optimal play, level by level from the full sheet (0 points to come) back to the empty
 sheet. A level's states are solved in batches: their box values (``model.box_values``) give each
 roll's best box, and :func:`rules.coach.widget.turn_values` the roll/hold play before it.
 
-The file is a NumPy ``.npz`` archive with the values and the model's signature (game and options);
-:meth:`Table.load` refuses a file built for other options.
+A table is kept as its values and the model's signature (game and options): :meth:`Table.stored`
+takes them back, refusing values built for other options. Files are the device's business
+(``device/coach_tables.py`` writes and reads them); the rules do no file I/O.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -91,30 +89,19 @@ class Table:
         state = np.array([self.model.state_of(sheet)], dtype=np.int64)
         return self.model.box_values(state, self.values)[:, :, 0]
 
-    def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the table (atomically: a temporary file renamed over ``path``)."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(target.name + ".partial")
-        with partial.open("wb") as out:
-            np.savez(out, values=self.values, signature=np.array(json.dumps(dict(self.model.signature))))
-        os.replace(partial, target)
-        return target
+    @property
+    def signature(self) -> dict[str, object]:
+        """The model's game and options, kept beside the values."""
+        return dict(self.model.signature)
 
     @classmethod
-    def load(cls, model: DiceModel, path: str | os.PathLike[str]) -> Table:
-        """The table in ``path``; :class:`TableError` if it is missing, damaged or for other rules."""
-        source = Path(path)
-        if not source.exists():
-            raise TableError(f"no coach table at {source}: build it with `referee coach build`")
-        try:
-            with np.load(source, allow_pickle=False) as archive:
-                values = np.array(archive["values"])
-                signature = json.loads(str(archive["signature"]))
-        except (OSError, ValueError, KeyError) as error:
-            raise TableError(f"{source} is not a coach table: {error}") from error
-        if signature != dict(model.signature):
-            raise TableError(f"{source} was built for {signature}, not for {dict(model.signature)}")
+    def stored(
+        cls, model: DiceModel, values: np.ndarray, signature: Mapping[str, object], source: str
+    ) -> Table:
+        """``model``'s table from kept values and signature; :class:`TableError` (naming ``source``) if
+        they were built for other rules or have the wrong shape."""
+        if dict(signature) != dict(model.signature):
+            raise TableError(f"{source} was built for {dict(signature)}, not for {dict(model.signature)}")
         if values.shape != model.shape:
             raise TableError(f"{source} holds a table of shape {values.shape}, expected {model.shape}")
         return cls(model, values)

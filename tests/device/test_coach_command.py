@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from device.cli import main
-from rules.coach.games import table_path
+from device.coach_tables import save_table, table_path
 from rules.coach.table import Table, build
 from rules.poker_dice.solver import KosciModel
 
@@ -17,7 +17,7 @@ from rules.poker_dice.solver import KosciModel
 def state_dir(tmp_path: Path) -> Path:
     """A state directory holding a Kości table solved for the last three turns."""
     model = KosciModel()
-    build(model, down_to=12).save(table_path(tmp_path, model))
+    save_table(build(model, down_to=12), table_path(tmp_path, model))
     return tmp_path
 
 
@@ -64,7 +64,7 @@ def test_simulate_and_build(
     tmp_path: Path, full_table: Callable[..., Table], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The build itself runs through ``referee coach build`` in the ``full_table`` fixture."""
-    full_table(KosciModel(), via_cli=True).save(table_path(tmp_path, KosciModel()))
+    save_table(full_table(KosciModel(), via_cli=True), table_path(tmp_path, KosciModel()))
     assert main(["coach", "simulate", "kosci", "--state-dir", str(tmp_path), "--games", "400"]) == 0
     out = capsys.readouterr().out
     assert "400 games of optimal play" in out and "standard errors away" in out

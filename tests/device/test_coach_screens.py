@@ -10,7 +10,7 @@ import pytest
 
 from device.app import App
 from device.coach import Coaching, coaching_of
-from rules.coach.games import table_path
+from device.coach_tables import save_table, table_path
 from rules.coach.table import Table
 from rules.poker_dice.game import PokerDiceOptions
 from rules.poker_dice.solver import KosciModel
@@ -31,7 +31,7 @@ def shot(app: App, name: str = "") -> list[str]:
 @pytest.fixture
 def coached(make_app, tmp_path: Path, full_table: Callable[..., Table]) -> Callable[..., App]:  # type: ignore[no-untyped-def]
     """An app whose state directory holds the Kości table, with the coach in ``mode``."""
-    full_table(KosciModel(), via_cli=True).save(table_path(tmp_path, KosciModel()))
+    save_table(full_table(KosciModel(), via_cli=True), table_path(tmp_path, KosciModel()))
 
     def build(mode: str, players: list[str]) -> App:
         app = make_app()

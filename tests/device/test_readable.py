@@ -14,12 +14,12 @@ import pytest
 
 import rules
 from device.app import App
+from device.coach_tables import save_table, table_path
 from device.events import DiceSeen, SeenDie
 from device.i18n import LANGUAGES
 from device.sessions.simulated import table_for
 from device.simulator import Simulator
 from device.ui.canvas import EDGE, MIN_TARGET, MIN_TEXT, NAME_TEXT
-from rules.coach.games import table_path
 from rules.poker_dice.solver import KosciModel
 from tests.device.conftest import make_config
 from tests.device.helpers import tap
@@ -192,7 +192,7 @@ def test_the_coach_is_readable_from_every_seat(  # type: ignore[no-untyped-def]
     make_app, clock, tmp_path, full_table, mode, players, language
 ) -> None:
     """Kości with the coach: its hints beside the dice, its par and grades on the end screen."""
-    full_table(KosciModel(), via_cli=True).save(table_path(tmp_path, KosciModel()))
+    save_table(full_table(KosciModel(), via_cli=True), table_path(tmp_path, KosciModel()))
     app = make_app()
     app.set_language(language)
     app.settings.set("coach", mode)

@@ -6,10 +6,15 @@ faster, the same code) and builds :data:`NATIVE`, the searches of :mod:`.search`
 written in C (``core.c``: the same moves in the same order, many times faster), and writes :data:`STAMP`
 beside them: the SHA-256 of every source it compiled. At import, :func:`choose` keeps the
 compiled modules and the core only when that stamp matches the sources and
-``REFEREE_PURE_PYTHON`` is not set; otherwise a finder placed first on ``sys.meta_path`` loads
-those modules from their ``.py`` files and :data:`CORE` stays ``None``. So a source edited after
+``REFEREE_PURE_PYTHON`` is not set; otherwise it executes those modules from their ``.py`` files,
+named and in order (:func:`load_sources`), and :data:`CORE` stays ``None``. So a source edited after
 the build, a build that failed (no C compiler) or a stamp from another checkout can never leave
-stale code running: the sources are what runs unless the compiled code is theirs.
+stale code running: the sources are what runs unless the compiled code is theirs. The choice is
+made once, by the package's ``__init__``, and touches nothing but the solver's own modules (no
+import hook: the rest of the process imports as Python does).
+
+Reading the stamp and hashing the sources is the one file access in ``rules/``: it chooses code, it
+reads no game data (``tests/test_layering.py`` holds every other module to that).
 
 This module uses the standard library only: ``setup.py`` loads it by path, before the package
 is importable.
@@ -19,15 +24,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.abc
-import importlib.machinery
 import importlib.util
 import json
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "choose",
     "digests",
     "fresh",
+    "load_sources",
     "sources",
 ]
 
@@ -77,16 +79,31 @@ def pure_wanted() -> bool:
     return os.environ.get(ENV, "") not in ("", "0")
 
 
-class _Sources(importlib.abc.MetaPathFinder):
-    """Finds the solver's modules as their ``.py`` files, ahead of any compiled extension."""
+def load_sources() -> None:
+    """Execute the solver's modules from their ``.py`` files under their own names, in
+    :data:`MODULES` order: each one's imports of the earlier ones find them already loaded, never
+    a compiled extension beside them."""
+    package = sys.modules[PACKAGE]
+    for position, name in enumerate(MODULES):
+        fullname = f"{PACKAGE}.{name}"
+        spec = importlib.util.spec_from_file_location(fullname, HERE / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[fullname] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[fullname]
+            raise
+        setattr(package, name, module)
+        early = [later for later in MODULES[position + 1 :] if f"{PACKAGE}.{later}" in sys.modules]
+        if early:  # it imported a later module, which Python may have found compiled
+            raise ImportError(f"{fullname} imports {early} before their turn: fix the order of MODULES")
 
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        package, _, leaf = fullname.rpartition(".")
-        if package != PACKAGE or leaf not in MODULES:
-            return None
-        return importlib.util.spec_from_file_location(fullname, HERE / f"{leaf}.py")
+
+def _forget(names: list[str]) -> None:
+    for name in names:
+        sys.modules.pop(f"{PACKAGE}.{name}", None)
 
 
 def choose() -> bool:
@@ -97,17 +114,12 @@ def choose() -> bool:
         try:
             loaded = [importlib.import_module(f"{PACKAGE}.{name}") for name in names]
         except ImportError:  # a broken or partial build: start again from the sources
-            for name in names:
-                sys.modules.pop(f"{PACKAGE}.{name}", None)
+            _forget(names)
         else:
             if all(not str(module.__file__).endswith(".py") for module in loaded):
                 CORE = loaded[0]
                 return True
-            for name in names:
-                sys.modules.pop(f"{PACKAGE}.{name}", None)
+            _forget(names)
     CORE = None
-    if not any(isinstance(finder, _Sources) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _Sources())
-    for name in MODULES:
-        importlib.import_module(f"{PACKAGE}.{name}")
+    load_sources()
     return False

@@ -78,19 +78,16 @@ def test_hold_positions() -> None:
     assert hold_positions((6, 2, 6, 1, 6), ()) == ()
 
 
-def test_table_file_round_trip_and_refusals(tmp_path, late_kosci: Table) -> None:  # type: ignore[no-untyped-def]
-    path = late_kosci.save(tmp_path / "t.npz")
-    again = Table.load(KosciModel(), path)
+def test_a_kept_table_for_other_rules_is_refused(late_kosci: Table) -> None:
+    """The values and signature a table is kept as (``device/coach_tables.py`` puts them in a file)."""
+    again = Table.stored(KosciModel(), late_kosci.values, late_kosci.signature, "kept")
     assert np.array_equal(again.values, late_kosci.values)
+    with pytest.raises(TableError, match="kept was built for"):
+        Table.stored(KosciModel(penalty_per_zero=True), late_kosci.values, late_kosci.signature, "kept")
     with pytest.raises(TableError, match="built for"):
-        Table.load(KosciModel(penalty_per_zero=True), path)
-    with pytest.raises(TableError, match="no coach table"):
-        Table.load(KosciModel(), tmp_path / "missing.npz")
-    (tmp_path / "bad.npz").write_bytes(b"not a table")
-    with pytest.raises(TableError, match="not a coach table"):
-        Table.load(KosciModel(), tmp_path / "bad.npz")
-    with pytest.raises(TableError, match="built for"):
-        Table.load(GeneralModel(), path)
+        Table.stored(GeneralModel(), late_kosci.values, late_kosci.signature, "kept")
+    with pytest.raises(TableError, match="shape"):
+        Table.stored(KosciModel(), late_kosci.values[:1], late_kosci.signature, "kept")
 
 
 def test_parse_sheet() -> None:

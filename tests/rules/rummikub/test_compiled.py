@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,7 @@ def test_the_solver_tests_and_examples_pass_on_the_sources() -> None:
             "no:cacheprovider",
             "--no-cov",
             "rules/rummikub/partition",
+            *(f"rules/rummikub/partition/{name}.py" for name in compiled.MODULES),  # (pyproject ignores them)
             "tests/rules/rummikub/test_solvers.py",
         ],
         cwd=ROOT,
@@ -113,6 +115,29 @@ def test_the_solver_tests_and_examples_pass_on_the_sources() -> None:
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert " passed" in result.stdout and "failed" not in result.stdout
+
+
+def test_the_suite_leaves_the_examples_of_the_compiled_modules_to_the_run_above() -> None:
+    """pytest cannot import a compiled module by its path, so ``pyproject.toml`` ignores exactly
+    :data:`~rules.rummikub.partition.compiled.MODULES`, and the test above runs them on the sources."""
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        addopts = tomllib.load(file)["tool"]["pytest"]["ini_options"]["addopts"].split()
+    ignored = {arg.removeprefix("--ignore=") for arg in addopts if arg.startswith("--ignore=rules/")}
+    assert ignored == {f"rules/rummikub/partition/{name}.py" for name in compiled.MODULES}
+
+
+def test_the_solver_loads_without_an_import_hook() -> None:
+    """The choice touches the solver's modules only: nothing is left on ``sys.meta_path``."""
+    code = (
+        "import sys; before = list(sys.meta_path); import rules.rummikub.partition as p;"
+        " print(sys.meta_path == before, p.search is sys.modules['rules.rummikub.partition.search'])"
+    )
+    for env in (PURE, {k: v for k, v in os.environ.items() if k != compiled.ENV}):
+        result = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split() == ["True", "True"]
 
 
 def test_the_stamp_names_the_sources(tmp_path: Path) -> None:
