@@ -1,10 +1,12 @@
 """History and statistics: the finished games and the games left (marked *left*, with the scores so
-far), newest first, and, per game and player name over the finished games, games played, won, best and
-average score — all from the journal."""
+far), newest first; per game and player name over the finished games, games played, won, best and
+average score; and the camera's misreads the players corrected (what it read, what they entered, how
+often, how often it had been sure) — all from the journal."""
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from typing import Any
 
 import pygame
@@ -40,7 +42,8 @@ class HistoryScreen(Screen):
         if as_of != self._as_of:
             self._rows, self._as_of = {}, as_of
         if self.tab not in self._rows:
-            self._rows[self.tab] = self.game_rows() if self.tab == "games" else self.stat_rows()
+            tabs = {"games": self.game_rows, "stats": self.stat_rows, "misreads": self.misread_rows}
+            self._rows[self.tab] = tabs[self.tab]()
         return self._rows[self.tab]
 
     def set_tab(self, tab: str) -> None:
@@ -77,30 +80,44 @@ class HistoryScreen(Screen):
             lambda: self.set_tab("stats"),
             selected=self.tab == "stats",
         )
+        canvas.button(
+            (m + 2 * (tab_w + canvas.px(8)), top, tab_w, canvas.px(52)),
+            self._("Misreads"),
+            lambda: self.set_tab("misreads"),
+            selected=self.tab == "misreads",
+        )
         body = pygame.Rect(m, top + canvas.px(60), canvas.width - 2 * m, canvas.height - top - canvas.px(128))
         rows = self.rows()
         pages = max(1, (len(rows) - 1) // PAGE + 1) if rows else 1
         self.page = min(self.page, pages - 1)
         shown = rows[self.page * PAGE : (self.page + 1) * PAGE]
         row_h = body.height // (PAGE + 1)
-        header = (
-            [self._("Date"), self._("Game"), self._("Result")]
-            if self.tab == "games"
-            else [
+        header = {
+            "games": [self._("Date"), self._("Game"), self._("Result")],
+            "stats": [
                 self._("Game"),
                 self._("Player"),
                 self._("Played"),
                 self._("Won"),
                 self._("Best"),
                 self._("Average"),
-            ]
-        )
+            ],
+            "misreads": [
+                self._("Reader"),
+                self._("Read"),
+                self._("Entered"),
+                self._("Times"),
+                self._("Sure"),
+            ],
+        }[self.tab]
         self.draw_row(canvas, body.left, body.top, body.width, row_h, header, TEXT_DIM)
         for i, row in enumerate(shown):
             self.draw_row(canvas, body.left, body.top + (i + 1) * row_h, body.width, row_h, row, None)
         if not rows:
             canvas.text(
-                self._("No finished games yet."),
+                self._("No finished games yet.")
+                if self.tab != "misreads"
+                else self._("The players have corrected no reading yet."),
                 (body.left, body.top + row_h, body.width, row_h),
                 size=22,
                 colour=TEXT_DIM,
@@ -128,9 +145,9 @@ class HistoryScreen(Screen):
     def draw_row(
         self, canvas: Canvas, x: int, y: int, width: int, height: int, cells: list[str], colour: Any
     ) -> None:
-        weights = [2, 2, 6] if len(cells) == 3 else [5, 4, 2, 2, 2, 3]
+        weights = {3: [2, 2, 6], 5: [3, 3, 3, 2, 2]}.get(len(cells), [5, 4, 2, 2, 2, 3])
         # Statistics: a player's name and his figures are read from across the table (24 px).
-        roles = ["", "", ""] if len(cells) == 3 else ["", "name", "score", "score", "score", "score"]
+        roles = {3: [""] * 3, 5: [""] * 5}.get(len(cells), ["", "name", "score", "score", "score", "score"])
         total = sum(weights)
         for cell, weight, role in zip(cells, weights, roles, strict=True):
             w = width * weight // total
@@ -159,4 +176,23 @@ class HistoryScreen(Screen):
         return [
             [self.title(s.game), s.player, str(s.played), str(s.won), str(s.best), f"{s.average:.1f}"]
             for s in self.host.journal.statistics()
+        ]
+
+    def misread_rows(self) -> list[list[str]]:
+        """The readings the players corrected to something else, most frequent first: the reader (tile,
+        die, card), what it read, what they entered, how often, and how many of those it had been sure
+        of (a confident misread: the reader's worst mistake, the one its threshold is meant to prevent).
+        Unsure readings the players confirmed as read are no misreads and are not listed."""
+        seen: Counter[tuple[str, str, str]] = Counter()
+        sure: Counter[tuple[str, str, str]] = Counter()
+        for stored in self.host.journal.corrections():
+            fix = stored.fix
+            if fix.misread:
+                key = (fix.kind, fix.read, fix.entered)
+                seen[key] += 1
+                sure[key] += fix.sure
+        kinds = {"tile": self._("Tile"), "die": self._("Die"), "card": self._("Card")}
+        return [
+            [kinds.get(kind, kind), read, entered, str(n), str(sure[(kind, read, entered)])]
+            for (kind, read, entered), n in sorted(seen.items(), key=lambda kv: (-kv[1], kv[0]))
         ]

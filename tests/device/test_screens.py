@@ -537,3 +537,40 @@ def test_coach_and_autoplay_take_the_same_names() -> None:
     assert _game("Triple Generał") == "yahtzee-triple" and _game("Generał (classic)") == "yahtzee"
     assert _autoplay_game("Triple Generał") == "yahtzee:triple" and _autoplay_game("Kości") == "poker_dice"
     assert _autoplay_game("RUMMIKUB") == "rummikub"
+
+
+def test_misreads_tab_lists_corrected_readings_most_frequent_first(make_app) -> None:
+    """Issue 32: the readings the players corrected are counted where the owner looks (History ->
+    Misreads): what the camera read, what was entered, how often, how often it had been sure."""
+    from device.journal import ReadingFix
+
+    app = make_app()
+    tap(app, "History")
+    tap(app, "Misreads")
+    assert "The players have corrected no reading yet." in shot(app)
+    app = make_app()
+    gid = app.journal.start_game("rummikub", {}, ["Ala", "Ola"])
+    app.journal.append(
+        gid,
+        1,
+        {"kind": "demo"},
+        corrections=[
+            ReadingFix(0, "tile", "R6", "R9", 0.97, True),
+            ReadingFix(1, "tile", "K7", "K7", 0.31, False),  # an unsure reading confirmed: no misread
+        ],
+    )
+    app.journal.append(
+        gid,
+        2,
+        {"kind": "demo"},
+        corrections=[
+            ReadingFix(2, "tile", "R6", "R9", 0.4, False),
+            ReadingFix(0, "die", "4", "5", None, True),
+        ],
+    )
+    tap(app, "History")
+    tap(app, "Misreads")
+    texts = shot(app)
+    assert {"Tile", "R6", "R9", "2", "1", "Die", "4", "5"} <= set(texts)
+    assert "K7" not in texts
+    assert texts.index("R6") < texts.index("Die")  # most frequent first
