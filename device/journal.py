@@ -555,21 +555,12 @@ def _replayed_result(stored: StoredGame, actions: list[dict[str, Any] | str]) ->
     import rules
 
     try:
-        spec = rules.get_game(stored.game)
-        state = spec.new_game(spec.options_type.from_dict(stored.options))
+        options = rules.get_game(stored.game).options_type.from_dict(stored.options)
     except (KeyError, ValueError, TypeError):
         return 0, None
-    count = 0
-    for item in actions:
-        if state.outcome is not None:
-            break
-        try:
-            state = state.apply(rules.action_from_json(item))
-        except (ValueError, rules.IllegalAction):
-            break
-        count += 1
-    outcome = state.outcome
-    return count, None if outcome is None else (tuple(outcome.scores), tuple(outcome.places))
+    done = rules.replay_prefix(options, actions)
+    outcome = done.state.outcome
+    return len(done.actions), None if outcome is None else (tuple(outcome.scores), tuple(outcome.places))
 
 
 def _try_row(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:

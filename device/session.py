@@ -139,22 +139,19 @@ class GameSession:
         """
         spec = rules.get_game(stored.game)
         options = cls.stored_options(stored)
-        state = spec.new_game(options)
-        history: list[Action] = []
+        items = journal.actions(stored.id)
+        done = rules.replay_prefix(options, [item.action for item in items])
+        if done.stopped is not None:
+            failed = items[len(done.actions)].seq
+            log.error(
+                "journal game %s action %s does not replay (%s); resuming before it",
+                stored.id,
+                failed,
+                done.stopped,
+            )
+        state, history = done.state, list(done.actions)
         used: dict[int, float] = {}
-        for item in journal.actions(stored.id):
-            try:
-                act = rules.action_from_json(item.action)
-                state = state.apply(act)
-            except (ValueError, IllegalAction) as exc:
-                log.error(
-                    "journal game %s action %s does not replay (%s); resuming before it",
-                    stored.id,
-                    item.seq,
-                    exc,
-                )
-                break
-            history.append(act)
+        for item in items[: len(done.actions)]:
             if item.seat is not None:
                 used[item.seat] = used.get(item.seat, 0.0) + item.seconds
         timer.restore(used)

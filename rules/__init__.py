@@ -22,12 +22,14 @@ from rules.registry import (
     LANGUAGES,
     GameSpec,
     GameState,
+    Replayed,
     find_game,
     game_of,
     games,
     get_game,
     register,
     replay,
+    replay_prefix,
 )
 
 __all__ = [
@@ -40,6 +42,7 @@ __all__ = [
     "OptionError",
     "Options",
     "Outcome",
+    "Replayed",
     "RulesError",
     "Termination",
     "action",
@@ -56,6 +59,7 @@ __all__ = [
     "poker_dice",
     "register",
     "replay",
+    "replay_prefix",
     "rummikub",
     "yahtzee",
     "zatre",

@@ -1,13 +1,18 @@
-"""The registry of games by name, and ``replay``: a game is its options plus its actions."""
+"""The registry of games by name, and ``replay``: a game is its options plus its actions.
+
+:func:`replay` rebuilds a game that must replay whole (an error is the caller's); :func:`replay_prefix`
+the longest prefix of stored records that still does (a journal of an older rule version, a damaged
+one): the session's resume and the journal's repair and salvage use it.
+"""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, Self
+from typing import Any, Protocol, Self
 
-from rules.actions import Action
+from rules.actions import Action, action_from_json
 from rules.options import Options
 from rules.outcome import Outcome
 
@@ -15,12 +20,14 @@ __all__ = [
     "LANGUAGES",
     "GameSpec",
     "GameState",
+    "Replayed",
     "find_game",
     "game_of",
     "games",
     "get_game",
     "register",
     "replay",
+    "replay_prefix",
 ]
 
 LANGUAGES = ("pl", "hu", "de", "en")
@@ -171,3 +178,38 @@ def replay(options: Options, actions: Iterable[Action]) -> GameState:
     for act in actions:
         state = state.apply(act)
     return state
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """The longest prefix of a game's records that replays: the ``state`` after it, its ``actions``,
+    and why the replay stopped before the end (``stopped``: the error, or ``None`` when every record
+    applied). Records after the game ended are not applied."""
+
+    state: GameState
+    actions: tuple[Action, ...]
+    stopped: str | None = None
+
+
+def replay_prefix(options: Options, records: Iterable[dict[str, Any] | str]) -> Replayed:
+    """Replay the actions' JSON records (:func:`~rules.actions.action_to_json`) from the game's
+    start up to the first that does not decode or apply, or the game's end.
+
+    >>> from rules.yahtzee.game import YahtzeeOptions
+    >>> roll = {"kind": "dice.roll", "dice": "1 2 3 4 5", "held": []}
+    >>> done = replay_prefix(YahtzeeOptions(players=1), [roll, '{"kind": "dice.roll"', roll])
+    >>> len(done.actions), done.state.dice, done.stopped is not None
+    (1, Roll(values=(1, 2, 3, 4, 5)), True)
+    """
+    state = game_of(options).new_game(options)
+    actions: list[Action] = []
+    for record in records:
+        if state.outcome is not None:
+            return Replayed(state, tuple(actions), "the game had ended before it")
+        try:
+            act = action_from_json(record)
+            state = state.apply(act)
+        except ValueError as error:  # RulesError (IllegalAction, NotationError) is a ValueError
+            return Replayed(state, tuple(actions), str(error))
+        actions.append(act)
+    return Replayed(state, tuple(actions))
