@@ -15,11 +15,16 @@ import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from device.config import Config, ConfigError, config_path, load_config
 from drivers.pods import PodLink
 from drivers.seats import KeyboardSeats, SeatPanel, Seats
+
+if TYPE_CHECKING:
+    from device.app import App
+    from device.session import GameSession
+    from rules import Action
 
 __all__ = ["RunOptions", "run"]
 
@@ -154,8 +159,6 @@ def run(opts: RunOptions) -> int:
                 caption = "Tabletop Referee — simulator — " + seat_lights(app.signals.patterns)
                 if caption != pygame.display.get_caption()[0]:
                     pygame.display.set_caption(caption)
-            if opts.trace:
-                _trace(app)
             app.step()
             pygame.display.flip()
             if watchdog is not None:
@@ -324,18 +327,20 @@ def seat_lights(patterns: dict[int, str]) -> str:
     return " ".join(f"F{seat + 1} {LIGHT_SYMBOLS.get(p, '?')}" for seat, p in sorted(patterns.items()))
 
 
-def _trace(app: Any) -> None:
-    """Print every action once it is in the journal (a listener runs after the durable append)."""
-    session = app.session
-    if session is None or getattr(session, "_traced", False):
-        return
-    session._traced = True
-    print(f"game {session.game_id} resumed at {session.seq}", flush=True)
+def _trace(app: App) -> None:
+    """Print every action of each game the app plays (started or resumed, from now on) once it is in
+    the journal (a listener runs after the durable append)."""
 
-    def listener(s: Any, act: Any) -> None:
-        print(f"game {s.game_id} confirmed {s.seq}", flush=True)
+    def confirmed(session: GameSession, act: Action) -> None:
+        print(f"game {session.game_id} confirmed {session.seq}", flush=True)
 
-    session.listeners.append(listener)
+    def attached(session: GameSession) -> None:
+        print(f"game {session.game_id} resumed at {session.seq}", flush=True)
+        session.listeners.append(confirmed)
+
+    app.session_hooks.append(attached)
+    if app.session is not None:
+        attached(app.session)
 
 
 class Parts:

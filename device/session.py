@@ -247,6 +247,16 @@ class GameSession:
         """Each player's total after each of his turns, for the end-of-game chart; games override it."""
         return [[] for _ in self.players]
 
+    def end_notes(self) -> list[tuple[str, dict[str, object]]]:
+        """What the end screen adds below the ranking: sentences (msgids) and their values (Kalooki:
+        each player's winnings; a puzzle: the tiles laid against the optimum). Nothing by default."""
+        return []
+
+    def end_button(self) -> tuple[str, str] | None:
+        """The end screen's button beside *New game*, if the game has one: its label (a msgid) and the
+        screen it shows (the Rummikub learning table's *Review*). None by default."""
+        return None
+
     @classmethod
     def exported(cls, state: GameState) -> dict[str, Any]:
         """What the export adds to a finished game of this kind (``device.export``), from its final

@@ -29,8 +29,7 @@ class EndScreen(Screen):
             return
         outcome = session.state.outcome
         m = canvas.px(16)
-        notes_of = getattr(session, "end_notes", None)  # what a game adds (Kalooki: the pool's winnings)
-        notes = notes_of() if notes_of is not None else []
+        notes = session.end_notes()  # what a game adds (Kalooki: the pool's winnings)
         # The notes go in two columns from three on; the ranking's rows give way so that all of it
         # stays above the buttons (Kalooki's four or five players and their winnings).
         note_cols = 2 if len(notes) > 2 else 1
@@ -117,18 +116,13 @@ class EndScreen(Screen):
             size=24,
             colour=(22, 163, 74),
         )
-        if getattr(session, "coach", None) is not None:  # the Rummikub learning table's review
-            canvas.button(
-                (m + canvas.px(236), bottom, canvas.px(200), canvas.px(56)),
-                self._("Review"),
-                lambda: self.host.show("rummikub_review"),
-                size=24,
-            )
-        elif session.spec.name == "rummikub_puzzle":  # the puzzle's best answer, as tiles
+        extra = session.end_button()  # the Rummikub learning table's review, a puzzle's best answer
+        if extra is not None:
+            label, shown = extra
             canvas.button(
                 (m + canvas.px(236), bottom, canvas.px(220), canvas.px(56)),
-                self._("Best answer"),
-                lambda: self.host.show("rummikub_puzzle_answer"),
+                self._(label),
+                lambda: self.host.show(shown),
                 size=24,
             )
         canvas.button(

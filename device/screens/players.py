@@ -20,7 +20,9 @@ from device.sessions.rummikub_coach import journaled_position
 from device.ui.canvas import Canvas
 from device.ui.names import seat_colour
 from device.ui.theme import TEXT_DIM
+from rules.rummikub import RummikubOptions
 from rules.rummikub.advice import table_text
+from rules.rummikub.puzzle import PuzzleOptions
 from rules.rummikub.tiles import tiles_text
 
 KEY_ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
@@ -49,8 +51,8 @@ class PlayersScreen(Screen):
         self.names = [self._("Player {n}", n=i + 1) for i in range(4)]
         self.editing = None
         defaults = self.host.settings.game_options(self.game)
-        self.hands = getattr(defaults, "hands", None)
-        self.difficulty = getattr(defaults, "difficulty", None)
+        self.hands = defaults.hands if isinstance(defaults, RummikubOptions) else None
+        self.difficulty = defaults.difficulty if isinstance(defaults, PuzzleOptions) else None
         self.from_games = False
 
     def set_hands(self, hands: int) -> None:

@@ -23,6 +23,7 @@ import pygame
 from device.host import Host
 from device.i18n import Translator
 from device.screens.base import Screen, screen
+from device.sessions.rummikub import RummikubSession
 from device.sessions.rummikub_coach import RummikubCoach
 from device.ui.canvas import Canvas
 from device.ui.theme import ACCENT, GOOD, PANEL, TEXT, TEXT_DIM, WARNING
@@ -62,9 +63,8 @@ __all__ = [
 ]
 
 
-def _coach(session: Any) -> RummikubCoach | None:
-    coach = getattr(session, "coach", None)
-    return coach if isinstance(coach, RummikubCoach) else None
+def _coach(session: object) -> RummikubCoach | None:
+    return session.coach if isinstance(session, RummikubSession) else None
 
 
 def wants_picker(session: Any) -> bool:
@@ -188,7 +188,7 @@ def move_lines(screen: Any, canvas: Canvas, advice: Advice, area: pygame.Rect) -
 
 def _say(screen: Any, coach: RummikubCoach, index: int, **params: Any) -> None:
     """Say the advice of the move at ``index`` once (where the device has a voice)."""
-    voice = getattr(screen.host, "voice", None)
+    voice = screen.host.voice
     if voice is None or coach.spoken >= index:
         return
     coach.spoken = index

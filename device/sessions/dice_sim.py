@@ -29,7 +29,7 @@ from device.session import GameSession
 from device.sessions.dice import DiceSession
 from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
-from rules.dice import Roll, random_roll
+from rules.dice import Roll, RollDice, random_roll
 
 __all__ = ["DIE_SIZE", "HOLD_KEYS", "TABLE_SIZE", "DiceTable", "free_spot"]
 
@@ -117,7 +117,7 @@ class DiceTable(SimulatedTable):
             # the held ones in the hold zone.
             self.values = session.dice.values
             last = session.history[-1] if session.history else None
-            self.held = set(getattr(last, "held", ()))
+            self.held = set(last.held) if isinstance(last, RollDice) else set()
             self.lay_out(range(len(self.values)))
             self.show()
 

@@ -388,7 +388,7 @@ class KalookiSession(GameSession):
             "payouts": list(state.winnings),
         }
 
-    def end_notes(self) -> list[tuple[str, dict[str, Any]]]:
+    def end_notes(self) -> list[tuple[str, dict[str, object]]]:
         """What the end screen adds (texts to translate and their values): each player's winnings."""
         if not self.kalooki.options.pool_cents:
             return []

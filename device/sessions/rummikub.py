@@ -52,6 +52,7 @@ from typing import Any, Literal
 
 from device.camera_view import GameReader
 from device.events import Seen
+from device.i18n import msgid
 from device.journal import Journal, ReadingFix
 from device.session import GameSession, register_session
 from device.sessions.rummikub_coach import RummikubCoach, review_json
@@ -511,6 +512,10 @@ class RummikubSession(GameSession):
                 totals[seat] += points
                 progress[seat].append(totals[seat])
         return progress
+
+    def end_button(self) -> tuple[str, str] | None:
+        """The learning table's review of every move."""
+        return None if self.coach is None else (msgid("Review"), "rummikub_review")
 
     # --- the seat buttons and the touches --------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from device.events import Seen
+from device.i18n import msgid
 from device.session import GameSession, register_session
 from device.sessions.rummikub import TILE_READER
 from rules.rummikub import Meld
@@ -85,7 +86,11 @@ class PuzzleSession(GameSession):
     def end_notes(self) -> list[tuple[str, dict[str, object]]]:
         """The end screen's line: the tiles laid against the optimum (*Best answer* shows the move)."""
         puzzle = self.puzzle
-        return [("Laid {n}, the best lays {best}", {"n": puzzle.laid, "best": puzzle.optimum})]
+        return [(msgid("Laid {n}, the best lays {best}"), {"n": puzzle.laid, "best": puzzle.optimum})]
+
+    def end_button(self) -> tuple[str, str] | None:
+        """The puzzle's best answer, as tiles."""
+        return (msgid("Best answer"), "rummikub_puzzle_answer")
 
     @classmethod
     def exported(cls, state: Any) -> dict[str, Any]:

@@ -152,9 +152,10 @@ class Narrator:
         timeouts: dict[str, tuple[str, dict[str, Any]]],
     ) -> None:
         from rules.dice import Choose, RollDice
+        from rules.dice_game import DiceGame
         from rules.kalooki import HandPoints
-        from rules.rummikub import Draw, Play, Timeout
-        from rules.zatre import Lay
+        from rules.rummikub import Draw, Play, RummikubState, Timeout
+        from rules.zatre import Lay, ZatreState
 
         player = before.to_move
         name = session.players[player].name if player is not None else ""
@@ -167,23 +168,22 @@ class Narrator:
                 self._say(timed[0], **timed[1])
                 del timeouts["dice"]
                 return
-            points = dict(getattr(before, "choices", dict)()).get(act.box, 0)
+            points = before.choices().get(act.box, 0) if isinstance(before, DiceGame) else 0
             self._say("score", name=name, game=session.spec.name, box=act.box, points=points)
         elif isinstance(act, Lay) and player is not None:
             timed = timeouts.pop("zatre", None)
             if timed is not None:
                 self._say(timed[0], **timed[1])
                 return
-            sheets_before, sheets_after = getattr(before, "sheets", ()), getattr(after, "sheets", ())
-            if sheets_before and sheets_after:
-                gained = sheets_after[player].total - sheets_before[player].total
+            if isinstance(before, ZatreState) and isinstance(after, ZatreState):
+                gained = after.sheets[player].total - before.sheets[player].total
                 self._say("points", name=name, points=gained)
         elif isinstance(act, HandPoints):
             self._say("penalty", name=session.players[act.seat].name, points=act.points)
         elif isinstance(act, Play | Draw | Timeout) and player is not None:
-            counts_before = getattr(before, "rack_counts", ())
-            counts_after = getattr(after, "rack_counts", ())
-            moved = abs(counts_after[player] - counts_before[player]) if counts_before and counts_after else 1
+            moved = 1
+            if isinstance(before, RummikubState) and isinstance(after, RummikubState):
+                moved = abs(after.rack_counts[player] - before.rack_counts[player])
             if isinstance(act, Play):
                 self._say("tiles_laid", name=name, tiles=moved)
             elif isinstance(act, Draw):
@@ -230,7 +230,10 @@ class Narrator:
         self._say("game_over", names=names, points=outcome.scores[outcome.winners[0]])
 
     def _hand_over(self, session: GameSession) -> None:
-        hands = getattr(session.state, "hand_scores", ())
+        from rules.rummikub import RummikubState
+
+        state = session.state
+        hands = state.hand_scores if isinstance(state, RummikubState) else ()
         if not hands:
             return
         last = hands[-1]

@@ -15,7 +15,7 @@ from rules import poker_dice, yahtzee
 from tests.device.helpers import sheet_texts, start, tap
 
 SOURCE = Path(device.__file__).parent
-CALL = re.compile(r'(?:self\._|(?<!p)gettext|tr\.format)\(\s*"((?:[^"\\]|\\.)+)"')
+CALL = re.compile(r'(?:self\._|(?<!p)gettext|tr\.format|(?<![\w.])msgid)\(\s*"((?:[^"\\]|\\.)+)"')
 REFUSAL_CODES = (
     "game_over",
     "no_roll",
@@ -43,7 +43,7 @@ def texts_in_code() -> set[str]:
 
 
 def test_the_code_has_texts_to_translate() -> None:
-    assert {"Choose a game", "Roll {n} of {total}", "Winner: {names}"} <= texts_in_code()
+    assert {"Choose a game", "Roll {n} of {total}", "Winner: {names}", "Review"} <= texts_in_code()
 
 
 @pytest.mark.parametrize("language", ["pl", "hu", "de"])
