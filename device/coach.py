@@ -20,10 +20,10 @@ resumed game exactly.
 from __future__ import annotations
 
 import logging
-import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal, Protocol, cast
 
 import numpy as np
 
@@ -33,12 +33,50 @@ from rules.coach.games import coach_game
 from rules.coach.simulate import play_optimally
 from rules.coach.table import Table, TableError
 from rules.dice import Choose, RollDice
-from rules.dice_game import MAX_ROLLS
+from rules.dice_game import MAX_ROLLS, DiceGame, Sheet
+from rules.options import Options
+from rules.registry import Action, GameSpec, GameState
 from rules.yahtzee.triple_solver import TripleCoach, play_turns
 
-__all__ = ["MODES", "Coaching", "Decision", "Grade", "Hint", "Mode", "coaching_of"]
+__all__ = ["MODES", "Coaching", "Decision", "Grade", "Hint", "Mode"]
 
 log = logging.getLogger(__name__)
+
+
+class CoachedGame(Protocol):
+    """What the coach reads of its game (``device.sessions.dice.DiceSession``, whose own it is)."""
+
+    @property
+    def spec(self) -> GameSpec: ...
+
+    @property
+    def options(self) -> Options: ...
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def history(self) -> Sequence[Action]: ...
+
+    @property
+    def players(self) -> Sequence[object]: ...
+
+    @property
+    def game_id(self) -> int: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+
+def _dice_game(state: GameState) -> DiceGame[Sheet]:
+    """A dice game's state (the coach coaches nothing else)."""
+    if not isinstance(state, DiceGame):
+        raise TypeError(f"the coach coaches dice games, not {type(state).__name__}")
+    return cast(DiceGame[Sheet], state)
+
 
 Mode = Literal["off", "hints", "solo"]
 MODES: tuple[Mode, ...] = ("off", "hints", "solo")
@@ -85,19 +123,20 @@ class Hint:
 
 @dataclass
 class Coaching:
-    """The coach of one game session (see the module docstring)."""
+    """The coach of one game session (see the module docstring): the dice session's own
+    (``DiceSession.coaching``)."""
 
     mode: Mode
     coach: Coach | None
     problem: str = ""  # why there is no coach (no table yet), for the screen
     _decisions: list[Decision] = field(default_factory=list)
     _seen: int = 0  # actions of the history already graded
-    _state: Any = None  # the engine state after those actions
+    _state: DiceGame[Sheet] | None = None  # the engine state after those actions
     _hint: tuple[int, Hint | None] | None = None
     _opponent: np.ndarray | None = None
 
     @classmethod
-    def for_session(cls, session: Any, mode: str, state_dir: str | Path) -> Coaching:
+    def for_session(cls, session: CoachedGame, mode: str, state_dir: str | Path) -> Coaching:
         """The coaching of a dice session: ``off`` for other games, or when the mode is off."""
         try:
             coach_game(session.options)
@@ -122,13 +161,14 @@ class Coaching:
 
     # --- decisions -----------------------------------------------------------------------------------
 
-    def update(self, session: Any) -> None:
+    def update(self, session: CoachedGame) -> None:
         """Grade the actions of the session's history not graded yet."""
         if not self.active:
             return
         history = session.history
         if self._state is None or len(history) < self._seen:
-            self._state, self._seen, self._decisions = session.spec.new_game(session.options), 0, []
+            self._state, self._seen = _dice_game(session.spec.new_game(session.options)), 0
+            self._decisions = []
         assert self.coach is not None
         for act in history[self._seen :]:
             state = self._state
@@ -145,16 +185,16 @@ class Coaching:
             self._state = state.apply(act)
             self._seen += 1
 
-    def decisions(self, session: Any) -> list[Decision]:
+    def decisions(self, session: CoachedGame) -> list[Decision]:
         self.update(session)
         return list(self._decisions)
 
-    def last_decision(self, session: Any) -> Decision | None:
+    def last_decision(self, session: CoachedGame) -> Decision | None:
         """The latest decision of the game (the hints' "after the fact")."""
         self.update(session)
         return self._decisions[-1] if self._decisions else None
 
-    def grades(self, session: Any) -> list[Grade]:
+    def grades(self, session: CoachedGame) -> list[Grade]:
         self.update(session)
         grades = []
         for seat in range(len(session.players)):
@@ -167,13 +207,13 @@ class Coaching:
 
     # --- hints ---------------------------------------------------------------------------------------
 
-    def hint(self, session: Any) -> Hint | None:
+    def hint(self, session: CoachedGame) -> Hint | None:
         """The best choice for the dice now (``hints`` mode only); cached until the next action."""
         if not self.active or self.mode != "hints" or session.finished:
             return None
         if self._hint is not None and self._hint[0] == session.seq:
             return self._hint[1]
-        state: Any = session.state
+        state = _dice_game(session.state)
         hint = None
         if state.dice is not None and state.rolls_used > 0:
             assert self.coach is not None
@@ -186,13 +226,13 @@ class Coaching:
 
     # --- solo ----------------------------------------------------------------------------------------
 
-    def par(self, session: Any) -> float | None:
+    def par(self, session: CoachedGame) -> float | None:
         """The expected final score of optimal play from the empty sheet."""
         if not self.active or self.coach is None:
             return None
-        return self.coach.expected_final(session.spec.new_game(session.options).sheets[0])
+        return self.coach.expected_final(_dice_game(session.spec.new_game(session.options)).sheets[0])
 
-    def opponent_turns(self, session: Any) -> np.ndarray | None:
+    def opponent_turns(self, session: CoachedGame) -> np.ndarray | None:
         """The simulated optimal opponent's points turn by turn (seeded by the game's id)."""
         if not self.active or self.mode != "solo":
             return None
@@ -202,28 +242,12 @@ class Coaching:
                 self._opponent = play_turns(self.coach.column_table.values, 1, seed=rng_seed, batch=1)[0]
             else:
                 assert isinstance(self.coach, Table)
-                empty = session.spec.new_game(session.options).sheets[0]
+                empty = _dice_game(session.spec.new_game(session.options)).sheets[0]
                 start = np.array([self.coach.model.state_of(empty)], dtype=np.int64)
                 self._opponent = play_optimally(self.coach, start, np.random.default_rng(rng_seed))[0]
         return self._opponent
 
-    def opponent_total(self, session: Any, turns: int) -> int | None:
+    def opponent_total(self, session: CoachedGame, turns: int) -> int | None:
         """The opponent's total after ``turns`` turns."""
         points = self.opponent_turns(session)
         return None if points is None else int(np.rint(points[:turns].sum()))
-
-
-_SESSIONS: weakref.WeakKeyDictionary[Any, Coaching] = weakref.WeakKeyDictionary()
-
-
-def coaching_of(app: Any) -> Coaching | None:
-    """The coaching of the app's session, made on first use with the owner's setting of that moment."""
-    session = app.session
-    if session is None:
-        return None
-    coaching = _SESSIONS.get(session)
-    if coaching is None:
-        mode = app.settings.coach_mode(session.spec.name)
-        coaching = Coaching.for_session(session, mode, app.config.device.state_dir)
-        _SESSIONS[session] = coaching
-    return coaching

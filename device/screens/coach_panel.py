@@ -8,12 +8,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
-from device.coach import Coaching, coaching_of
+from device.coach import Coaching, Hint
 from device.host import Host
+from device.screens.base import Screen
+from device.sessions.dice import DiceSession
 from device.ui.canvas import Canvas
 from device.ui.names import box_label
 from device.ui.theme import ACCENT, PANEL, TEXT, TEXT_DIM, WARNING, Colour
@@ -23,6 +23,7 @@ __all__ = [
     "choice_text",
     "coach_box",
     "coach_hold",
+    "coaching_of",
     "draw_coach_notice",
     "draw_grades",
     "grade_lines",
@@ -31,45 +32,63 @@ __all__ = [
 ]
 
 
-def choice_text(screen: Any, game: str, choice: Choice) -> str:
+def choice_text(screen: Screen, game: str, choice: Choice) -> str:
     """``Hold 6 6 6``, ``Reroll all`` or the box's name, in the players' language."""
     if choice.kind == "box":
         return box_label(screen.host.tr, game, str(choice.box))
     if not choice.kept:
-        return str(screen._("Reroll all"))
-    return str(screen._("Hold {dice}", dice=" ".join(map(str, choice.kept))))
+        return screen._("Reroll all")
+    return screen._("Hold {dice}", dice=" ".join(map(str, choice.kept)))
 
 
-def _hints(app: Host) -> Coaching | None:
-    coaching = coaching_of(app)
-    return coaching if coaching is not None and coaching.mode == "hints" and coaching.active else None
+def _coached(app: Host) -> tuple[DiceSession, Coaching] | None:
+    """The app's dice game and its coach (``DiceSession.coaching``: made on first use with the owner's
+    setting of that moment); ``None`` without a dice game."""
+    session = app.session
+    if not isinstance(session, DiceSession):
+        return None
+    return session, session.coaching(app.settings.coach_mode(session.spec.name), app.config.device.state_dir)
+
+
+def coaching_of(app: Host) -> Coaching | None:
+    """The coach of the app's dice game; ``None`` without a dice game."""
+    coached = _coached(app)
+    return None if coached is None else coached[1]
+
+
+def _hint(app: Host) -> Hint | None:
+    """The coach's hint now, in hints mode."""
+    coached = _coached(app)
+    if coached is None:
+        return None
+    session, coaching = coached
+    return coaching.hint(session) if coaching.mode == "hints" and coaching.active else None
 
 
 def hints_on(app: Host) -> bool:
     """Whether the game shows the coach's hints."""
-    return _hints(app) is not None
+    coaching = coaching_of(app)
+    return coaching is not None and coaching.mode == "hints" and coaching.active
 
 
 def coach_hold(app: Host) -> tuple[int, ...]:
     """The positions the coach would hold now (hints mode), else nothing."""
-    coaching = _hints(app)
-    hint = coaching.hint(app.session) if coaching is not None else None
+    hint = _hint(app)
     return hint.best.hold if hint is not None and hint.best.kind == "hold" else ()
 
 
 def coach_box(app: Host) -> str | None:
     """The box the coach would enter now (hints mode, when stopping is best)."""
-    coaching = _hints(app)
-    hint = coaching.hint(app.session) if coaching is not None else None
+    hint = _hint(app)
     return hint.best.box if hint is not None and hint.best.kind == "box" else None
 
 
-def notice_lines(screen: Any) -> list[tuple[str, tuple[int, int, int]]]:
+def notice_lines(screen: Screen) -> list[tuple[str, tuple[int, int, int]]]:
     """The coach's lines for the dice screen now (empty when the coach is off)."""
-    app, session = screen.host, screen.host.session
-    coaching = coaching_of(app)
-    if coaching is None or coaching.mode == "off":
+    coached = _coached(screen.host)
+    if coached is None or coached[1].mode == "off":
         return []
+    session, coaching = coached
     if coaching.coach is None:
         return [(screen._("Coach: no table yet (referee coach build)"), WARNING)]
     game = session.spec.name
@@ -91,8 +110,7 @@ def notice_lines(screen: Any) -> list[tuple[str, tuple[int, int, int]]]:
             else:
                 lines.append((screen._("Last choice: the best"), TEXT_DIM))
     else:
-        state: Any = session.state
-        turns = min(sheet.filled for sheet in state.sheets)
+        turns = min(sheet.filled for sheet in session.game_state.sheets)
         par = coaching.par(session)
         opponent = coaching.opponent_total(session, turns)
         lines.append(
@@ -111,7 +129,7 @@ def notice_lines(screen: Any) -> list[tuple[str, tuple[int, int, int]]]:
     return lines
 
 
-def draw_coach_notice(screen: Any, canvas: Canvas, area: pygame.Rect) -> pygame.Rect:
+def draw_coach_notice(screen: Screen, canvas: Canvas, area: pygame.Rect) -> pygame.Rect:
     """Draw the coach's strip at the top of ``area``; returns the area left below it."""
     lines = notice_lines(screen)
     if not lines:
@@ -131,19 +149,19 @@ def draw_coach_notice(screen: Any, canvas: Canvas, area: pygame.Rect) -> pygame.
     )
 
 
-def grade_lines(screen: Any) -> list[tuple[str, Colour, int]]:
+def grade_lines(screen: Screen) -> list[tuple[str, Colour, int]]:
     """The end screen's grades as lines (text, colour, indent in baseline px); none without a coach."""
-    app, session = screen.host, screen.host.session
-    coaching = coaching_of(app)
-    if coaching is None or not coaching.active:
+    coached = _coached(screen.host)
+    if coached is None or not coached[1].active:
         return []
+    session, coaching = coached
     game = session.spec.name
     heading = (
         screen._("Against optimal play") if coaching.exact else screen._("Against the coach (heuristic)")
     )
     lines: list[tuple[str, Colour, int]] = [(heading, TEXT_DIM, 0)]
     if coaching.mode == "solo":
-        turns = len(session.state.sheets[0].boxes)
+        turns = len(session.game_state.sheets[0].boxes)
         par = coaching.par(session)
         opponent = coaching.opponent_total(session, turns)
         text = screen._("Par {par}; the optimal opponent scored {points}", par=f"{par:.1f}", points=opponent)
@@ -176,7 +194,7 @@ def grade_lines(screen: Any) -> list[tuple[str, Colour, int]]:
 GRADE_LINE = 20  # baseline px per line of the grades (18 px text)
 
 
-def _wrapped(screen: Any, canvas: Canvas, width: int) -> list[tuple[str, Colour, int]]:
+def _wrapped(screen: Screen, canvas: Canvas, width: int) -> list[tuple[str, Colour, int]]:
     """The grade lines wrapped to ``width`` px at 18 px: a long line goes on two, never smaller."""
     out = []
     for text, colour, indent in grade_lines(screen):
@@ -185,12 +203,12 @@ def _wrapped(screen: Any, canvas: Canvas, width: int) -> list[tuple[str, Colour,
     return out
 
 
-def grades_height(screen: Any, canvas: Canvas, width: int) -> int:
+def grades_height(screen: Screen, canvas: Canvas, width: int) -> int:
     """The height :func:`draw_grades` needs in ``width`` px (0 when the game had no coach)."""
     return canvas.px(GRADE_LINE) * len(_wrapped(screen, canvas, width))
 
 
-def draw_grades(screen: Any, canvas: Canvas, area: pygame.Rect) -> bool:
+def draw_grades(screen: Screen, canvas: Canvas, area: pygame.Rect) -> bool:
     """The end screen's grades in ``area``; False (nothing drawn) when the game had no coach."""
     lines = _wrapped(screen, canvas, area.width)
     line_h = canvas.px(GRADE_LINE)

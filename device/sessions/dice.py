@@ -24,9 +24,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from device.camera_view import GameReader
+from device.coach import Coaching
 from device.events import DiceSeen, Seen, SeenDie
 from device.journal import ReadingFix
 from device.session import GameSession, register_session
@@ -164,6 +166,14 @@ class DiceSession(GameSession):
         # kept for the dice held since, which the camera goes on misreading where they lie.
         self.amended: dict[int, tuple[int, int]] = {}
         self._progress: tuple[int, list[list[int]]] | None = None
+        self._coaching: Coaching | None = None
+
+    def coaching(self, mode: str, state_dir: str | Path) -> Coaching:
+        """The coach of this game (``device.coach``), made when a screen first asks, with the owner's
+        setting of that moment (``mode``: off, hints or solo); the game keeps it to its end."""
+        if self._coaching is None:
+            self._coaching = Coaching.for_session(self, mode, state_dir)
+        return self._coaching
 
     # --- what the screen shows -----------------------------------------------------------------------
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import weakref
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -56,7 +55,6 @@ __all__ = [
     "Review",
     "RummikubCoach",
     "SeatReview",
-    "coach_of",
     "journaled_position",
     "review_json",
     "track",
@@ -404,17 +402,3 @@ def journaled_position(journal: Any, *, newest: int = 5) -> tuple[tuple[Meld, ..
             if best is None or rank > best[0]:
                 best = (rank, move)
     return None if best is None else (best[1].table, best[1].rack)
-
-
-_COACHES: weakref.WeakKeyDictionary[Any, RummikubCoach] = weakref.WeakKeyDictionary()
-
-
-def coach_of(session: Any) -> RummikubCoach | None:
-    """The coach of a learning-table Rummikub session (made on first use), else ``None``."""
-    options = getattr(session, "options", None)
-    if not isinstance(options, RummikubOptions) or not options.learning:
-        return None
-    coach = _COACHES.get(session)
-    if coach is None:
-        coach = _COACHES[session] = RummikubCoach(session)
-    return coach

@@ -9,8 +9,9 @@ import pygame
 import pytest
 
 from device.app import App
-from device.coach import Coaching, coaching_of
+from device.coach import Coaching
 from device.coach_tables import save_table, table_path
+from device.screens.coach_panel import coaching_of
 from rules.coach.table import Table
 from rules.poker_dice.game import PokerDiceOptions
 from rules.poker_dice.solver import KosciModel
