@@ -22,8 +22,8 @@ import pygame
 from device.app import App
 from device.camera_view import CameraView, ViewItem, ViewZone
 from device.config import config_from_dict
-from device.events import DiceSeen, SeenDie
 from device.journal import Journal
+from device.sessions.dice_events import DiceSeen, SeenDie
 
 FRAMES = 300
 

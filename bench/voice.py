@@ -32,9 +32,9 @@ import pygame
 
 from device.app import App
 from device.config import config_from_dict
-from device.events import DiceSeen, SeenDie
 from device.i18n import LANGUAGES, Translator
 from device.journal import Journal
+from device.sessions.dice_events import DiceSeen, SeenDie
 from device.voice import KINDS, Voice, attach, sentence
 from device.voice.output import Aplay, open_output
 from device.voice.synth import Synthesiser

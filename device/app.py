@@ -116,7 +116,7 @@ class App:
 
     # --- the loop ------------------------------------------------------------------------------------
 
-    def post(self, event: object) -> None:
+    def post(self, event: Event) -> None:
         """Thread-safe: drivers, the vision worker and the simulator put events here."""
         self.queue.post(event)
 

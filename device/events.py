@@ -2,15 +2,16 @@
 
 Everything that happens reaches the game thread through :class:`EventQueue`: seat buttons
 (``drivers.events.ButtonEvent``, posted by the GPIO driver's threads or the simulator's keys), touches
-and keys (converted from pygame events by :func:`from_pygame`), dice seen by the vision worker
-(:class:`DiceSeen`), camera and pod status, and :class:`Tick` once per frame for the move timer.
+and keys (converted from pygame events by :func:`from_pygame`), readings of the table by the vision
+worker (:class:`Seen`), camera and pod status, :class:`Tick` once per frame for the move timer, and a
+game's own events (a :class:`GameEvent`: the dice games' ``device.sessions.dice_events.DiceSeen``).
 """
 
 from __future__ import annotations
 
 import queue
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import pygame
 
@@ -21,15 +22,14 @@ __all__ = [
     "ButtonEvent",
     "CameraBack",
     "CameraLost",
-    "DiceSeen",
     "Event",
     "EventQueue",
+    "GameEvent",
     "Key",
     "PodConnected",
     "PodLost",
     "Quit",
     "Seen",
-    "SeenDie",
     "Tap",
     "Tick",
     "TimerSignal",
@@ -66,34 +66,9 @@ class Tick:
 
 
 @dataclass(frozen=True)
-class SeenDie:
-    """One die as the camera read it; ``value`` is ``None`` when the reader could not tell.
-
-    ``center`` and ``size`` (camera frame pixels) say where it lies, so that a reading can be compared
-    with the one before (``device.sessions.dice_rolls``); ``None`` for dice entered by hand."""
-
-    value: int | None
-    held: bool = False
-    uncertain: bool = False
-    center: tuple[float, float] | None = None
-    size: float = 0.0
-
-    def __str__(self) -> str:
-        text = "?" if self.value is None else str(self.value)
-        return f"[{text}]" if self.held else text
-
-
-@dataclass(frozen=True)
-class DiceSeen:
-    """The dice on the table after they settled, in reading order (whether they were thrown is the
-    session's question). ``gap``: the camera lost frames since the previous settled reading."""
-
-    dice: tuple[SeenDie, ...]
-    gap: bool = False
-
-    @property
-    def certain(self) -> bool:
-        return all(d.value is not None and not d.uncertain for d in self.dice)
+class GameEvent:
+    """A game's own event, defined beside its session (the dice games' ``DiceSeen``): the app hands it
+    to the session (``GameSession.on_event``) like every domain event."""
 
 
 @dataclass(frozen=True)
@@ -129,9 +104,9 @@ Event = (
     | Key
     | Quit
     | Tick
-    | DiceSeen
     | Seen
     | TimerSignal
+    | GameEvent
 )
 
 
@@ -141,7 +116,7 @@ class EventQueue:
     def __init__(self) -> None:
         self._queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
 
-    def post(self, event: Any) -> None:
+    def post(self, event: Event) -> None:
         self._queue.put(event)
 
     def drain(self) -> list[Event]:

@@ -23,7 +23,7 @@ import numpy as np
 import pygame
 
 import rules
-from device.events import Key, Tap
+from device.events import Event, Key, Tap
 from device.session import GameSession
 from device.sessions.simulated import SimulatedTable, table_for
 from drivers.events import ButtonEvent
@@ -61,7 +61,7 @@ class AppTableHost:
     def frames(self) -> int:
         return self._app.frames
 
-    def post(self, event: object) -> None:
+    def post(self, event: Event) -> None:
         self._app.post(event)
 
     def text(self, msgid: str, **values: object) -> str:

@@ -13,10 +13,10 @@ from typing import Any
 
 import pygame
 
-from device.events import DiceSeen
 from device.host import Host
 from device.screens.base import screen
 from device.screens.dice_table import DiceScreen
+from device.sessions.dice_events import DiceSeen
 from device.ui.canvas import Canvas
 from device.ui.widgets import draw_die
 

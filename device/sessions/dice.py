@@ -16,7 +16,7 @@
 The phases (:attr:`DiceSession.phase`): ``rolling`` (no roll yet this turn), ``choosing`` (a box to
 pick), ``asking`` (was that a roll?), ``correcting`` (the players fix a reading: the correction screen)
 and ``over``. The camera's readings arrive as ``Seen`` (``vision.DiceObservation``), the simulator's
-and the players' as :class:`device.events.DiceSeen`; both go the same way.
+and the players' as :class:`device.sessions.dice_events.DiceSeen`; both go the same way.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from typing import Any, Literal
 
 from device.camera_view import GameReader
 from device.coach import Coaching
-from device.events import DiceSeen, Seen, SeenDie
+from device.events import Seen
 from device.journal import ReadingFix
 from device.session import GameSession, register_session
+from device.sessions.dice_events import DiceSeen, SeenDie
 from device.sessions.dice_rolls import Scene, Verdict, as_roll, judge, roll_of
 from rules.dice import AmendRoll, Choose, Roll, RollDice
 from rules.dice_game import DiceGame, Sheet

@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from device.events import SeenDie
+from device.sessions.dice_events import SeenDie
 from rules.dice import Roll
 
 __all__ = ["DICE", "NUDGE", "STILL", "Placed", "Scene", "Verdict", "as_roll", "judge", "place", "roll_of"]

@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 import pygame
 
-from device.events import DiceSeen, Key, SeenDie
+from device.events import Key
 from device.session import GameSession
 from device.sessions.dice import DiceSession
+from device.sessions.dice_events import DiceSeen, SeenDie
 from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
 from rules.dice import Roll, RollDice, random_roll

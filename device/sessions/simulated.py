@@ -20,7 +20,7 @@ from typing import ClassVar, Protocol, TypeVar
 import numpy as np
 import pygame
 
-from device.events import Key, Tap
+from device.events import Event, Key, Tap
 from device.session import GameSession
 
 __all__ = ["TABLES", "SimulatedTable", "TableHost", "register_table", "table_for"]
@@ -43,7 +43,7 @@ class TableHost(Protocol):
 
     def clock(self) -> float: ...
 
-    def post(self, event: object) -> None:
+    def post(self, event: Event) -> None:
         """An event on the appliance's queue (a seat press, a reading), as a driver posts it."""
 
     def text(self, msgid: str, **values: object) -> str:

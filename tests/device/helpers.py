@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from device.app import App
-from device.events import DiceSeen, SeenDie, Tap
+from device.events import Tap
 from device.session import GameSession
+from device.sessions.dice_events import DiceSeen, SeenDie
 from device.ui.canvas import MIN_TARGET
 from drivers.events import ButtonEvent
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import vision
-from device.events import SeenDie
+from device.sessions.dice_events import SeenDie
 from device.sessions.dice_rolls import Scene, as_roll, judge, place, roll_of
 from device.vision_worker import VisionWorker
 from rules.dice import Roll

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from device.events import SeenDie
 from device.sessions.dice import roll_from_seen
+from device.sessions.dice_events import SeenDie
 from rules.dice import Roll
 from tests.device.helpers import press, roll, start, tap
 
@@ -89,7 +89,7 @@ def test_a_reading_without_five_dice_waits_and_says_so(make_app, values) -> None
 
 
 def test_the_correction_marks_every_die_the_camera_was_unsure_of(make_app) -> None:
-    from device.events import DiceSeen
+    from device.sessions.dice_events import DiceSeen
 
     app = make_app()
     start(app, "Kości (poker dice)")

@@ -15,8 +15,8 @@ import pytest
 import rules
 from device.app import App
 from device.coach_tables import save_table, table_path
-from device.events import DiceSeen, SeenDie
 from device.i18n import LANGUAGES
+from device.sessions.dice_events import DiceSeen, SeenDie
 from device.sessions.simulated import table_for
 from device.simulator import Simulator
 from device.ui.canvas import EDGE, MIN_TARGET, MIN_TEXT, NAME_TEXT

@@ -13,9 +13,9 @@ from dataclasses import replace
 import numpy as np
 
 from device.cli import main
-from device.events import DiceSeen, SeenDie
 from device.export import to_corrections_csv, to_json
 from device.journal import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, Journal, ReadingFix
+from device.sessions.dice_events import DiceSeen, SeenDie
 from device.sessions.rummikub import VOTE_FRAMES, RummikubSession
 from device.sessions.rummikub_sim import RummikubTable, laid_out
 from device.simulator import Simulator

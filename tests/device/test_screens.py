@@ -8,8 +8,8 @@ import pytest
 
 import rules
 from device.app import App
-from device.events import DiceSeen, SeenDie
 from device.screens.base import SCREENS
+from device.sessions.dice_events import DiceSeen, SeenDie
 from tests.device.helpers import check_layout, labels, press, roll, sheet_texts, tap
 
 SIZES = [(800, 480), (1024, 600), (1920, 1080)]

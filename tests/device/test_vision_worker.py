@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from device.events import DiceSeen, Seen
+from device.events import Seen
 from device.sessions.dice import seen_from_observation
+from device.sessions.dice_events import DiceSeen
 from device.vision_worker import VisionWorker
 
 
