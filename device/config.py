@@ -18,10 +18,13 @@ import os
 import re
 import tomllib
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from device.zatre_deck import TABLE_KEYS as ZATRE_TABLE_KEYS
+from device.zatre_deck import TableKey
 from rules.errors import OptionError
 from rules.options import Range, check_fields, coerce
 
@@ -290,10 +293,11 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     return Config(**values)
 
 
-# A game table's keys besides its rule options: the device's own for every game, and a game's own
-# (Zatre's deck manifest). Sections of the device's features that are per game add theirs here.
+# A game table's keys besides its rule options: the device's own for every game, and a game's own, each
+# with how it is read into the table once, at load (a TableKey, from the game's own module: Zatre's
+# ``deck_manifest`` in ``device.zatre_deck``). A game with keys of its own adds its module's here.
 TABLE_KEYS: tuple[str, ...] = ("preset", "timer_seconds")
-GAME_TABLE_KEYS: dict[str, tuple[str, ...]] = {"zatre": ("deck_manifest",)}
+GAME_TABLE_KEYS: dict[str, Mapping[str, TableKey]] = {"zatre": ZATRE_TABLE_KEYS}
 AT_THE_TABLE = ("players", "seed")  # rule options chosen at the table for each game, never in the file
 
 
@@ -342,7 +346,12 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         if not isinstance(preset, str):
             allowed = ", ".join(repr(n) for n in spec.options_type.preset_names())
             raise ConfigError(f"{key}.preset", f"{preset!r} is not a preset name; allowed values: {allowed}")
-        table = _deck_manifest(key, name, table)
+        for own_key, read in GAME_TABLE_KEYS.get(name, {}).items():
+            if own_key in table:
+                try:
+                    table = read(table)
+                except ValueError as exc:
+                    raise ConfigError(f"{key}.{own_key}", str(exc)) from None
         own = (*TABLE_KEYS, *GAME_TABLE_KEYS.get(name, ()))
         rule_values = {k: v for k, v in table.items() if k not in own}
         try:
@@ -351,29 +360,6 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
             raise ConfigError(f"{key}.{exc.key}", exc.message) from exc
         out[name] = dict(table)
     return out
-
-
-def _deck_manifest(key: str, game: str, table: dict[str, Any]) -> dict[str, Any]:
-    """A Zatre table's ``deck_manifest`` (the path of a deck manifest counted from a physical deck,
-    ``device.zatre_deck``'s format) read into the option ``deck`` once, at start: a journal keeps the
-    50 cards a game was dealt from, whatever later happens to the file. The path stays in the table
-    (a key of the table, not a rule option) so that the device can say which deck it deals."""
-    if "deck_manifest" not in table:
-        return table
-    if game != "zatre":
-        raise ConfigError(f"{key}.deck_manifest", "only Zatre is played with a deck manifest")
-    if "deck" in table:
-        raise ConfigError(f"{key}.deck_manifest", "give the deck as deck or as deck_manifest, not both")
-    path = table["deck_manifest"]
-    if not isinstance(path, str) or not path:
-        raise ConfigError(f"{key}.deck_manifest", f"{path!r} is not the path of a manifest file")
-    from device.zatre_deck import ManifestError, read_manifest
-
-    try:
-        manifest = read_manifest(path)
-    except ManifestError as exc:
-        raise ConfigError(f"{key}.deck_manifest", str(exc)) from None
-    return {**table, "deck": list(manifest.texts())}
 
 
 def _tuples(values: dict[str, Any]) -> dict[str, Any]:

@@ -32,7 +32,7 @@ import logging
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -43,10 +43,13 @@ from rules.zatre.deck import check_deck
 __all__ = [
     "MANIFEST_NAME",
     "SETTING",
+    "TABLE_KEYS",
     "DeckChoice",
     "Manifest",
     "ManifestError",
+    "TableKey",
     "deck_choice",
+    "deck_from_manifest",
     "manifest_text",
     "parse_manifest",
     "read_manifest",
@@ -242,6 +245,27 @@ class DeckChoice:
         if self.source == "assumed":
             return "the assumed deck (not counted)"
         return f"the deck counted in {Path(self.path).name}"
+
+
+# A key of a game's config table besides its rule options, and how it is read into the table at load:
+# the table in, the table read out; ValueError: why the value cannot be used (``device.config``).
+TableKey = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+def deck_from_manifest(table: Mapping[str, Any]) -> dict[str, Any]:
+    """Zatre's config key ``[games.zatre] deck_manifest`` (the path of a deck manifest counted from a
+    physical deck) read into the option ``deck`` once, at load: a journal keeps the 50 cards a game
+    was dealt from, whatever later happens to the file. The path stays in the table (a key of the
+    table, not a rule option) so that the device can say which deck it deals."""
+    if "deck" in table:
+        raise ValueError("give the deck as deck or as deck_manifest, not both")
+    path = table["deck_manifest"]
+    if not isinstance(path, str) or not path:
+        raise ValueError(f"{path!r} is not the path of a manifest file")
+    return {**table, "deck": list(read_manifest(path).texts())}
+
+
+TABLE_KEYS: Mapping[str, TableKey] = {"deck_manifest": deck_from_manifest}
 
 
 def deck_choice(owner_path: str, config_table: Mapping[str, Any]) -> DeckChoice:

@@ -23,10 +23,10 @@ import pygame
 from device.events import Event, Key
 from device.host import Host
 from device.screens.base import screen
+from device.screens.kalooki_cards import draw_card, draw_cards, draw_suit, suit_colour
 from device.screens.table import TableScreen
 from device.sessions.kalooki import KalookiSession, money
 from device.ui.canvas import Canvas
-from device.ui.cards import draw_card, draw_cards, draw_suit, suit_colour
 from device.ui.names import seat_colour
 from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING
 from rules.kalooki import JOKER

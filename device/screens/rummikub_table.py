@@ -36,7 +36,7 @@ from device.screens.table import TableScreen
 from device.sessions.rummikub import Correction, RummikubSession
 from device.ui.camera_panel import CameraPanel
 from device.ui.canvas import Canvas
-from device.ui.cards import draw_star
+from device.ui.shapes import draw_star
 from device.ui.theme import ACCENT, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.rummikub import Tile
 from vision.tiles import TableObservation

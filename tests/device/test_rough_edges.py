@@ -16,12 +16,12 @@ import device
 import rules
 from device.camera_view import CameraView, ViewItem, ViewZone
 from device.i18n import PLURAL_RULES, Translator, load_catalogue
+from device.screens.kalooki_cards import JOKER_FACE, JOKER_INK
 from device.screens.zatre_table import ZatreTableScreen
 from device.session import Refusal
 from device.sessions.zatre_plan import choose_turn
 from device.ui.camera_panel import CameraPanel
 from device.ui.canvas import Canvas
-from device.ui.cards import JOKER_FACE, JOKER_INK
 from device.ui.names import refusal_text
 from device.ui.theme import WARNING
 from rules.kalooki import Card, parse_cards

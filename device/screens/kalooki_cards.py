@@ -1,5 +1,5 @@
-"""Playing cards on the screen: the suits drawn as shapes (the built-in font has no ♠♥♦♣), a card face
-with its rank and suit, and a row of cards that overlap when they do not fit.
+"""Kalooki's playing cards on the screen: the suits drawn as shapes (the built-in font has no ♠♥♦♣), a
+card face with its rank and suit, and a row of cards that overlap when they do not fit.
 
 Every card drawn is recorded in the render log as ``card`` with its text form (``10H``, ``JOKER``), so
 the tests read what the screen shows.
@@ -7,12 +7,12 @@ the tests read what the screen shows.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 import pygame
 
 from device.ui.canvas import Canvas
+from device.ui.shapes import draw_star
 from device.ui.theme import Colour
 from rules.kalooki.cards import RANK_NAMES, Card
 
@@ -22,7 +22,6 @@ __all__ = [
     "RED",
     "draw_card",
     "draw_cards",
-    "draw_star",
     "draw_suit",
     "suit_colour",
 ]
@@ -32,18 +31,6 @@ RED: Colour = (200, 30, 40)
 BLACK: Colour = (20, 20, 28)
 JOKER_INK: Colour = (120, 50, 170)
 JOKER_FACE: Colour = (253, 216, 90)  # a golden face: the joker is told from every other card at a glance
-
-
-def draw_star(surface: pygame.Surface, rect: pygame.Rect, colour: Colour) -> None:
-    """A filled five-pointed star centred in ``rect`` (the joker's sign on cards and tiles)."""
-    cx, cy = rect.center
-    outer = min(rect.width, rect.height) / 2
-    points = []
-    for k in range(10):
-        r = outer if k % 2 == 0 else outer * 0.42
-        angle = math.pi * k / 5 - math.pi / 2
-        points.append((cx + r * math.cos(angle), cy + r * math.sin(angle) + outer * 0.08))
-    pygame.draw.polygon(surface, colour, points)
 
 
 def suit_colour(suit: str) -> Colour:
