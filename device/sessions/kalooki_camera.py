@@ -1,0 +1,293 @@
+"""Kalooki by camera: what a player did this turn, from the table as the camera sees it.
+
+The device keeps the table as last accepted (the engine's :class:`~rules.kalooki.Deal`). At the seat
+press the camera reads the cards face up on the table, grouped into the melds as they lie, and the top
+card of the discard pile's zone. :func:`plan_turn` turns the difference into the engine's actions, in
+the order the rules need them:
+
+1. every accepted meld is found again among the melds seen (by its cards: a meld holds all its
+   natural cards still, and its jokers unless a natural card took a joker's place);
+2. a meld that lost a joker to a natural card → ``ReleaseJoker`` (the natural cards that freed it);
+3. a meld that gained cards → ``Build`` (a run at the end(s) the new cards extend; jokers fill the
+   gaps between the new cards, else the end they lie at);
+4. melds seen that match no accepted one → one ``LayDown`` (several melds of an initial meld together,
+   as the rules count them: RULES.md §4);
+5. a new card on the discard pile → ``Discard``.
+
+A player who has not opened lays his melds down before he may build or release (the rules' order);
+one who has, releases first (so the freed joker is in his hand to lay), then lays and builds.
+
+The planner asks the engine which reading of a change is legal where the table alone does not say
+(which end of a run a joker was added at; which cards freed a set's joker); where none is, it returns
+the plainest reading, for the engine to refuse by name. A table that differs in a way no action
+explains (a card gone from a meld, a meld broken up) raises :class:`TableMismatch`, naming what to put
+back: the table is the players', the device never guesses around it.
+
+Two decks: two equal cards on the table are two cards; a third copy is the engine's ``too_many_copies``
+refusal, which names the card.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.errors import IllegalAction
+from rules.kalooki import Build, Card, Deal, Discard, LayDown, ReleaseJoker
+from rules.kalooki.cards import JOKER, cards_text
+from rules.kalooki.melds import ACE_HIGH, End, Meld, RunMeld
+
+__all__ = ["PlannedAction", "TableMismatch", "TurnPlan", "plan_turn"]
+
+
+@dataclass(frozen=True)
+class PlannedAction:
+    """One action of the turn and the seen meld it comes from (``None``: the discard pile), so that a
+    refusal can outline the meld on the camera picture."""
+
+    action: LayDown | Build | ReleaseJoker | Discard
+    seen: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """The actions that take the accepted table to the one seen, in the order to submit them."""
+
+    actions: tuple[PlannedAction, ...]
+
+    @property
+    def discards(self) -> bool:
+        return any(isinstance(p.action, Discard) for p in self.actions)
+
+
+class TableMismatch(ValueError):
+    """The table seen differs from the accepted one in a way no action explains.
+
+    ``meld`` is the accepted meld's index (``None`` for the discard pile), ``put_back`` the cards to lay
+    back where they were."""
+
+    def __init__(self, message: str, meld: int | None, put_back: Sequence[Card] = ()) -> None:
+        super().__init__(message)
+        self.meld = meld
+        self.put_back = tuple(put_back)
+
+
+def plan_turn(deal: Deal, seen: Sequence[Sequence[Card]], discard_top: Card | None) -> TurnPlan:
+    """The actions of the turn of ``deal.turn`` (who has drawn: phase ``play``) that make the table
+    ``seen`` (melds as they lie, cards in table order) and the discard pile's top ``discard_top``.
+
+    Raises :class:`TableMismatch` where no action explains the difference. The actions are not
+    applied: the session submits them one by one, and the engine refuses what breaks a rule.
+
+    >>> from rules.kalooki import KalookiOptions, new_session, TurnUp, DrawStock
+    >>> from rules.kalooki.cards import parse_cards
+    >>> deal = new_session(KalookiOptions(players=2, mode="referee")).deal
+    >>> deal = deal.apply(TurnUp(Card.parse("2C"))).apply(DrawStock())
+    >>> plan = plan_turn(deal, [parse_cards("10H JH QH KH"), parse_cards("9S 9D 9C")], Card.parse("4D"))
+    >>> [type(p.action).__name__ for p in plan.actions]
+    ['LayDown', 'Discard']
+    """
+    matched = _match(deal.table, seen)
+    changes: list[tuple[int, int, list[Card]]] = []  # accepted meld, seen meld, cards added
+    for index, meld in enumerate(deal.table):
+        j = matched.get(index)
+        if j is None:
+            raise _mismatch(index, meld, seen, matched)
+        added = list((Counter(seen[j]) - Counter(meld.cards)).elements())
+        if added or Counter(meld.cards) - Counter(seen[j]):
+            changes.append((index, j, added))
+    new = [j for j in range(len(seen)) if j not in matched.values() and seen[j]]
+    lay_down = [LayDown(tuple(tuple(seen[j]) for j in new))] if new else []
+    laid = [PlannedAction(action, tuple(new)) for action in lay_down]
+    opened = bool(deal.opened and deal.opened[deal.turn])
+    ordered: list[PlannedAction] = [] if opened else list(laid)
+    state = deal if opened else _advance(deal, *lay_down)
+    rest: list[tuple[int, int, list[Card]]] = []
+    for index, j, added in changes:  # releases first: the freed jokers are then in the hand
+        release = _release(state, index, deal.table[index], added, seen[j])
+        if release is not None:
+            ordered.append(PlannedAction(release, (j,)))
+            state = _advance(state, release)
+            try:
+                freed = deal.table[index].release(release.cards)
+            except IllegalAction:
+                freed = deal.table[index]
+            added = list((Counter(seen[j]) - Counter(freed.cards)).elements())
+        rest.append((index, j, added))
+    if opened:
+        ordered += laid
+        state = _advance(state, *lay_down)
+    for index, j, added in rest:
+        if added:
+            for build in _builds(state, index, deal.table[index], added, seen[j]):
+                ordered.append(PlannedAction(build, (j,)))
+                state = _advance(state, build)
+    if discard_top is not None and discard_top != deal.discard_top:
+        ordered.append(PlannedAction(Discard(discard_top), ()))
+    return TurnPlan(tuple(ordered))
+
+
+def _match(table: Sequence[Meld], seen: Sequence[Sequence[Card]]) -> dict[int, int]:
+    """Accepted meld index → seen meld index: each accepted meld to the seen meld that holds all its
+    natural cards and shares most cards with it (the surest pairs first; each seen meld once)."""
+    pairs = []
+    for i, meld in enumerate(table):
+        mine = Counter(meld.cards)
+        naturals = Counter(c for c in meld.cards if not c.is_joker)
+        for j, cards in enumerate(seen):
+            there = Counter(cards)
+            if naturals - there:
+                continue  # a natural card of the meld is not in this one
+            shared = sum((mine & there).values())
+            extra = sum((there - mine).values())
+            pairs.append((-shared, extra, i, j))
+    matched: dict[int, int] = {}
+    used: set[int] = set()
+    for _, _, i, j in sorted(pairs):
+        if i not in matched and j not in used:
+            matched[i] = j
+            used.add(j)
+    return matched
+
+
+def _mismatch(
+    index: int, meld: Meld, seen: Sequence[Sequence[Card]], matched: dict[int, int]
+) -> TableMismatch:
+    """Why an accepted meld is not found: its cards spread over melds laid this turn (broken up), or
+    some gone from the meld that holds most of them (named, to be put back)."""
+    naturals = Counter(c for c in meld.cards if not c.is_joker)
+    free = [j for j in range(len(seen)) if j not in matched.values()]
+    best = max(free, key=lambda j: sum((naturals & Counter(seen[j])).values()), default=None)
+    if best is not None and naturals & Counter(seen[best]):
+        lost = naturals - Counter(seen[best])
+        elsewhere = Counter(c for j in free if j != best for c in seen[j])
+        if not lost - elsewhere:
+            return TableMismatch(f"the meld {meld} is broken up: lay it back together", index, meld.cards)
+        gone = list(lost.elements())
+        them = "it" if len(gone) == 1 else "them"
+        return TableMismatch(f"{cards_text(gone)} gone from the meld {meld}: put {them} back", index, gone)
+    return TableMismatch(
+        f"the meld {meld} is not on the table as it was laid: put it back", index, meld.cards
+    )
+
+
+def _advance(deal: Deal, *actions: LayDown | Build | ReleaseJoker) -> Deal:
+    """The state after ``actions``, or ``deal`` itself where the engine refuses one (the session will
+    submit it and show the refusal; the planning goes on from the table as it was)."""
+    try:
+        for action in actions:
+            deal = deal.apply(action)
+    except IllegalAction:
+        return deal
+    return deal
+
+
+def _legal(deal: Deal, *actions: LayDown | Build | ReleaseJoker) -> bool:
+    try:
+        for action in actions:
+            deal = deal.apply(action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _release(
+    deal: Deal, index: int, meld: Meld, added: list[Card], lying: Sequence[Card]
+) -> ReleaseJoker | None:
+    """The release of a joker of ``meld`` that the cards seen show, if any: in a run, a natural card
+    added where a joker stood (the joker may have gone elsewhere or been laid again on this run); in a
+    set that lost a joker, the natural cards of its missing suits (both for a set of one joker, one for
+    a set of two: the engine says which is legal)."""
+    if not any(c.is_joker for c in meld.cards):
+        return None
+    naturals = [c for c in added if not c.is_joker]
+    if isinstance(meld, RunMeld):
+        stood = [c for c, joker in zip(meld.stands_for, meld.jokers, strict=True) if joker]
+        freeing = [c for c in stood if c in naturals]
+        if not freeing:
+            return None
+        return ReleaseJoker(index, (freeing[0],))
+    if Counter(lying)[JOKER] >= meld.jokers:
+        return None  # the set keeps its jokers: cards added to it are builds
+    missing = [c for c in naturals if c.rank == meld.rank and c.suit not in meld.suits]
+    options = [missing[:2]] if meld.jokers == 1 else [[c] for c in missing]
+    for option in options:
+        if option and _legal(deal, ReleaseJoker(index, tuple(option))):
+            return ReleaseJoker(index, tuple(option))
+    return ReleaseJoker(index, tuple(options[0])) if options and options[0] else None
+
+
+def _builds(deal: Deal, index: int, meld: Meld, added: list[Card], lying: Sequence[Card]) -> list[Build]:
+    """The builds that add ``added`` to ``meld``: one card at a time on a set; on a run one build per
+    end, each given low to high (the jokers where the gaps are, else at the end they lie at)."""
+    if not isinstance(meld, RunMeld):
+        return [Build(index, (card,)) for card in sorted(added, key=_order)]
+    naturals = [c for c in added if not c.is_joker]
+    jokers = len(added) - len(naturals)
+    candidates: list[list[Build]] = []
+    for high_ace in (meld.high >= 13, meld.high < 13):  # an added ace: high or low, the likelier first
+        positions = {c: (ACE_HIGH if c.rank == 1 and high_ace else c.rank) for c in naturals}
+        low = sorted((c for c in naturals if positions[c] < meld.low), key=lambda c: positions[c])
+        high = sorted((c for c in naturals if positions[c] > meld.high), key=lambda c: positions[c])
+        for low_jokers in _joker_splits(jokers, lying, meld):
+            low_cards = _fill(low, low_jokers, positions, meld.low, "low")
+            high_cards = _fill(high, jokers - low_jokers, positions, meld.high, "high")
+            if low_cards is None or high_cards is None:
+                continue
+            builds = [Build(index, tuple(low_cards), "low")] if low_cards else []
+            builds += [Build(index, tuple(high_cards), "high")] if high_cards else []
+            candidates.append(builds)
+        if not any(c.rank == 1 for c in naturals):
+            break
+    if not candidates:  # no way to lay them out: the plainest reading, for the engine to refuse
+        return [Build(index, tuple(sorted(added, key=_order)), "high")]
+    for builds in candidates:
+        if _legal(deal, *builds):
+            return builds
+    return candidates[0]
+
+
+def _joker_splits(jokers: int, lying: Sequence[Card], meld: RunMeld) -> list[int]:
+    """How many of the added jokers to try at the low end, likeliest first: where they lie in the row
+    seen (before or after the meld's own cards, read in the direction the run rises)."""
+    if not jokers:
+        return [0]
+    order = list(range(jokers, -1, -1))
+    own = [k for k, c in enumerate(lying) if c in meld.cards and not c.is_joker]
+    if own:
+        first, last = min(own), max(own)
+        rising = _rising(lying)
+        before = sum(1 for k, c in enumerate(lying) if c.is_joker and k < first)
+        after = sum(1 for k, c in enumerate(lying) if c.is_joker and k > last)
+        at_low = before if rising else after
+        if before + after == jokers:
+            order.remove(at_low)
+            order.insert(0, at_low)
+    return order
+
+
+def _rising(lying: Sequence[Card]) -> bool:
+    ranks = [c.rank for c in lying if not c.is_joker]
+    return len(ranks) < 2 or ranks[-1] >= ranks[0]
+
+
+def _fill(
+    cards: list[Card], jokers: int, positions: dict[Card, int], edge: int, end: End
+) -> list[Card] | None:
+    """The cards to add at ``end`` of a run whose last position there is ``edge``, low to high: the
+    naturals at their positions, jokers in the gaps and then beyond the farthest natural. ``None``
+    where the jokers do not fill the gaps."""
+    if not cards and not jokers:
+        return []
+    wanted = [positions[c] for c in cards]
+    span = len(cards) + jokers
+    slots = range(edge - span, edge) if end == "low" else range(edge + 1, edge + 1 + span)
+    if any(p not in slots for p in wanted) or slots.start < 1 or slots.stop - 1 > ACE_HIGH:
+        return None
+    at = dict(zip(wanted, cards, strict=True))
+    return [at.get(p, JOKER) for p in slots]
+
+
+def _order(card: Card) -> tuple[int, str]:
+    return (99, "") if card.is_joker else (card.rank, card.suit)
