@@ -39,7 +39,7 @@ from device.camera_view import CameraView, view_items
 from device.config import config_from_dict
 from device.events import Seen
 from device.journal import Journal
-from device.sessions.rummikub import RummikubSession, same_table
+from device.sessions.rummikub import Restoring, RummikubSession, same_table
 from device.sessions.rummikub_sim import laid_out
 from drivers.events import ButtonEvent
 from rules.errors import IllegalAction
@@ -124,8 +124,8 @@ def frame_times() -> None:
         app.step()
     assert session.phase == "correcting", session.phase
     measure(app, "rummikub: unsure tiles, the picker")
-    session.correction = None
-    session.restoring = True
+    assert session.machine is not None
+    session.machine.go(Restoring(), cause="bench")  # the restore view, as after a timeout
     session.timer.stop()
     measure(app, "rummikub: restore after a timeout")
 

@@ -59,7 +59,7 @@ from device.vision_worker import Vision
 from device.voice.speaker import Speaker
 from rules import Options
 
-__all__ = ["BANNER_SECONDS", "App", "Banner"]
+__all__ = ["BANNER_SECONDS", "App", "AppReadings", "Banner"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,22 @@ class Banner:
 
     text: str
     at: float
+
+
+class AppReadings:
+    """The camera port (``device.readings``) the app gives each game: a request goes to the camera at
+    once, and its reading comes back through the queue as ``Seen(kind="requested")``. Without a camera
+    only the simulator's tables answer (:attr:`App.readings_answered`); otherwise nothing will."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def request(self, frames: int = 1) -> bool:
+        camera = self.app.camera
+        if camera is not None:
+            camera.request(frames)
+            return True
+        return self.app.readings_answered
 
 
 class App:
@@ -207,12 +223,6 @@ class App:
     def after_session(
         self, session: GameSession, seq: int, refusal: Refusal | None, seat: int | None
     ) -> None:
-        if session.reading_requested:
-            session.reading_requested = False
-            if self.camera is not None:
-                self.camera.request(session.reading_frames)
-            elif not self.readings_answered:
-                session.refuse("no_camera", "no camera to read the table")
         if self.on_game_screen():
             target = "end" if session.finished else session.screen
             if target != self.screen.name:
@@ -312,6 +322,7 @@ class App:
 
     def _attach(self, session: GameSession) -> None:
         self.session = session
+        session.readings = AppReadings(self)
         if isinstance(self.camera, Vision):
             self.camera.use(session.reader)  # the camera reads what this game needs
         for hook in self.session_hooks:

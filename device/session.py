@@ -25,6 +25,8 @@ import rules
 from device.camera_view import GameReader
 from device.events import CameraBack, CameraLost, Seen, TimerSignal
 from device.journal import Journal, ReadingFix, StoredGame
+from device.readings import HeldReadings, ReadingPort
+from device.states import State, StateMachine
 from device.timer import MoveTimer
 from drivers.events import ButtonEvent
 from rules import Action, GameSpec, GameState, IllegalAction, Options
@@ -103,8 +105,14 @@ class GameSession:
         self.refusal: Refusal | None = None
         self.listeners: list[Callable[[GameSession, Action], None]] = []
         self.camera_lost: str | None = None  # why the camera is gone, while it is
-        self.reading_requested = False  # the app asks the camera for a reading, then clears it
-        self.reading_frames = 1  # of how many frames (more than one: their vote)
+        # The camera port (``device.readings``): the app gives each game it attaches its own.
+        self.readings: ReadingPort = HeldReadings()
+        # The session's phases as states (``device.states``), for the games that declare them
+        # (:meth:`initial_stage`); the others keep their ``on_press``, ``on_reading``, … hooks.
+        # Any: each game's states take its own session type (State[RummikubSession]), which a
+        # StateMachine[GameSession] could not hold soundly (a state's methods take the session).
+        first = self.initial_stage()
+        self.machine: StateMachine[Any] | None = None if first is None else StateMachine(self, first)
 
     # --- starting and resuming -----------------------------------------------------------------------
 
@@ -217,6 +225,7 @@ class GameSession:
             self.timer.stop()
         elif self.current_seat != before:
             self.begin_move()
+        self.acted(act)
         for listener in self.listeners:
             listener(self, act)
         return True
@@ -287,8 +296,30 @@ class GameSession:
 
     @property
     def phase(self) -> str:
-        """Where the game stands; each game names its own phases (dice: rolling, choosing, …)."""
+        """Where the game stands; each game names its own phases (dice: rolling, choosing, …): its
+        current state's name, for a game with states."""
+        if self.machine is not None:
+            return self.machine.state.phase
         return "over" if self.finished else "playing"
+
+    @property
+    def stage(self) -> State[Any] | None:
+        """The current state of a game with states (``device.states``); ``None`` for the others."""
+        return None if self.machine is None else self.machine.state
+
+    def initial_stage(self) -> State[Any] | None:
+        """The state a game with states starts (or resumes) in, from the rules' state and the
+        history; ``None`` (the default): the game has no states, its hooks take the events."""
+        return None
+
+    def acted(self, act: Action) -> None:
+        """An action was taken (the journal and the rules' state have it), before the listeners hear
+        of it: a game with states goes to the state the new rules' state calls for."""
+
+    def send(self, event: object) -> None:
+        """An event for the current state (a touch the screen turned into one); nothing without states."""
+        if self.machine is not None:
+            self.machine.handle(event)
 
     @property
     def screen(self) -> str:
@@ -296,8 +327,15 @@ class GameSession:
         return self.table_screen
 
     def handle(self, event: SessionEvent) -> None:
-        """Every domain event of the game, whatever screen is showing."""
-        if isinstance(event, ButtonEvent):
+        """Every domain event of the game, whatever screen is showing: the camera lost and back are
+        every game's; the rest goes to the current state of a game with states, else to the hooks."""
+        if isinstance(event, CameraLost):
+            self.camera_lost = event.reason
+        elif isinstance(event, CameraBack):
+            self.camera_lost = None
+        elif self.machine is not None:
+            self.machine.handle(event)
+        elif isinstance(event, ButtonEvent):
             if self.finished:
                 return
             if event.kind == "press":
@@ -312,18 +350,18 @@ class GameSession:
                 self.on_timeout()
             elif not self.finished:
                 self.on_warning()
-        elif isinstance(event, CameraLost):
-            self.camera_lost = event.reason
-        elif isinstance(event, CameraBack):
-            self.camera_lost = None
         else:
             self.on_event(event)
 
-    def request_reading(self, frames: int = 1) -> None:
-        """Ask the camera for a reading now (the Rummikub seat press): ``Seen(kind="requested")``;
-        ``frames`` > 1: the vote of that many frames (``device.vision_worker``)."""
-        self.reading_requested = True
-        self.reading_frames = frames
+    def request_reading(self, frames: int = 1) -> bool:
+        """Ask the camera for a reading now (the Rummikub seat press) through the camera port
+        (:attr:`readings`): it comes back as ``Seen(kind="requested")``; ``frames`` > 1: the vote of
+        that many frames (``device.vision_worker``). Without a camera to answer, refused
+        (``no_camera``) and ``False``."""
+        if self.readings.request(frames):
+            return True
+        self.refuse("no_camera", "no camera to read the table")
+        return False
 
     def pressed_out_of_turn(self, seat: int) -> bool:
         """Refuse a seat button pressed by a seat that is not to move (``not_your_turn``)."""

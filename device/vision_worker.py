@@ -223,10 +223,14 @@ class Vision:
         *,
         calibration: Calibration | None = None,
         reader: GameReader[Observation] | None = None,
+        threaded: bool = True,
     ) -> None:
+        """``threaded`` false: no thread reads the frames; whoever owns the camera calls
+        :meth:`process_latest` (a test's loop, frame by frame, the same work in the same order)."""
         self.camera = camera
         self.post = post
         self.calibration = calibration
+        self.threaded = threaded
         self.reader: object = None
         self._worker: VisionWorker[Observation] | None = None
         if reader is not None:
@@ -249,7 +253,12 @@ class Vision:
             zones=chosen.zones,
             vote=chosen.vote,
         )
-        self._worker.start()
+        if self.threaded:
+            self._worker.start()
+
+    def process_latest(self) -> bool:
+        """Read the newest frame now (a camera without a thread); whether there was a new one."""
+        return self._worker is not None and self._worker.process_latest()
 
     def view(self) -> CameraView | None:
         return self._worker.view() if self._worker is not None else None

@@ -23,11 +23,12 @@ import pygame
 from device.host import Host
 from device.i18n import Translator
 from device.screens.base import Screen, screen
-from device.sessions.rummikub import RummikubSession
+from device.sessions.rummikub import EnteringRack, RummikubSession
 from device.sessions.rummikub_coach import RummikubCoach
 from device.ui.canvas import Canvas
 from device.ui.theme import ACCENT, GOOD, PANEL, TEXT, TEXT_DIM, WARNING
 from device.voice.kinds import CTX, Kind, register_kind
+from rules.rummikub import Tile
 from rules.rummikub.advice import Advice
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,11 @@ def _coach(session: object) -> RummikubCoach | None:
 
 def wants_picker(session: Any) -> bool:
     """Whether the screen shows the tile picker for a rack being entered."""
-    return _coach(session) is not None and bool(getattr(session, "entering_rack", False))
+    return (
+        isinstance(session, RummikubSession)
+        and session.coach is not None
+        and isinstance(session.stage, EnteringRack)
+    )
 
 
 def draw_coach_controls(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect) -> bool:
@@ -112,8 +117,8 @@ def draw_coach_controls(screen: Any, canvas: Canvas, session: Any, area: pygame.
     return True
 
 
-def draw_rack_entry(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect) -> None:
-    """The rack (or the drawn tiles) being entered with the picker below."""
+def draw_rack_entry(screen: Any, canvas: Canvas, session: Any, entry: list[Tile], area: pygame.Rect) -> None:
+    """The rack (or the drawn tiles) being entered with the picker below (``entry``: so far)."""
     wanted = session.rack_to_show()
     missing, count = wanted if wanted is not None else (0, 0)
     canvas.paragraph(
@@ -122,7 +127,6 @@ def draw_rack_entry(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect
         size=18,
     )
     y = area.top + canvas.px(52)
-    entry = session.rack_entry
     tw = min(canvas.px(20), area.width // max(1, missing))
     for k, tile in enumerate(entry):
         rect = pygame.Rect(area.left + k * tw, y, tw - 1, canvas.px(28))

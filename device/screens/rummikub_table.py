@@ -26,14 +26,10 @@ from device.camera_view import CameraView
 from device.events import Event, Key
 from device.host import Host
 from device.screens.base import screen
-from device.screens.rummikub_coach_panel import (
-    draw_advice,
-    draw_coach_controls,
-    draw_rack_entry,
-    wants_picker,
-)
+from device.screens.rummikub_coach_panel import draw_advice
+from device.screens.rummikub_panels import TILE, Panel, panel_of
 from device.screens.table import TableScreen
-from device.sessions.rummikub import Correction, RummikubSession
+from device.sessions.rummikub import Correcting, Correction, Phase, Picking, Restoring, RummikubSession
 from device.ui.camera_panel import CameraPanel
 from device.ui.canvas import Canvas
 from device.ui.shapes import draw_star
@@ -50,7 +46,6 @@ COLOURS = ("R", "B", "K", "O")
 # Each colour's mark, as tile sets for colour-blind players print one under the number; the joker's star.
 MARKS: dict[str, str] = {"R": "circle", "B": "square", "K": "triangle", "O": "diamond", "J": "star"}
 NOTICE_SECONDS = 6.0
-TILE = (24, 32)  # baseline px of a tile on the main view and the restore view: readable from a seat
 
 
 def tiles_layout(
@@ -100,6 +95,7 @@ class RummikubTableScreen(TableScreen):
         self.camera_panel = CameraPanel("seen_tile")
         self.before_picture: pygame.Surface | None = None  # the camera's picture of the before table
         self._pictured = -1  # the camera view last looked at (its seq)
+        self.panels: dict[type[Panel], Panel] = {}
 
     @property
     def session(self) -> RummikubSession:
@@ -115,14 +111,18 @@ class RummikubTableScreen(TableScreen):
         if isinstance(event, Key) and event.key == pygame.K_d:
             session.draw()
         elif isinstance(event, Key) and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            if session.correction is not None:
-                session.enter_correction()
-            elif session.phase == "reveal":
-                session.enter_rack()
+            session.enter_correction() if session.correction is not None else session.enter_rack()
         else:
             super().handle(event)
 
     # --- drawing -------------------------------------------------------------------------------------
+
+    def panel(self, stage: Phase) -> tuple[Panel, Phase]:
+        """The panel of the current state (``device.screens.rummikub_panels``) and the state it draws."""
+        kind, shown = panel_of(stage)
+        if kind not in self.panels:
+            self.panels[kind] = kind(self)
+        return self.panels[kind], shown
 
     def draw(self, canvas: Canvas) -> None:
         canvas.begin()
@@ -130,42 +130,33 @@ class RummikubTableScreen(TableScreen):
         self.keep_before_picture(session)
         status = self.draw_top(canvas)
         self.draw_status(canvas, session, status)
-        phase = session.phase
+        stage = session.stage
+        assert isinstance(stage, Phase)
+        panel, shown = self.panel(stage)
         top = canvas.px(64)
         left = pygame.Rect(canvas.px(8), top, canvas.px(292), canvas.height - top - canvas.px(8))
         right = pygame.Rect(left.right + canvas.px(8), top, canvas.width - left.right - canvas.px(16), 0)
         right.height = right.width * 9 // 16
-        if phase in ("correcting", "reveal") or wants_picker(session):
+        if panel.picker and isinstance(shown, Picking):
             picker = pygame.Rect(
                 canvas.px(8), canvas.height - canvas.px(120), canvas.width - canvas.px(16), 0
             )
             picker.height = canvas.px(112)
             left.height = picker.top - canvas.px(8) - left.top
             right.height = min(right.height, picker.top - canvas.px(8) - right.top)
-            self.draw_picker(canvas, session, picker)
-        if phase == "hand_over":
-            self.draw_hand_over(
-                canvas, session, pygame.Rect(left.left, top, canvas.width - canvas.px(16), left.height)
+            self.draw_picker(canvas, session, shown, picker)
+        if panel.wide:
+            panel.draw(
+                canvas, session, shown, pygame.Rect(left.left, top, canvas.width - canvas.px(16), left.height)
             )
             return
         self.draw_camera(canvas, session, right)
         below = pygame.Rect(right.left, right.bottom + canvas.px(6), right.width, 0)
         below.height = left.bottom - below.top
-        if phase == "start":
-            self.draw_start(canvas, session, left)
-        elif phase == "restore":
-            self.draw_restore(canvas, session, left)
-        elif phase == "correcting":
-            self.draw_correcting(canvas, session, left)
-        elif phase == "reveal":
-            self.draw_reveal(canvas, session, left)
-        elif wants_picker(session):
-            draw_rack_entry(self, canvas, session, left)
-        else:
-            self.draw_move(canvas, session, left)
-        if phase in ("playing", "checking") and draw_advice(self, canvas, session, below):
+        panel.draw(canvas, session, shown, left)
+        if panel.seen and not isinstance(shown, Restoring) and draw_advice(self, canvas, session, below):
             return  # the learning table's advice (or hint) under the camera
-        if phase in ("playing", "checking", "restore") and below.height > canvas.px(60):
+        if panel.seen and below.height > canvas.px(60):
             seen = pygame.Rect(below.left, below.top, below.width, below.height - canvas.px(48))
             self.draw_seen(canvas, session, seen)
             below.top, below.height = seen.bottom + canvas.px(2), canvas.px(46)
@@ -242,8 +233,9 @@ class RummikubTableScreen(TableScreen):
         if refused is not None and session.refusal is not None:
             for i in session.offending():
                 outline(refused.tiles[i].corners, WARNING, canvas.px(4), "refused_tile")
-        corr = session.correction
-        if corr is not None:
+        stage = session.stage
+        if isinstance(stage, Correcting):
+            corr = stage.correction
             tiles = corr.observation.tiles
             for i in corr.unsure:
                 if i not in corr.fixes and i != corr.chosen:
@@ -253,7 +245,7 @@ class RummikubTableScreen(TableScreen):
                     outline(tiles[i].corners, GOOD, canvas.px(3), "corrected_tile")
             if corr.chosen is not None:
                 outline(tiles[corr.chosen].corners, BUTTON_SELECTED, canvas.px(5), "chosen_tile")
-        if session.phase == "restore" and session.live is not None:
+        if isinstance(stage, Restoring) and session.live is not None:
             for i in session.differs():
                 outline(session.live.tiles[i].corners, WARNING, canvas.px(4), "differs_tile")
 
@@ -356,198 +348,6 @@ class RummikubTableScreen(TableScreen):
             colour=TEXT_DIM,
         )
 
-    def draw_move(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
-        canvas.text(
-            self._("Before this move"),
-            (area.left, area.top, area.width, canvas.px(24)),
-            size=18,
-            colour=TEXT_DIM,
-        )
-        table = pygame.Rect(area.left, area.top + canvas.px(26), area.width, canvas.px(170))
-        canvas.shape(table, PANEL, radius=6)
-        melds = self.before_melds(session)
-        if melds:
-            self.draw_melds(canvas, melds, table.inflate(-canvas.px(8), -canvas.px(8)), TILE)
-        else:
-            canvas.text(self._("The table is empty."), table, size=20, colour=TEXT_DIM, align="center")
-        y = table.bottom + canvas.px(4)
-        self.draw_racks(canvas, session, pygame.Rect(area.left, y, area.width, canvas.px(44)))
-        y += canvas.px(46)
-        state = session.rummikub
-        seat = session.current_seat
-        checking = session.phase == "checking"
-        w = (area.width - canvas.px(8)) // 2
-        canvas.button(
-            (area.left, y, w, canvas.px(52)), self._("Draw"), None if checking else session.draw, size=22
-        )
-        left = state.extensions_left(seat) if seat is not None else 0
-        extend = session.extend if left > 0 and session.timer.enabled and not checking else None
-        canvas.button(
-            (area.left + w + canvas.px(8), y, w, canvas.px(52)),
-            self._("+{s} s", s=state.options.extension_seconds),
-            extend,
-            size=22,
-            sublabel=self._("{n} left", n=left),
-        )
-        y += canvas.px(58)
-        if seat is not None and not state.opened[seat] and not state.announced[seat]:
-            canvas.button(
-                (area.left, y, area.width, canvas.px(48)),
-                self._("Announce: I open next turn"),
-                partial(session.announce, seat),
-                size=18,
-            )
-            y += canvas.px(52)
-        if session.can_dispute() and area.bottom - y >= canvas.px(48):
-            canvas.button(
-                (area.left, y, area.width, canvas.px(48)),
-                self._("Correct the reading"),
-                session.dispute,
-                size=20,
-            )
-            return
-        if draw_coach_controls(self, canvas, session, pygame.Rect(area.left, y, area.width, area.bottom - y)):
-            return
-        hint = (
-            self._("Reading the table…")
-            if checking
-            else self._("Lay your tiles, then press your seat button. Hold it to draw.")
-        )
-        canvas.paragraph(
-            hint,
-            (area.left, y, area.width, area.bottom - y),
-            size=18,
-            colour=ACCENT if checking else TEXT_DIM,
-        )
-
-    def draw_start(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
-        names = ", ".join(session.players[s].name for s in session.contenders)
-        canvas.paragraph(
-            self._(
-                "Who starts? {names}: each lays a drawn tile before the camera, seat order from the left.",
-                names=names,
-            ),
-            (area.left, area.top, area.width, canvas.px(96)),
-            size=20,
-        )
-        y = area.top + canvas.px(100)
-        canvas.button(
-            (area.left, y, area.width, canvas.px(56)),
-            self._("Read the drawn tiles"),
-            session.read_start,
-            size=22,
-            colour=GOOD,
-        )
-        y += canvas.px(64)
-        canvas.text(
-            self._("Or choose who starts:"),
-            (area.left, y, area.width, canvas.px(24)),
-            size=18,
-            colour=TEXT_DIM,
-        )
-        y += canvas.px(28)
-        w = (area.width - canvas.px(8)) // 2
-        for n, p in enumerate(session.players):
-            rect = (area.left + (n % 2) * (w + canvas.px(8)), y + (n // 2) * canvas.px(58), w, canvas.px(52))
-            canvas.button(
-                rect,
-                self._("{name} starts", name=p.name),
-                partial(session.choose_starter, p.seat),
-                size=24,
-                wrap=True,
-            )
-            canvas.relabel(f"start {p.seat + 1}")
-
-    def draw_restore(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
-        title = self._("Time is up: restore the table")
-        lines = canvas.wrap(title, area.width, 20, bold=True)
-        for i, line in enumerate(lines[:2]):
-            canvas.text(
-                line,
-                (
-                    area.left,
-                    area.top + i * canvas.px(22),
-                    area.width,
-                    canvas.px(22 if len(lines) > 1 else 26),
-                ),
-                size=20,
-                colour=WARNING,
-                bold=True,
-            )
-        y = area.top + canvas.px(28 if len(lines) == 1 else 46)
-        if self.before_picture is not None:
-            pic = pygame.Rect(area.left, y, area.width, area.width * 9 // 16)
-            canvas.image(pygame.transform.smoothscale(self.before_picture, pic.size), pic, self._("Before"))
-            y = pic.bottom + canvas.px(4)
-        table = pygame.Rect(area.left, y, area.width, canvas.px(96))
-        melds = self.before_melds(session)
-        if melds:
-            self.draw_melds(canvas, melds, table, TILE)
-        else:
-            canvas.text(self._("The table was empty."), table, size=18, colour=TEXT_DIM)
-        y = table.bottom + canvas.px(4)
-        missing = " ".join(str(t) for t in session.missing())
-        extra = " ".join(str(session.live.tiles[i].tile) for i in session.differs()) if session.live else ""
-        lines = []
-        if missing:
-            lines.append(self._("Missing: {tiles}", tiles=missing))
-        if extra:
-            lines.append(self._("Take away: {tiles}", tiles=extra))
-        if not lines:
-            lines.append(self._("Lay the melds as they were."))
-        canvas.paragraph(" ".join(lines), (area.left, y, area.width, canvas.px(50)), size=18, colour=ACCENT)
-        y += canvas.px(54)
-        # The players' word: the camera lost, or a misread of the restored table it cannot confirm.
-        canvas.button(
-            (area.left, y, area.width, canvas.px(52)),
-            self._("Table restored"),
-            session.table_restored,
-            size=22,
-        )
-
-    def draw_correcting(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
-        corr = session.correction
-        assert corr is not None
-        if corr.unsure:
-            text = self._("Unsure tiles: straighten them and press again, or tap each and pick what it is.")
-        else:
-            text = self._("Tap a tile the camera misread and pick what it is, then Check.")
-        canvas.paragraph(text, (area.left, area.top, area.width, canvas.px(66)), size=18)
-        y = area.top + canvas.px(68)
-        pages = corr.pages()
-        if len(pages) > 1:
-            arrow = canvas.px(56)
-            canvas.button((area.left, y, arrow, canvas.px(48)), "<", partial(session.turn_page, -1), size=22)
-            canvas.relabel("page back")
-            canvas.button(
-                (area.right - arrow, y, arrow, canvas.px(48)), ">", partial(session.turn_page, 1), size=22
-            )
-            canvas.relabel("page on")
-            canvas.text(
-                self._("Page {n} of {total}", n=corr.page + 1, total=len(pages)),
-                (area.left + arrow, y, area.width - 2 * arrow, canvas.px(48)),
-                size=18,
-                colour=TEXT_DIM,
-                align="center",
-            )
-            y += canvas.px(52)
-        self.draw_chips(canvas, corr, pygame.Rect(area.left, y, area.width, canvas.px(108)))
-        y = area.bottom - canvas.px(52)
-        w = (area.width - canvas.px(8)) // 2
-        canvas.button(
-            (area.left, y, w, canvas.px(52)),
-            self._("Check"),
-            session.enter_correction if corr.complete else None,
-            colour=GOOD if corr.complete else None,
-            size=22,
-        )
-        canvas.button(
-            (area.left + w + canvas.px(8), y, w, canvas.px(52)),
-            self._("Cancel"),
-            session.cancel_correction,
-            size=22,
-        )
-
     def draw_chips(self, canvas: Canvas, corr: Correction, area: pygame.Rect) -> None:
         """A chip per tile of the page: what it was read as (or picked), tap to choose it. An unsure
         tile not yet picked shows its reading with a question mark."""
@@ -575,70 +375,15 @@ class RummikubTableScreen(TableScreen):
                 pygame.draw.rect(canvas.surface, BUTTON_SELECTED, rect, width=canvas.px(4), border_radius=4)
             canvas.target(rect, f"tile {i + 1}", partial(self.session.choose_tile, i))
 
-    def draw_reveal(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
-        seat = session.to_reveal()
-        if seat is None:
-            return
-        name = session.players[seat].name
-        count = session.rummikub.rack_counts[seat]
-        if session.correction is not None:
-            self.draw_correcting(canvas, session, area)
-            return
-        canvas.paragraph(
-            self._(
-                "{name}: lay your {n} tiles face up in front of the camera, or enter them below.",
-                name=name,
-                n=count,
-            ),
-            (area.left, area.top, area.width, canvas.px(72)),
-            size=18,
-        )
-        y = area.top + canvas.px(74)
-        canvas.button(
-            (area.left, y, area.width, canvas.px(52)),
-            self._("Read the rack"),
-            session.read_rack,
-            size=22,
-            colour=GOOD,
-        )
-        y += canvas.px(58)
-        entry = session.rack_entry
-        tw, th = canvas.px(22), canvas.px(30)
-        per_row = max(1, area.width // tw)
-        for k, t in enumerate(entry[: 2 * per_row]):  # two rows; the count says how many there are
-            rect = pygame.Rect(area.left + (k % per_row) * tw, y + (k // per_row) * (th + 4), tw - 1, th)
-            self.draw_tile(canvas, t, rect, kind="entered_tile")
-        y += 2 * (th + 4)
-        canvas.text(
-            self._("{n} of {count} entered", n=len(entry), count=count),
-            (area.left, y, area.width, canvas.px(22)),
-            size=18,
-            colour=TEXT_DIM,
-        )
-        y += canvas.px(26)
-        w = (area.width - canvas.px(8)) // 2
-        canvas.button(
-            (area.left, y, w, canvas.px(48)),
-            self._("Remove last"),
-            session.unpick if entry else None,
-            size=18,
-        )
-        done = session.enter_rack if len(entry) == count else None
-        canvas.button(
-            (area.left + w + canvas.px(8), y, w, canvas.px(48)),
-            self._("Done"),
-            done,
-            size=20,
-            colour=GOOD if done else None,
-        )
-
-    def draw_picker(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
+    def draw_picker(
+        self, canvas: Canvas, session: RummikubSession, picking: Picking, area: pygame.Rect
+    ) -> None:
         """Colour and joker above, numbers 1–13 below: a tile in two taps (one for the same colour)."""
         row = (area.height - canvas.px(8)) // 2
         w = (area.width - 4 * canvas.px(6)) // 5
         for n, colour in enumerate(COLOURS):
             rect = pygame.Rect(area.left + n * (w + canvas.px(6)), area.top, w, row)
-            chosen = session.picker_colour == colour
+            chosen = picking.colour == colour
             canvas.button(
                 rect,
                 self.colour_name(colour),
@@ -664,7 +409,7 @@ class RummikubTableScreen(TableScreen):
         )
         canvas.relabel("joker")
         nw = (area.width - 12 * canvas.px(4)) // 13
-        ink = TILE_INK[session.picker_colour]
+        ink = TILE_INK[picking.colour]
         for k in range(13):
             rect = pygame.Rect(area.left + k * (nw + canvas.px(4)), area.top + row + canvas.px(8), nw, row)
             canvas.shape(rect, TILE_FACE, radius=6)
@@ -675,57 +420,6 @@ class RummikubTableScreen(TableScreen):
     def colour_name(self, colour: str) -> str:
         names = {"R": self._("red"), "B": self._("blue"), "K": self._("black"), "O": self._("orange")}
         return names[colour]
-
-    def draw_hand_over(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None:
-        state = session.rummikub
-        canvas.text(
-            self._("Hand {n} is over", n=state.hand),
-            (area.left, area.top, area.width, canvas.px(32)),
-            size=26,
-            colour=ACCENT,
-            bold=True,
-        )
-        y = area.top + canvas.px(40)
-        hands = state.hand_scores
-        shown = hands[-6:]
-        cols = len(shown) + 2
-        cw = area.width // cols
-        heads = [
-            self._("Player"),
-            *(self._("Hand {n}", n=len(hands) - len(shown) + k + 1) for k in range(len(shown))),
-            self._("Total"),
-        ]
-        for c, head in enumerate(heads):
-            canvas.text(
-                head, (area.left + c * cw, y, cw - canvas.px(4), canvas.px(28)), size=18, colour=TEXT_DIM
-            )
-        totals = state.totals
-        for r, p in enumerate(session.players):
-            ry = y + canvas.px(32) * (r + 1)
-            cells = [p.name, *(str(h[p.seat]) for h in shown), str(totals[p.seat])]
-            for c, cell in enumerate(cells):
-                canvas.text(
-                    cell,
-                    (area.left + c * cw, ry, cw - canvas.px(4), canvas.px(28)),
-                    size=24,
-                    bold=c in (0, cols - 1),
-                    role="name" if c == 0 else "score",
-                )
-        y += canvas.px(32) * (len(session.players) + 1) + canvas.px(12)
-        canvas.button(
-            (area.left, y, canvas.px(240), canvas.px(56)),
-            self._("Next hand"),
-            session.next_hand,
-            size=22,
-            colour=GOOD,
-        )
-        if session.coach is not None:
-            canvas.button(
-                (area.left + canvas.px(256), y, canvas.px(240), canvas.px(56)),
-                self._("Review"),
-                partial(self.host.show, "rummikub_review", hand=state.hand),
-                size=22,
-            )
 
     # --- the refusal line ----------------------------------------------------------------------------
 

@@ -5,7 +5,22 @@ start of the move (the *before* table), each rack's tile count and the pool coun
 the table through ``vision.read_tiles`` and the seat buttons. Every game is played in referee mode
 (:meth:`RummikubSession.start` says so in the options it journals).
 
-Phases (:attr:`RummikubSession.phase`):
+Each phase is a state (``device.states``) that owns what it needs; the session holds the current one
+(:attr:`RummikubSession.stage`), and its name is :attr:`RummikubSession.phase`. After every action
+that moves the game on, the session goes to the state the rules' state calls for
+(:meth:`RummikubSession.settled`: also the state a new or resumed game starts in); every other
+transition is a state's answer to an event — a seat button, a reading, the timer, a touch the screen
+sends as an event (:class:`Touch`, :class:`TilePicked`, …):
+
+- :class:`Starting` (``start``, its contenders and what they drew), :class:`Playing` (``playing``,
+  the reading of its last refused play or draw), :class:`Reading` (``checking``, or ``start`` /
+  ``reveal``: a reading asked for through the camera port on enter, awaited; the events that are not
+  the reading go to the state it was asked in), :class:`Correcting` (``correcting``: the
+  :class:`Correction`, the picker's colour), :class:`EnteringRack` (the learning table's rack entered
+  with the picker), :class:`Restoring` (``restore``: the clock paused on enter, started on exit),
+  :class:`Revealing` (``reveal``: the rack entered with the picker), :class:`HandOver`, :class:`Over`.
+
+What the phases mean:
 
 - ``start``: who begins. Each player lays a drawn tile in front of the camera, in seat order from
   left to right, and *Read the drawn tiles* reads them: the highest number starts (a joker is no
@@ -47,16 +62,18 @@ import logging
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Literal, cast, get_args
 
 from device.camera_view import GameReader
-from device.events import Seen
+from device.events import Seen, TimerSignal
 from device.i18n import msgid
 from device.journal import Journal, ReadingFix
 from device.session import GameSession, register_session
 from device.sessions.rummikub_coach import RummikubCoach, review_json
+from device.states import State
 from device.timer import MoveTimer
+from drivers.events import ButtonEvent
 from rules import Action, IllegalAction, Options
 from rules.rummikub import (
     Announce,
@@ -333,6 +350,370 @@ class Verdict:
     at: float
 
 
+# --- the touches: what the table screen's targets send to the current state ------------------------
+
+TouchName = Literal[
+    "draw",  # Draw (a long press too): the camera checks the table is as it was
+    "extend",  # +30 s
+    "hint",  # Hint (the learning table)
+    "read_start",  # Read the drawn tiles
+    "read_rack",  # Read the rack (the reveal)
+    "next_hand",
+    "restored",  # Table restored: the players vouch for it
+    "dispute",  # Correct the reading (after a refusal)
+    "check",  # Check: the corrected reading entered
+    "cancel",  # Cancel: back without entering anything
+    "unpick",  # Remove last (a rack being entered)
+    "done",  # Done: the rack entered with the picker
+    "show_rack",  # Read my rack (the learning table)
+    "enter_rack",  # Enter my rack (the learning table): the picker instead
+]
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A touch without data (``draw``, ``check``, …), as an event for the current state."""
+
+    name: TouchName
+
+
+@dataclass(frozen=True)
+class StarterChosen:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Announced:
+    seat: int
+
+
+@dataclass(frozen=True)
+class TileChosen:
+    """A tile of the reading being corrected tapped: the picker is for it."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class PageTurned:
+    step: int
+
+
+@dataclass(frozen=True)
+class ColourPicked:
+    colour: str
+
+
+@dataclass(frozen=True)
+class NumberPicked:
+    """A number of the picker: a tile of the colour the picker is on."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class TilePicked:
+    tile: Tile
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The reading of the last refused play or draw (kept so the screen outlines the meld the rule
+    names, and the players can correct it), and the correction it came from, if any."""
+
+    observation: TableObservation
+    for_: Literal["play", "draw"]
+    disputed: Correction | None = None
+
+
+# --- the phases ------------------------------------------------------------------------------------
+
+
+class Phase(State["RummikubSession"]):
+    """A Rummikub phase. Every one of them keeps the camera's latest reading up to date
+    (:meth:`RummikubSession.seen`) and then hands it to :meth:`reading`; the other events go to
+    :meth:`on`."""
+
+    def handle(self, session: RummikubSession, event: object) -> Phase | None:
+        if isinstance(event, Seen):
+            obs = session.seen(event)
+            return None if obs is None else self.reading(session, obs, event.kind == "requested")
+        return self.on(session, event)
+
+    def reading(self, session: RummikubSession, obs: TableObservation, requested: bool) -> Phase | None:
+        return None
+
+    def on(self, session: RummikubSession, event: object) -> Phase | None:
+        return None
+
+    def turn(self) -> Playing | None:
+        """The move this state is part of (a reading asked for during it, its correction): its
+        refused reading is the one the screen outlines."""
+        return None
+
+
+@dataclass(eq=False, kw_only=True)
+class Picking(Phase):
+    """A phase with the tile picker below: the colour it is on is the phase's."""
+
+    colour: str = "R"
+
+    def picked(self, event: object) -> Tile | None:
+        """The tile a picker event names (``None``: not a pick, or only the colour changed)."""
+        if isinstance(event, ColourPicked):
+            self.colour = event.colour
+        elif isinstance(event, NumberPicked):
+            return Tile.parse(f"{self.colour}{event.number}")
+        elif isinstance(event, TilePicked):
+            return event.tile
+        return None
+
+
+@dataclass(eq=False, kw_only=True)
+class Starting(Phase):
+    """Who begins: the players still drawing for it (all, then the tied ones) and what they drew."""
+
+    name: ClassVar[str] = "start"
+    contenders: tuple[int, ...]
+    drawn: tuple[Tile, ...] = ()
+
+    def on(self, session: RummikubSession, event: object) -> Phase | None:
+        if isinstance(event, Touch) and event.name == "read_start":
+            return Reading(what="start", back=self)
+        if isinstance(event, StarterChosen):
+            return session.enter_action(Start(event.seat), self)
+        return None
+
+
+@dataclass(eq=False, kw_only=True)
+class Playing(Phase):
+    """The player to move lays and rearranges; his seat button asks for the table's reading. The
+    reading of his last refused play or draw is this state's (``refused``)."""
+
+    name: ClassVar[str] = "playing"
+    refused: Refused | None = None
+
+    def turn(self) -> Playing:
+        return self
+
+    def on(self, session: RummikubSession, event: object) -> Phase | None:
+        idle = session.stage is self  # not while a reading is awaited or corrected
+        if isinstance(event, ButtonEvent):
+            if event.kind == "release" or session.pressed_out_of_turn(event.seat):
+                return None
+            return Reading(what="play" if event.kind == "press" else "draw", back=self)
+        if isinstance(event, TimerSignal):
+            if event.kind != "timeout":
+                return None
+            if session.camera_lost is not None:
+                return session.timed_out(session.live, self)  # no camera: the table as last seen
+            return Reading(what="timeout", back=self)
+        if isinstance(event, Announced):
+            session.submit(Announce(event.seat))
+        elif isinstance(event, Touch):
+            if event.name == "draw":
+                return Reading(what="draw", back=self)
+            if event.name == "extend":
+                session.take_extension()
+            elif idle and event.name == "dispute":
+                return self.dispute(session)
+            elif idle and event.name == "show_rack" and session.rack_to_show() is not None:
+                return Reading(what="rack", back=self)
+            elif idle and event.name == "enter_rack" and session.rack_to_show() is not None:
+                return EnteringRack(back=self)
+            elif idle and event.name == "hint":
+                session.take_hint()
+        return None
+
+    def dispute(self, session: RummikubSession) -> Phase | None:
+        """*Correct the reading* after a refusal: every tile of the refused reading can be tapped and
+        picked (the meld the refusal names first), then *Check* judges the corrected reading."""
+        refused = self.refused
+        if refused is None or not session.can_dispute():
+            return None
+        if refused.disputed is not None:  # the corrected reading was refused: go on correcting it
+            corr = refused.disputed
+            corr.chosen = None
+        else:
+            corr = Correction(refused.observation, {}, refused.for_, disputed=True)
+            # The page of the meld the refusal names, or of the first tile not on the before table.
+            named = session.offending() or tuple(session.differs(refused.observation))
+            corr.page = corr.page_of(named[0]) if named else 0
+        return Correcting(correction=corr, back=self)
+
+
+@dataclass(eq=False, kw_only=True)
+class Reading(Phase):
+    """A reading asked for (on enter) and awaited: ``what`` it is for, the state it was asked in
+    (``back``: the events that are not the reading go to it), how many frames vote, and for a rack
+    read at the reveal, whose."""
+
+    what: Awaiting
+    back: Phase
+    frames: int = 1
+    seat: int | None = None
+
+    @property
+    def phase(self) -> str:
+        return self.what if self.what in ("start", "reveal") else "checking"
+
+    @property
+    def voting(self) -> bool:
+        return self.frames > 1
+
+    def enter(self, session: RummikubSession) -> None:
+        session.asked += 1
+        session.request_reading(self.frames)
+
+    def turn(self) -> Playing | None:
+        return self.back.turn()
+
+    def reading(self, session: RummikubSession, obs: TableObservation, requested: bool) -> Phase | None:
+        return session.judge(self, obs) if requested else None
+
+    def on(self, session: RummikubSession, event: object) -> Phase | None:
+        return self.back.on(session, event)
+
+    def label(self) -> str:
+        return f"Reading({self.what}{f', {self.frames} frames' if self.voting else ''})"
+
+
+@dataclass(eq=False, kw_only=True)
+class Correcting(Picking):
+    """A reading being corrected by hand (:class:`Correction`), for a play, a draw or a revealed
+    rack; *Cancel* goes back to the state it came from, whose events (a press, the timeout) it keeps."""
+
+    correction: Correction
+    back: Phase
+
+    @property
+    def phase(self) -> str:
+        return "reveal" if isinstance(self.back, Revealing) else "correcting"
+
+    def turn(self) -> Playing | None:
+        return self.back.turn()
+
+    def on(self, session: RummikubSession, event: object) -> Phase | None:
+        corr = self.correction
+        if isinstance(event, ColourPicked | NumberPicked | TilePicked):
+            tile = self.picked(event)
+            if tile is not None:
+                corr.pick(tile)
+        elif isinstance(event, TileChosen):
+            corr.choose(event.index)
+        elif isinstance(event, PageTurned):
+            corr.turn_page(event.step)
+        elif isinstance(event, Touch) and event.name == "check":
+            return session.corrected(self) if corr.complete else None
+        elif isinstance(event, Touch) and event.name == "cancel":
+            return self.back  # back to the table without entering anything (a press reads it again)
+        else:
+            return self.back.on(session, event)  # a press, the timeout, Draw, +30 s: the move's
+        return None
+
+
+@dataclass(eq=False, kw_only=True)
+class EnteringRack(Picking):
+    """The learning table: the rack (or the tiles drawn since it was shown) entered with the picker."""
+
+    name: ClassVar[str] = "playing"
+    entry: list[Tile] = field(default_factory=list)
+    back: Playing
+
+    def on(self, session: RummikubSession, event: object) -> Phase | None:
+        if isinstance(event, ColourPicked | NumberPicked | TilePicked):
+            tile = self.picked(event)
+            if tile is not None:
+                self.entry.append(tile)
+        elif isinstance(event, Touch) and event.name == "unpick":
+            if self.entry:
+                self.entry.pop()
+        elif isinstance(event, Touch) and event.name == "done":
+            return self.back if session.show_tiles(tuple(self.entry)) else None
+        elif isinstance(event, Touch) and event.name == "cancel":
+            return self.back
+        else:
+            return self.back.on(session, event)  # a press reads the table: the entry is dropped
+        return None
+
+
+@dataclass(eq=False, kw_only=True)
+class Restoring(Phase):
+    """After a timeout on a changed table: the next player's clock waits until the camera sees the
+    before table again, or the players vouch for it (*Table restored*)."""
+
+    name: ClassVar[str] = "restore"
+
+    def enter(self, session: RummikubSession) -> None:
+        session.timer.pause()
+
+    def reading(self, session: RummikubSession, obs: TableObservation, requested: bool) -> Phase | None:
+        return Playing() if session.is_before(obs) else None
+
+    def on(self, session: RummikubSession, event: object) -> Phase | None:
+        if isinstance(event, Touch) and event.name == "restored":
+            return Playing()
+        return None
+
+    def exit(self, session: RummikubSession) -> None:
+        if not session.finished:
+            session.start_clock()  # the next move's clock starts now
+
+
+@dataclass(eq=False, kw_only=True)
+class Revealing(Picking):
+    """A rack count reached 0: the next rack still to be shown is read by the camera (its seat's
+    press, or *Read the rack*) or entered with the picker (``entry``)."""
+
+    name: ClassVar[str] = "reveal"
+    entry: list[Tile] = field(default_factory=list)
+
+    def on(self, session: RummikubSession, event: object) -> Phase | None:
+        seat = session.to_reveal()
+        tile = self.picked(event)
+        if tile is not None:
+            self.entry.append(tile)
+        elif seat is not None and self.reads(event, seat):
+            return Reading(what="reveal", back=self, seat=seat)
+        elif isinstance(event, Touch) and event.name == "unpick":
+            if self.entry:
+                self.entry.pop()
+        elif isinstance(event, Touch) and event.name == "done" and seat is not None:
+            session.reveal_seat(seat, tuple(self.entry))
+        return None
+
+    @staticmethod
+    def reads(event: object, seat: int) -> bool:
+        """Whether ``event`` asks the camera for the rack of ``seat``: his press, *Read the rack*."""
+        if isinstance(event, ButtonEvent):
+            return event.kind == "press" and event.seat == seat
+        return isinstance(event, Touch) and event.name == "read_rack"
+
+
+@dataclass(eq=False, kw_only=True)
+class HandOver(Phase):
+    """A hand is scored and the game goes on: *Next hand*."""
+
+    name: ClassVar[str] = "hand_over"
+
+    def on(self, session: RummikubSession, event: object) -> Phase | None:
+        if isinstance(event, Touch) and event.name == "next_hand":
+            session.carried = ()
+            session.submit(NextHand())
+            # Nothing of the last hand stays on the screen: its last line, its table as last seen.
+            session.verdict = None
+            session.live = None
+        return None
+
+
+@dataclass(eq=False, kw_only=True)
+class Over(Phase):
+    name: ClassVar[str] = "over"
+
+    def handle(self, session: RummikubSession, event: object) -> Phase | None:
+        return None
+
+
 @register_session
 class RummikubSession(GameSession):
     game = "rummikub"
@@ -369,34 +750,18 @@ class RummikubSession(GameSession):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.awaiting: Awaiting | None = None  # what the requested reading is for
         self.asked = 0  # readings asked for so far (the simulated table answers each once)
-        self.voting = False  # the reading asked for is a vote of several frames
         self.votes = 0  # votes asked for so far in this game (the bench counts them)
         self.vote_frames = VOTE_FRAMES
         self.live: TableObservation | None = None  # the camera's latest reading
-        self.refused: TableObservation | None = None  # the reading of the last refused play or draw
-        self.refused_for: Awaiting | None = None  # which: "play" or "draw"
-        self.disputed: Correction | None = None  # the correction that reading came from, if any
         self.carried: tuple[Carried, ...] = ()  # corrections of tiles still lying where they were made
         self._carried_in: tuple[TableObservation, tuple[Carried, ...]] | None = None  # the last requested
-        self.correction: Correction | None = None
-        self.contenders: tuple[int, ...] = tuple(range(len(self.players)))  # the starting draw's
-        self.drawn: tuple[Tile, ...] = ()  # the tiles the contenders drew, in their seat order
-        self.revealing: int | None = None  # the seat whose rack the camera reads
-        self.rack_entry: list[Tile] = []  # a rack entered with the picker
-        self.picker_colour = "R"
-        self.restoring = False
         self.verdict: Verdict | None = None
-        # The learning table (``options.learning``): the coach, and a rack being entered with the picker.
+        # The learning table (``options.learning``): the coach.
         self.coach = RummikubCoach(self) if self.rummikub.options.learning else None
-        self.entering_rack = False
         if self.coach is not None:
             coach = self.coach
             self.listeners.append(lambda _session, _act: coach.prepare())
-        last = self.history[-1] if self.history else None
-        if isinstance(last, Timeout) and last.manipulated and not self.finished:
-            self.restoring = True  # resumed while the table was being restored
 
     # --- starting and resuming -----------------------------------------------------------------------
 
@@ -414,15 +779,44 @@ class RummikubSession(GameSession):
             return {}
         return review_json(options, history, names)
 
+    def initial_stage(self) -> Phase:
+        return self.settled()
+
+    def settled(self) -> Phase:
+        """The state the rules' state and the last action call for: a new game or a resume, and after
+        every action that moves the game on (not an announcement, an extension, a rack shown, a hint).
+        A timeout on a changed table is restored first, after a kill -9 too."""
+        state = self.rummikub
+        if self.finished:
+            return Over()
+        if state.between_hands:
+            return HandOver()
+        if state.ended is not None:
+            return Revealing()
+        if state.turn is None:
+            return Starting(contenders=tuple(range(len(self.players))))
+        last = self.history[-1] if self.history else None
+        if isinstance(last, Timeout) and last.manipulated:
+            return Restoring()
+        return Playing()
+
+    def acted(self, act: Action) -> None:
+        if self.machine is not None and not isinstance(act, (Announce, Extend, ShowRack, TakeHint)):
+            self.machine.go(self.settled(), cause=type(act).__name__)
+
     def begin_move(self) -> None:
+        self.start_clock(paused=isinstance(self.stage, Restoring))
+
+    def start_clock(self, *, paused: bool = False) -> None:
+        """The move's clock: started for the seat to move (paused while the table is restored), with
+        the extensions taken earlier in this move (a resume)."""
         if self.current_seat is None:
             self.timer.stop()  # nobody to move: who starts, the racks shown, between hands
             return
         super().begin_move()
-        if self.restoring:
+        if paused:
             self.timer.pause()  # the next clock starts once the table is restored
             return
-        # Extensions taken earlier in this move (a resume) still count.
         for act in reversed(self.history):
             if not isinstance(act, Extend):
                 break
@@ -438,22 +832,36 @@ class RummikubSession(GameSession):
 
     @property
     def phase(self) -> RummikubPhase:
-        state = self.rummikub
-        if self.finished:
-            return "over"
-        if state.between_hands:
-            return "hand_over"
-        if state.ended is not None:
-            return "reveal"
-        if state.turn is None:
-            return "start"
-        if self.restoring:
-            return "restore"
-        if self.correction is not None:
-            return "correcting"
-        if self.awaiting is not None:
-            return "checking"
-        return "playing"
+        phase = super().phase
+        assert phase in get_args(RummikubPhase)
+        return cast(RummikubPhase, phase)
+
+    @property
+    def awaiting(self) -> Awaiting | None:
+        """What the reading awaited is for (``None``: none is): the current state's."""
+        stage = self.stage
+        return stage.what if isinstance(stage, Reading) else None
+
+    @property
+    def correction(self) -> Correction | None:
+        """The reading being corrected by hand: the current state's."""
+        stage = self.stage
+        return stage.correction if isinstance(stage, Correcting) else None
+
+    @property
+    def refused(self) -> TableObservation | None:
+        """The reading of the last refused play or draw of this move (the move's :class:`Playing`)."""
+        stage = self.stage
+        turn = stage.turn() if isinstance(stage, Phase) else None
+        return None if turn is None or turn.refused is None else turn.refused.observation
+
+    @property
+    def contenders(self) -> tuple[int, ...]:
+        """Who still draws for the start (everyone outside the start)."""
+        stage = self.stage
+        if isinstance(stage, Reading):
+            stage = stage.back
+        return stage.contenders if isinstance(stage, Starting) else tuple(range(len(self.players)))
 
     @property
     def before(self) -> tuple[Meld, ...]:
@@ -517,177 +925,151 @@ class RummikubSession(GameSession):
         """The learning table's review of every move."""
         return None if self.coach is None else (msgid("Review"), "rummikub_review")
 
-    # --- the seat buttons and the touches --------------------------------------------------------------
+    def can_dispute(self) -> bool:
+        """Whether the players may correct the reading of the last refusal (a play or a draw refused
+        on what the camera read): a tile misread with confidence never costs a legal move."""
+        stage = self.stage
+        return isinstance(stage, Playing) and self.refusal is not None and stage.refused is not None
 
-    def on_press(self, seat: int) -> None:
-        phase = self.phase
-        if phase in ("playing", "correcting", "checking"):
-            if self.pressed_out_of_turn(seat):
-                return
-            self.correction = None
-            self._ask("play")
-        elif phase == "reveal" and seat == self.to_reveal():
-            self.read_rack()
-
-    def on_hold(self, seat: int) -> None:
-        if self.phase in ("playing", "correcting", "checking") and not self.pressed_out_of_turn(seat):
-            self.draw()
+    # --- the touches: each an event for the current state ----------------------------------------------
 
     def draw(self) -> None:
         """The Draw touch (or a long press): the camera checks the table is as it was, then ``Draw``."""
-        if self.phase in ("playing", "correcting", "checking"):
-            self.correction = None
-            self._ask("draw")
+        self.send(Touch("draw"))
 
     def read_start(self) -> None:
-        if self.phase == "start":
-            self._ask("start")
+        self.send(Touch("read_start"))
 
     def choose_starter(self, seat: int) -> None:
-        if self.phase == "start":
-            self.submit(Start(seat))
+        self.send(StarterChosen(seat))
 
     def read_rack(self) -> None:
-        seat = self.to_reveal()
-        if seat is not None:
-            self.revealing = seat
-            self._ask("reveal")
+        self.send(Touch("read_rack"))
 
     def announce(self, seat: int) -> None:
         """The seat, not yet opened, announces that he will open next turn (RULES.md §3)."""
-        self.submit(Announce(seat))
+        self.send(Announced(seat))
 
     def extend(self) -> None:
         """The player to move takes a time extension."""
-        seat = self.current_seat
-        if (
-            seat is not None
-            and self.phase in ("playing", "checking", "correcting")
-            and self.submit(Extend(seat))
-        ):
-            self.timer.extend(self.rummikub.options.extension_seconds)
+        self.send(Touch("extend"))
 
     def next_hand(self) -> None:
-        if self.phase == "hand_over":
-            self.carried = ()
-            self.submit(NextHand())
-            self.contenders = tuple(range(len(self.players)))
-            self.drawn = ()
-            # Nothing of the last hand stays on the screen: its last line, its table as last seen.
-            self.verdict = None
-            self.live = self.refused = None
+        self.send(Touch("next_hand"))
 
     def table_restored(self) -> None:
         """The *Table restored* touch: the players vouch for it (the camera lost, or misreading it)."""
-        if self.phase == "restore":
-            self._restored()
-
-    # --- the tile picker -------------------------------------------------------------------------------
+        self.send(Touch("restored"))
 
     def choose_tile(self, index: int) -> None:
         """A tile of the reading tapped while correcting: the picker is for it (any tile, sure or not)."""
-        if self.correction is not None:
-            self.correction.choose(index)
+        self.send(TileChosen(index))
 
     choose_unsure = choose_tile
 
     def turn_page(self, step: int) -> None:
-        if self.correction is not None:
-            self.correction.turn_page(step)
-
-    def can_dispute(self) -> bool:
-        """Whether the players may correct the reading of the last refusal (a play or a draw refused
-        on what the camera read): a tile misread with confidence never costs a legal move."""
-        return (
-            self.phase == "playing"
-            and self.refusal is not None
-            and self.refused is not None
-            and self.refused_for in ("play", "draw")
-        )
+        self.send(PageTurned(step))
 
     def dispute(self) -> None:
-        """*Correct the reading* after a refusal: every tile of the refused reading can be tapped and
-        picked (the meld the refusal names first), then *Check* judges the corrected reading."""
-        if not self.can_dispute():
-            return
-        assert self.refused is not None and self.refused_for is not None
-        if self.disputed is not None:  # the corrected reading was refused: go on correcting it
-            corr = self.disputed
-            corr.chosen = None
-        else:
-            corr = Correction(self.refused, {}, self.refused_for, disputed=True)
-            # The page of the meld the refusal names, or of the first tile not on the before table.
-            named = self.offending() or tuple(self.differs(self.refused))
-            corr.page = corr.page_of(named[0]) if named else 0
-        self.correction = corr
+        """*Correct the reading* after a refusal (:meth:`Playing.dispute`)."""
+        self.send(Touch("dispute"))
 
     def cancel_correction(self) -> None:
-        """*Cancel*: back to the table without entering anything (a press reads it again)."""
-        self.correction = None
+        self.send(Touch("cancel"))
 
     def pick_colour(self, colour: str) -> None:
-        self.picker_colour = colour
+        self.send(ColourPicked(colour))
 
     def pick(self, tile: Tile) -> None:
         """A tile picked: for the tile chosen (then the next unsure one), or the rack being entered."""
-        corr = self.correction
-        if corr is not None:
-            corr.pick(tile)
-        elif self.phase == "reveal" or self.entering_rack:
-            self.rack_entry.append(tile)
+        self.send(TilePicked(tile))
 
     def pick_number(self, number: int) -> None:
-        self.pick(Tile.parse(f"{self.picker_colour}{number}"))
+        self.send(NumberPicked(number))
 
     def pick_joker(self) -> None:
-        self.pick(JOKER)
+        self.send(TilePicked(JOKER))
 
     def unpick(self) -> None:
         """Take back the last tile of the rack entry."""
-        if self.rack_entry:
-            self.rack_entry.pop()
+        self.send(Touch("unpick"))
 
     def enter_correction(self) -> None:
-        """*Check* on the corrected reading: the play (or the rack) as corrected."""
-        corr = self.correction
-        if corr is None or not corr.complete:
-            return
-        self.correction = None
+        """*Check* on the corrected reading (:meth:`corrected`)."""
+        self.send(Touch("check"))
+
+    def corrected(self, corrected: Correcting) -> Phase | None:
+        """The corrected reading of ``corrected`` entered: the play, the draw or the rack as
+        corrected; the next state (``None``: taken, the game is where the rules say)."""
+        corr = corrected.correction
         fixes = corr.journaled()
         if corr.for_ == "reveal":
-            self._reveal(beside(corr.tiles(), self.before), fixes)
-        elif corr.for_ == "draw":
-            self._draw(corr.tiles(), corr.applied(), fixes, corr)
-        else:
-            self._play(corr.melds(), corr.applied(), fixes, corr)
+            seat = self.to_reveal()
+            tiles = beside(corr.tiles(), self.before)
+            return None if seat is not None and self.reveal_seat(seat, tiles, fixes) else corrected.back
+        back = corrected.back
+        if corr.for_ == "draw":
+            return self._draw(corr.tiles(), corr.applied(), back, fixes, corr)
+        return self._play(corr.melds(), corr.applied(), back, fixes, corr)
 
     def enter_rack(self) -> None:
         """*Done* on the rack entered with the picker."""
-        seat = self.to_reveal()
-        if seat is not None and self._reveal_seat(seat, tuple(self.rack_entry)):
-            self.rack_entry = []
+        self.send(Touch("done"))
 
     # --- readings ------------------------------------------------------------------------------------
 
-    def _ask(self, what: Awaiting, frames: int = 1) -> None:
-        self.awaiting = what
-        self.asked += 1
-        self.voting = frames > 1
-        self.request_reading(frames)
+    def seen(self, seen: Seen) -> TableObservation | None:
+        """A reading of the table, as every state takes it: the corrections still lying where they
+        were made applied, the latest reading kept (:attr:`live`), the refused reading let go once the
+        table differs from it. ``None``: not a tile reading."""
+        obs = seen.observation
+        if not isinstance(obs, TableObservation):
+            return None
+        obs, kept = carry(possible(obs), self.carried)
+        if seen.kind == "requested":
+            self._carried_in = (obs, kept)
+        self.live = obs
+        turn = self.stage.turn() if isinstance(self.stage, Phase) else None
+        if turn is not None and turn.refused is not None and not obs.same_as(turn.refused.observation):
+            turn.refused = None  # the refused tiles were taken back or moved: no red outline is left
+        return obs
 
-    def _vote(self, what: Awaiting, obs: TableObservation) -> bool:
-        """Whether to read the table again before judging ``obs``: over the next frames, put to the
-        vote (``vision.tile_vote``), once per press, when one photo cannot decide — a tile is unsure,
-        or the reading would cost the player (a play refused: a "black 7" in a blue run, a tile not
-        seen; a draw refused; a timeout on a changed table) — so that one bad frame does not."""
-        if self.voting or self.vote_frames < 2 or self.camera_lost is not None:
-            return False
-        if not obs.uncertain and not self._costly(what, obs):
-            return False
+    def judge(self, asked: Reading, obs: TableObservation) -> Phase | None:
+        """The reading ``asked`` awaited: judged for what it was asked for; the next state (``None``:
+        an action was taken and the game is where the rules say)."""
+        what, back = asked.what, asked.back
+        if what in ("play", "draw", "timeout"):
+            vote = self._vote(asked, obs)
+            if vote is not None:
+                return vote
+        if what == "start":
+            assert isinstance(back, Starting)
+            return self._read_start(obs, back)
+        if what == "play":
+            if obs.uncertain:
+                return Correcting(correction=Correction(obs, {}, "play", obs.uncertain[0]), back=back)
+            return self._play(tuple(Meld(tuple(m)) for m in obs.table()), obs, back)
+        if what == "draw":
+            return self._draw(obs.values, obs, back)
+        if what == "timeout":
+            return self.timed_out(obs, back)
+        if what == "reveal":
+            return self._read_rack(obs, asked)
+        self._read_shown_rack(obs)
+        return back
+
+    def _vote(self, asked: Reading, obs: TableObservation) -> Reading | None:
+        """The table read again before ``obs`` is judged: over the next frames, put to the vote
+        (``vision.tile_vote``), once per press, when one photo cannot decide — a tile is unsure, or the
+        reading would cost the player (a play refused: a "black 7" in a blue run, a tile not seen; a
+        draw refused; a timeout on a changed table) — so that one bad frame does not."""
+        if asked.voting or self.vote_frames < 2 or self.camera_lost is not None:
+            return None
+        if not obs.uncertain and not self._costly(asked.what, obs):
+            return None
         self.votes += 1
         log.info("reading again over %d frames: %s", self.vote_frames, obs)
-        self._ask(what, self.vote_frames)
-        return True
+        return Reading(what=asked.what, back=asked.back, frames=self.vote_frames)
 
     def _costly(self, what: Awaiting, obs: TableObservation) -> bool:
         """Whether judging ``obs`` as read would go against the player to move."""
@@ -697,39 +1079,11 @@ class RummikubSession(GameSession):
             except IllegalAction:
                 return True
             return False
-        if what in ("draw", "timeout"):
-            return not self.is_before(obs)
-        return False
+        return not self.is_before(obs)  # a draw, a timeout
 
-    def on_reading(self, seen: Seen) -> None:
-        obs = seen.observation
-        if not isinstance(obs, TableObservation):
-            return
-        obs, kept = carry(possible(obs), self.carried)
-        if seen.kind == "requested":
-            self._carried_in = (obs, kept)
-        self.live = obs
-        if self.refused is not None and not obs.same_as(self.refused):
-            self.refused = None  # the refused tiles were taken back or moved: no red outline is left
-        if self.phase == "restore" and self.is_before(obs):
-            self._restored()
-            return
-        if seen.kind != "requested" or self.awaiting is None:
-            return
-        what, self.awaiting = self.awaiting, None
-        if what == "start":
-            self._read_start(obs)
-        elif what == "play":
-            self._read_play(obs)
-        elif what == "draw":
-            self._read_draw(obs)
-        elif what == "timeout":
-            if not self._vote("timeout", obs):
-                self._timeout(obs)
-        elif what == "reveal":
-            self._read_rack(obs)
-        elif what == "rack":
-            self._read_shown_rack(obs)
+    def enter_action(self, act: Action, back: Phase) -> Phase | None:
+        """Submit ``act``: taken, the game is where the rules say (``None``); refused, ``back``."""
+        return None if self.submit(act) else back
 
     # --- the learning table: the rack shown, hints (device/sessions/rummikub_coach.py) ----------------
 
@@ -748,24 +1102,18 @@ class RummikubSession(GameSession):
 
     def show_rack(self) -> None:
         """*Read my rack*: the camera reads the tiles laid face up beside the table."""
-        if self.rack_to_show() is not None and self.phase == "playing":
-            self.correction = None
-            self._ask("rack")
+        self.send(Touch("show_rack"))
 
     def begin_rack_entry(self) -> None:
         """*Enter my rack*: the tile picker fills the rack (or the drawn tiles) instead."""
-        if self.rack_to_show() is not None:
-            self.entering_rack = True
-            self.rack_entry = []
+        self.send(Touch("enter_rack"))
 
     def cancel_rack_entry(self) -> None:
-        self.entering_rack = False
-        self.rack_entry = []
+        self.send(Touch("cancel"))
 
     def enter_shown_rack(self) -> None:
         """*Done* on the rack (or the drawn tiles) entered with the picker."""
-        if self.entering_rack and self._show_tiles(tuple(self.rack_entry)):
-            self.cancel_rack_entry()
+        self.send(Touch("done"))
 
     def _read_shown_rack(self, obs: TableObservation) -> None:
         if obs.uncertain:
@@ -774,9 +1122,9 @@ class RummikubSession(GameSession):
         if self.missing(obs):
             self.refuse("rack_table_changed", "show the rack before you change the table: put it back")
             return
-        self._show_tiles(beside(obs.values, self.before))
+        self.show_tiles(beside(obs.values, self.before))
 
-    def _show_tiles(self, tiles: tuple[Tile, ...]) -> bool:
+    def show_tiles(self, tiles: tuple[Tile, ...]) -> bool:
         """The tiles shown: the whole rack, or the ones drawn since the rack was last shown."""
         seat, wanted = self.current_seat, self.rack_to_show()
         if seat is None or wanted is None or self.coach is None:
@@ -798,44 +1146,45 @@ class RummikubSession(GameSession):
 
     def hint(self) -> None:
         """*Hint*: the first asks how many tiles the best move lays, the second the move itself."""
+        self.send(Touch("hint"))
+
+    def take_hint(self) -> None:
         seat = self.current_seat
         if self.coach is None or seat is None or self.coach.mover_rack() is None:
             return
         stage = self.coach.hint_stage()
-        if stage < 2 and self.phase == "playing":
+        if stage < 2:
             self.submit(TakeHint(seat, stage + 1))
 
-    def _read_start(self, obs: TableObservation) -> None:
+    def take_extension(self) -> None:
+        seat = self.current_seat
+        if seat is not None and self.submit(Extend(seat)):
+            self.timer.extend(self.rummikub.options.extension_seconds)
+
+    # --- judging a reading -------------------------------------------------------------------------------
+
+    def _read_start(self, obs: TableObservation, starting: Starting) -> Phase | None:
+        contenders = starting.contenders
         if obs.uncertain:
             self.refuse("start_unclear", "a drawn tile is not clear: lay it straight and read again")
-            return
-        if len(obs.tiles) != len(self.contenders):
+            return starting
+        if len(obs.tiles) != len(contenders):
             self.refuse(
                 "start_count",
-                f"{len(obs.tiles)} tiles seen, {len(self.contenders)} players draw",
+                f"{len(obs.tiles)} tiles seen, {len(contenders)} players draw",
                 seen=len(obs.tiles),
-                wanted=len(self.contenders),
+                wanted=len(contenders),
             )
-            return
+            return starting
         drawn = tuple(t.tile for t in sorted(obs.tiles, key=lambda t: t.center[0]))
         numbers = [0 if t.is_joker else t.number for t in drawn]
         top = max(numbers)
-        tied = tuple(seat for seat, n in zip(self.contenders, numbers, strict=True) if n == top)
-        self.drawn = drawn
+        tied = tuple(seat for seat, n in zip(contenders, numbers, strict=True) if n == top)
         if len(tied) == 1:
-            self.submit(Start(tied[0]))
-            return
-        self.contenders = tied
+            return self.enter_action(Start(tied[0]), Starting(contenders=contenders, drawn=drawn))
         names = ", ".join(self.players[s].name for s in tied)
         self.refuse("start_tie", f"{names} drew {top}: they draw again", names=names, number=top)
-
-    def _read_play(self, obs: TableObservation) -> None:
-        if self._vote("play", obs):
-            return
-        if obs.uncertain:
-            self.correction = Correction(obs, {}, "play", obs.uncertain[0])
-            return
-        self._play(tuple(Meld(tuple(m)) for m in obs.table()), obs)
+        return Starting(contenders=tied, drawn=drawn)
 
     def _judged(self, act: Action, kind: str, fixes: Sequence[ReadingFix] = ()) -> bool:
         """Submit the mover's ``act`` (with the corrections of the reading it came from); when taken,
@@ -852,41 +1201,30 @@ class RummikubSession(GameSession):
         self,
         melds: tuple[Meld, ...],
         obs: TableObservation,
+        back: Phase,
         fixes: Sequence[ReadingFix] = (),
         corr: Correction | None = None,
-    ) -> None:
+    ) -> Phase | None:
         if self._judged(Play(melds), "play", fixes):
-            self._refused(None, None)
             self._carry_on(corr.observation if corr is not None else obs, fixes)
-        else:
-            self._refused(obs, "play", corr)
-
-    def _refused(
-        self, obs: TableObservation | None, what: Awaiting | None, corr: Correction | None = None
-    ) -> None:
-        """The reading the last refusal judged (``None``: the last judgement was taken), and the
-        correction it came from."""
-        self.refused, self.refused_for, self.disputed = obs, what, corr
-
-    def _read_draw(self, obs: TableObservation) -> None:
-        if self._vote("draw", obs):
-            return
-        self._draw(obs.values, obs)
+            return None
+        return Playing(refused=Refused(obs, "play", corr))
 
     def _draw(
         self,
         tiles: Sequence[Tile],
         obs: TableObservation,
+        back: Phase,
         fixes: Sequence[ReadingFix] = (),
         corr: Correction | None = None,
-    ) -> None:
+    ) -> Phase | None:
         if played_tiles(self.before, [tiles]) != ([], []):
-            self._refused(obs, "draw", corr)
             self.refuse("table_changed", "the table is not as it was: put it back, then draw")
-            return
+            return Playing(refused=Refused(obs, "draw", corr))
         if self._judged(Draw(), "draw", fixes):
-            self._refused(None, None)
             self._carry_on(corr.observation if corr is not None else obs, fixes)
+            return None
+        return back
 
     def _carry_on(self, base: TableObservation, fixes: Sequence[ReadingFix]) -> None:
         """After an action taken on the reading ``base``: the corrections that still lie where they
@@ -901,47 +1239,18 @@ class RummikubSession(GameSession):
         )
         self.carried = (*kept, *new)
 
-    def on_timeout(self) -> None:
-        if self.phase in ("playing", "checking", "correcting"):
-            self.correction = None
-            if self.camera_lost is not None:
-                self._timeout(self.live)  # no camera: the table as last seen
-            else:
-                self._ask("timeout")
-
-    def _timeout(self, obs: TableObservation | None) -> None:
+    def timed_out(self, obs: TableObservation | None, back: Phase) -> Phase | None:
+        """``Timeout``: the table changed (3 tiles; then restored, :class:`Restoring`) or not (1)."""
         changed = obs is not None and not self.is_before(obs)
-        self.restoring = changed  # before the submit: the next move's clock waits for the table
-        if not self._judged(Timeout(changed), "timeout") or self.finished:
-            self.restoring = False
+        return None if self._judged(Timeout(changed), "timeout") else back
 
-    def _restored(self) -> None:
-        self.restoring = False
-        if not self.finished:
-            self.begin_move()
-
-    def _read_rack(self, obs: TableObservation) -> None:
-        seat = self.revealing
+    def _read_rack(self, obs: TableObservation, asked: Reading) -> Phase | None:
+        seat, back = asked.seat, asked.back
         if seat is None or seat != self.to_reveal():
-            return
+            return back
         if obs.uncertain:
-            self.correction = Correction(obs, {}, "reveal", obs.uncertain[0])
-            return
-        self._reveal(beside(obs.values, self.before))
+            return Correcting(correction=Correction(obs, {}, "reveal", obs.uncertain[0]), back=back)
+        return None if self.reveal_seat(seat, beside(obs.values, self.before)) else back
 
-    def _reveal(self, tiles: Sequence[Tile], fixes: Sequence[ReadingFix] = ()) -> None:
-        seat = self.revealing if self.revealing is not None else self.to_reveal()
-        if seat is not None:
-            self._reveal_seat(seat, tuple(tiles), fixes)
-
-    def _reveal_seat(self, seat: int, tiles: tuple[Tile, ...], fixes: Sequence[ReadingFix] = ()) -> bool:
-        ok = self.submit(RevealRack(seat, tiles), fixes)
-        if ok:
-            self.revealing = None
-        return ok
-
-    def submit(self, act: Action, corrections: Sequence[ReadingFix] = ()) -> bool:
-        ok = super().submit(act, corrections)
-        if ok and not isinstance(act, (Announce, Extend, ShowRack, TakeHint)):
-            self.correction = None
-        return ok
+    def reveal_seat(self, seat: int, tiles: tuple[Tile, ...], fixes: Sequence[ReadingFix] = ()) -> bool:
+        return self.submit(RevealRack(seat, tiles), fixes)

@@ -46,7 +46,7 @@ import pygame
 
 from device.events import Key, Seen, Tap
 from device.session import GameSession
-from device.sessions.rummikub import Correction, RummikubSession, same_table
+from device.sessions.rummikub import Correction, Revealing, RummikubSession, same_table
 from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
 from rules.rummikub import Draw, Meld, NextHand, Play, RevealRack, ShowRack, Start, best_move, best_opening
@@ -717,7 +717,8 @@ class RummikubTable(SimulatedTable):
         else:
             self.beside = []
             self.changed()
-            while session.rack_entry:
+            stage = session.stage
+            while isinstance(stage, Revealing) and stage.entry:
                 session.unpick()
             for tile in self.racks[seat]:
                 self._taps.extend(self.picker_taps(tile, session))

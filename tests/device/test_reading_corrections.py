@@ -23,7 +23,7 @@ from rules.rummikub import Draw, Meld, Play, Timeout, parse_tiles
 from rules.rummikub.tiles import Tile
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, start, tap
-from tests.device.test_rummikub_table import FakeCamera, hold, read, seen, start_game
+from tests.device.test_rummikub_table import FakeCamera, hold, read, seen, start_game, voting
 from vision.tiles import TableObservation
 
 OPENING = ["R10 R11 R12", "B5 B6 K7"]  # B7 read as K7, with confidence: the reading is refused
@@ -35,7 +35,7 @@ def refused_opening(app) -> RummikubSession:
     tap(app, "start 1")
     press(app, 0)
     read(app, seen(OPENING), vote=False)  # it would be refused: the next frames are read and vote
-    assert session.voting and app.camera.frames == [1, VOTE_FRAMES]
+    assert voting(session) and app.camera.frames == [1, VOTE_FRAMES]
     read(app, seen(OPENING))  # the vote read it so too
     assert session.refusal is not None and session.refusal.code == "invalid_meld"
     assert session.phase == "playing" and session.can_dispute()
@@ -118,7 +118,7 @@ def test_a_draw_refused_on_a_misread_is_corrected(make_app) -> None:
     read(app, seen(TRUE_OPENING))
     hold(app, 1)  # seat 2 draws; the camera reads the untouched table's R11 as R1 (and so does the vote)
     read(app, seen(["R10 R1 R12", "B5 B6 B7"]), vote=False)
-    assert session.voting
+    assert voting(session)
     read(app, seen(["R10 R1 R12", "B5 B6 B7"]))
     assert session.refusal is not None and session.refusal.code == "table_changed"
     tap(app, "Correct the reading")
@@ -253,7 +253,7 @@ def test_one_bad_frame_does_not_cost_a_refusal(make_app) -> None:
     tap(app, "start 1")
     press(app, 0)
     read(app, seen(OPENING), vote=False)
-    assert session.voting and session.refusal is None and session.phase == "checking"
+    assert voting(session) and session.refusal is None and session.phase == "checking"
     read(app, seen(TRUE_OPENING))
     assert session.seq == 2 and session.refusal is None and session.votes == 1
     assert app.journal.corrections(session.game_id) == []  # nothing was corrected by hand
@@ -265,7 +265,7 @@ def test_no_vote_on_a_reading_that_decides(make_app) -> None:
     tap(app, "start 1")
     press(app, 0)
     read(app, seen(TRUE_OPENING))  # a reading the rules take: judged at once
-    assert session.seq == 2 and not session.voting and app.camera.frames == [1]
+    assert session.seq == 2 and not voting(session) and app.camera.frames == [1]
 
 
 def test_a_draw_and_a_timeout_on_a_misread_table_are_read_again(make_app, clock) -> None:
@@ -276,13 +276,13 @@ def test_a_draw_and_a_timeout_on_a_misread_table_are_read_again(make_app, clock)
     read(app, seen(TRUE_OPENING))
     hold(app, 1)
     read(app, seen(["R10 R1 R12", "B5 B6 B7"]), vote=False)  # one bad frame
-    assert session.voting
+    assert voting(session)
     read(app, seen(TRUE_OPENING))  # the next frames read the table as it was: the draw is taken
     assert session.history[-1] == Draw() and session.refusal is None
     clock.advance(61)  # seat 1 runs out of time, the table untouched; one frame misreads it
     app.step()
     read(app, seen(["R10 R11 R12", "B5 B6 K7"]), vote=False)
-    assert session.voting and session.phase == "checking"
+    assert voting(session) and session.phase == "checking"
     read(app, seen(TRUE_OPENING))
     assert session.history[-1] == Timeout(False) and session.phase == "playing"
 

@@ -13,7 +13,7 @@ import pytest
 
 from device.app import App
 from device.sessions import rummikub_coach
-from device.sessions.rummikub import RummikubSession
+from device.sessions.rummikub import EnteringRack, RummikubSession
 from device.sessions.rummikub_coach import Advisor, track
 from rules.rummikub import Meld, ShowRack, TakeHint, Tile, best_move, parse_tiles
 from rules.rummikub.advice import advise
@@ -115,7 +115,7 @@ def test_a_learning_hand(make_app) -> None:  # type: ignore[no-untyped-def]
     assert voice.said == said  # once per move
     # Seat 2 enters his rack with the picker, asks for a hint twice (counted), then draws.
     tap(app, "Enter my rack")
-    assert session.entering_rack and "number 7" in labels(app)
+    assert isinstance(session.stage, EnteringRack) and "number 7" in labels(app)
     check_layout(app)
     for word in RACK1.split():
         if word == "J":

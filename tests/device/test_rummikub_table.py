@@ -17,7 +17,7 @@ from device.camera_view import CameraView, view_items
 from device.events import Seen
 from device.export import to_csv, to_json
 from device.screens.rummikub_table import RummikubTableScreen
-from device.sessions.rummikub import RummikubSession, same_table
+from device.sessions.rummikub import Reading, RummikubSession, same_table
 from device.sessions.rummikub_sim import RummikubTable, laid_out
 from device.simulator import Simulator
 from drivers.events import ButtonEvent
@@ -57,6 +57,12 @@ class FakeCamera:
         self.frames.append(frames)
 
 
+def voting(session: object) -> bool:
+    """Whether the session awaits the vote of several frames (its state: a reading of more than one)."""
+    stage = getattr(session, "stage", None)
+    return isinstance(stage, Reading) and stage.voting
+
+
 def read(app: App, obs: TableObservation, kind: str = "requested", *, vote: bool = True) -> None:
     """A reading as the vision worker posts it (the camera's view shows it too). When the session asks
     for it again over the next frames (a reading that would be refused or is unsure), ``vote``: their
@@ -66,9 +72,7 @@ def read(app: App, obs: TableObservation, kind: str = "requested", *, vote: bool
         camera.observation, camera.seq = obs, camera.seq + 1
     app.post(Seen(obs, kind=kind))  # type: ignore[arg-type]
     app.step()
-    session = app.session
-    voting = isinstance(session, RummikubSession) and session.voting and session.awaiting is not None
-    if vote and kind == "requested" and voting:
+    if vote and kind == "requested" and voting(app.session):
         read(app, obs, kind, vote=False)
 
 
@@ -168,7 +172,7 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     # corrected with the picker, then checked.
     press(app, 1)
     read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]), vote=False)
-    assert session.phase == "checking" and session.voting and app.camera.frames[-1] == 5  # type: ignore[union-attr]
+    assert session.phase == "checking" and voting(session) and app.camera.frames[-1] == 5  # type: ignore[union-attr]
     read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]))
     assert session.phase == "correcting"
     app.step()

@@ -1,12 +1,15 @@
 """A new game really is "a session, a screen and a simulated table": a toy game defined only here.
 
 *Count to ten*: the players take turns adding 1, 2 or 3 to a running total; whoever makes it exactly 10
-wins. A move is chosen on the touch screen (+1/+2/+3) and ended with the seat button; a move that runs
-out of time is a pass. The rules, the session, the screen and the simulated table live in this file and
-plug in through the four registries (games, sessions, screens, simulated tables); the game is then
-played through the real loop — the app, the move timer, GPIO seat buttons and LEDs on gpiozero's mock
-pins, the journal — by the generic simulator's autoplay, which taps the screen and presses the seat
-buttons the way people do. Nothing in ``device/`` knows of it.
+wins. A move is chosen on the touch screen (+1/+2/+3), its counters laid before the camera, and ended
+with the seat button: the session asks the camera for a reading (its camera port), and the counters
+read must be the step chosen; a move that runs out of time is a pass. The rules, the session, the
+screen and the simulated table live in this file (the counters' reader in ``toy_camera.py``) and plug
+in through the four registries (games, sessions, screens, simulated tables); the game is then played
+through the real loop — the app, the move timer, GPIO seat buttons and LEDs on gpiozero's mock pins,
+the vision worker reading the simulated table's frames, the journal — by the generic simulator's
+autoplay, which taps the screen, lays counters and presses the seat buttons the way people do. Nothing
+in ``device/`` knows of it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from gpiozero.pins.mock import MockFactory
 
 import rules
 import rules.registry
+from device.events import Seen
 from device.screens.base import SCREENS
 from device.screens.table import TableScreen
 from device.seat_signals import SeatSignals
@@ -30,12 +34,14 @@ from device.session import SESSIONS, GameSession
 from device.sessions.simulated import TABLES, SimulatedTable
 from device.simulator import Simulator
 from device.ui.canvas import Canvas
+from device.vision_worker import Vision
 from drivers.seats import LedPattern, SeatPanel
 from rules import Action, GameSpec, GameState, IllegalAction, Options
 from rules.actions import action
 from rules.options import Range
 from rules.outcome import Outcome, Termination
 from tests.device.helpers import check_layout
+from tests.device.toy_camera import COUNTER_READER, Counters, LiveFeed, counters, lay_counters
 
 GOAL = 10
 MOVE_SECONDS = 20
@@ -129,6 +135,7 @@ SPEC = GameSpec(
 class ToySession(GameSession):
     game = "toy"
     table_screen = "toy_table"
+    reader = COUNTER_READER
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -148,7 +155,15 @@ class ToySession(GameSession):
         if self.chosen is None:
             self.refuse("nothing_chosen", "choose +1, +2 or +3 first")
             return
-        if self.submit(Add(self.chosen)):
+        self.request_reading()  # the counters laid: the camera port, the answer a Seen
+
+    def on_reading(self, seen: Seen) -> None:
+        if seen.kind != "requested" or not isinstance(seen.observation, Counters) or self.chosen is None:
+            return
+        laid = len(seen.observation.items)
+        if laid != self.chosen:
+            self.refuse("counters", f"{laid} counters laid for +{self.chosen}", laid=laid)
+        elif self.submit(Add(self.chosen)):
             self.chosen = None
 
     def on_timeout(self) -> None:
@@ -186,10 +201,15 @@ class ToyTable(SimulatedTable):
     games = ("toy",)
     log = Played()
     press: ClassVar[Callable[[int], None]]  # a seat button pressed by hand (the test's GPIO pins)
+    camera: ClassVar[Vision]  # what the players see of the camera: whether it has seen the table still
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.plan: tuple[int, int] | None = None  # (move number, step; 0 = let the clock run out)
+        self.laid = 0  # the counters before the camera
+
+    def camera_frame(self) -> Any:
+        return lay_counters(self.laid)
 
     def play(self, session: GameSession) -> None:
         assert isinstance(session, ToySession)
@@ -197,6 +217,7 @@ class ToyTable(SimulatedTable):
         if seat is None:
             return
         if self.plan is None or self.plan[0] != session.seq:
+            self.laid = 0  # the last move's counters go back to the box
             left = GOAL - session.toy.total
             waits = not self.log.waited or (session.seq == 3 and seat not in self.log.waited)
             self.plan = (session.seq, 0 if waits and left > 1 else self.rng.randint(1, min(3, left)))
@@ -210,9 +231,15 @@ class ToyTable(SimulatedTable):
             label = f"+{step}"
             assert self.host.tap(label)
             self.log.taps.append(label)
+        elif self.laid != step:
+            self.laid = step  # laid before the camera; the player presses once it has seen them still
         else:
-            self.log.presses.append(seat)
-            type(self).press(seat)
+            # Pressed once the camera has seen them still, once a move (its reading is on its way).
+            view = type(self).camera.view()
+            pending = len(self.log.presses) > session.seq - len(self.log.waited)
+            if view is not None and view.state == "settled" and not pending:
+                self.log.presses.append(seat)
+                type(self).press(seat)
 
 
 @pytest.fixture
@@ -231,6 +258,17 @@ BUTTONS, LEDS = (17, 27), (5, 6)
 def test_a_toy_game_plays_through_the_real_loop(toy_game, make_app, clock, tmp_path: Path) -> None:
     factory = MockFactory()
     app = make_app()
+    sim = Simulator(app, seed=5, autoplay="toy", camera=True)
+    requested: list[Seen] = []
+
+    def post(event: Seen) -> None:  # the vision worker's readings, on their way to the queue
+        if event.kind == "requested":
+            requested.append(event)
+        app.post(event)
+
+    # The camera films the simulated table; the vision worker reads each frame in the loop below.
+    vision = Vision(LiveFeed(sim.camera_frame), post, threaded=False)
+    app.camera = ToyTable.camera = vision
     panel = SeatPanel(BUTTONS, LEDS, None, app.post, hold_seconds=5.0, pin_factory=factory)
 
     def press(seat: int) -> None:  # a real press on the mock GPIO pin: the driver posts the event
@@ -240,11 +278,11 @@ def test_a_toy_game_plays_through_the_real_loop(toy_game, make_app, clock, tmp_p
 
     ToyTable.press = staticmethod(press)
     app.signals = SeatSignals([panel], 2)
-    sim = Simulator(app, seed=5, autoplay="toy")
     lit: list[tuple[int | None, bool, tuple[LedPattern, ...], tuple[float, ...]]] = []
-    for _ in range(2000):
+    for _ in range(4000):
         sim.poll()
         app.step()
+        vision.process_latest()
         session = app.session
         if app.screen.name == "toy_table":
             check_layout(app)
@@ -256,6 +294,7 @@ def test_a_toy_game_plays_through_the_real_loop(toy_game, make_app, clock, tmp_p
             break
         clock.advance(0.5)
     panel.close()
+    vision.stop()
 
     session = app.session
     assert isinstance(session, ToySession) and session.finished and app.screen.name == "end"
@@ -286,6 +325,8 @@ def test_a_toy_game_plays_through_the_real_loop(toy_game, make_app, clock, tmp_p
     adds = [act for act in acts if isinstance(act, Add)]
     assert sum(a.step for a in adds) == GOAL
     assert len(ToyTable.log.presses) == len(adds)  # one seat press per entered move
+    # Each press asked the camera (the session's port) and the vision worker read the counters laid.
+    assert [len(seen.observation.items) for seen in requested] == [a.step for a in adds]  # type: ignore[union-attr]
     # The journal replays to the same game, and the finished game is in the history.
     replayed = rules.replay(SPEC.options_type.from_dict(app.journal.games()[0].options), acts)
     assert replayed == session.state
@@ -304,7 +345,16 @@ def test_the_toy_refuses_a_press_out_of_turn_and_a_press_before_a_choice(toy_gam
     press(app, 0)
     assert session.refusal is not None and session.refusal.code == "nothing_chosen"
     tap(app, "+3")
+    press(app, 0)  # no camera: nothing reads the counters
+    assert session.refusal is not None and session.refusal.code == "no_camera" and session.toy.total == 0
+    app.readings_answered = True  # the test answers the readings the session asks for
     press(app, 0)
+    app.post(Seen(counters(2), kind="requested"))
+    app.step()
+    assert session.refusal is not None and session.refusal.code == "counters" and session.toy.total == 0
+    press(app, 0)
+    app.post(Seen(counters(3), kind="requested"))
+    app.step()
     assert session.toy.total == 3 and session.current_seat == 1 and session.refusal is None
     # The shared top bar names every player in seat order, the one to move first in big letters.
     players = [d.text for d in app.canvas.log if d.kind == "player"]
