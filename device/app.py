@@ -23,13 +23,13 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import pygame
 
 import device.screens  # registers the screens
 import device.sessions  # noqa: F401  (registers the game sessions)
-from device.camera_view import CameraFeed
+from device.camera_view import CameraFeed, GameReader
 from device.config import Config
 from device.events import (
     CameraBack,
@@ -119,6 +119,7 @@ class App:
         self.failure: str | None = None
         self.journal_failed = False
         self.camera_status: str | None = None
+        self._reader_before: tuple[object] | None = None  # the camera's reader before a screen's own
         self.banner: Banner | None = None
         self.key_hooks: list[Callable[[Key], bool]] = []  # the simulator's keys, before the screen's
         self.tap_hooks: list[Callable[[Tap], bool]] = []  # the simulated table's clicks, before the screen's
@@ -199,6 +200,8 @@ class App:
             self.after_input()
         elif isinstance(event, PodConnected | PodLost):
             log.info("%s", event)
+        elif isinstance(event, Seen) and self.screen.reader is not None:
+            self.screen.handle(event)  # the screen reads the table itself (the Zatre deck count)
         else:
             if isinstance(event, CameraLost):
                 self.camera_status = self.tr.format("Camera lost: {reason}", reason=event.reason)
@@ -267,6 +270,24 @@ class App:
     def show(self, name: str, **kwargs: Any) -> None:
         self.screen = self.screens[name]
         self.screen.enter(**kwargs)
+        self._screen_reader()
+
+    def _screen_reader(self) -> None:
+        """The camera reads with the screen's own reader while it shows (``Screen.reader``: the Zatre
+        deck count); after it, with the game's again (without a game: what it read before)."""
+        if not isinstance(self.camera, Vision):
+            return
+        own = self.screen.reader
+        if own is not None:
+            if self.camera.reader is not own:
+                if self._reader_before is None:
+                    self._reader_before = (self.camera.reader,)
+                self.camera.use(own)
+        elif self._reader_before is not None:
+            (before,) = self._reader_before
+            self._reader_before = None
+            session = self.session
+            self.camera.use(session.reader if session is not None else cast("GameReader[Any] | None", before))
 
     def show_game(self) -> None:
         session = self.session

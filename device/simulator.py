@@ -2,7 +2,9 @@
 
 Keys: **F1–F4** are the seat buttons (a long press is a hold, as on the real buttons); each game's
 simulated table adds its own (the dice: **R** rolls, **1–5** hold; see ``device.sessions.dice_sim``),
-and may take mouse clicks before the screens do.
+and may take mouse clicks before the screens do. While the owner counts his Zatre deck (Settings), the
+simulated box of cards takes **N**, **H**, **X**, **R** and is what the camera films
+(``device.zatre_deck_sim``).
 
 The simulator owns what is common to every game: the seat keys, starting the game that ``--autoplay``
 names (again, whenever a game ends), and one :class:`~device.sessions.simulated.SimulatedTable` for each
@@ -26,6 +28,7 @@ import rules
 from device.events import Event, Key, Tap
 from device.session import GameSession
 from device.sessions.simulated import SimulatedTable, table_for
+from device.zatre_deck_sim import DECK_SCREEN, DeckBox
 from drivers.events import ButtonEvent
 from drivers.seats import KeyboardSeats
 
@@ -77,6 +80,11 @@ class AppTableHost:
         self._app.post(Tap(target.rect.center))
         return True
 
+    @property
+    def camera_size(self) -> tuple[int, int]:
+        camera = self._app.config.camera
+        return (camera.width, camera.height)
+
     def image_rect(self, label: str) -> pygame.Rect | None:
         drawn = next((d for d in self._app.canvas.log if d.kind == "image" and d.text == label), None)
         return None if drawn is None else pygame.Rect(drawn.rect)
@@ -107,6 +115,7 @@ class Simulator:
         self.clock = app.clock
         self.host = AppTableHost(app)  # what the tables see of the app
         self.table: SimulatedTable | None = None  # the current game's
+        self.deck_box: DeckBox | None = None  # the box of Zatre cards the owner counts (Settings)
         self._table_of: GameSession | None = None
         self._resumed_checked = False  # autoplay: whether a resumed game of another kind was set aside
         app.key_hooks.append(self.on_key)
@@ -136,7 +145,18 @@ class Simulator:
 
     # --- input ---------------------------------------------------------------------------------------
 
+    def counting_deck(self) -> DeckBox | None:
+        """The box of Zatre cards while the owner's deck count shows (made the first time)."""
+        if self.app.screen.name != DECK_SCREEN:
+            return None
+        if self.deck_box is None:
+            self.deck_box = DeckBox(self.host, self.rng, camera=self.camera)
+        return self.deck_box
+
     def on_key(self, event: Key) -> bool:
+        box = self.counting_deck()
+        if box is not None and box.on_key(event):
+            return True
         if event.key in SEAT_KEYS:
             seat = SEAT_KEYS[event.key]
             if self.seats is not None:
@@ -155,6 +175,9 @@ class Simulator:
         """Once per frame: the keyboard seats' hold timing, the table, autoplay."""
         if self.seats is not None:
             self.seats.poll(self.clock())
+        box = self.counting_deck()
+        if box is not None:
+            box.poll()
         if self.autoplay and not self._resumed_checked:
             self._resumed_checked = True
             self.set_aside_other_game(self.autoplay)
@@ -169,7 +192,12 @@ class Simulator:
             table.play(session)
 
     def camera_frame(self) -> np.ndarray:
-        """The synthetic camera's picture: the current table's, or the bare felt."""
+        """The synthetic camera's picture: the current table's (the box of cards while the owner counts
+        his Zatre deck), or the bare felt."""
+        box = self.deck_box if self.app.screen.name == DECK_SCREEN else None
+        if box is not None:
+            frame = box.camera_frame()
+            return EMPTY_TABLE if frame is None else frame
         live = self.live()
         frame = live[1].camera_frame() if live is not None else None
         return EMPTY_TABLE if frame is None else frame

@@ -31,6 +31,12 @@ there.
    else the half is unsure. :func:`read_halves` is this half reader on its own (checked on the real dice
    photos' faces too: ``referee vision eval-zatre --pips DIR``).
 
+**Loose cards** (:func:`read_loose_cards`, the owner's deck count): cards laid face up anywhere, each at
+its own turn, not on a board. The halves are found as above; two halves are one card when they lie one
+half apart along their own axes, turned alike, with a single line between them; the pips are read in
+each half's own turn. A card with a half hidden, cut, unpaired or unclear is reported as an *unsure
+card* with its outline, never guessed.
+
 >>> from rules.zatre import Placement
 >>> from vision.zatre_synth import render_zatre_board
 >>> frame, _ = render_zatre_board([Placement.parse("5|6@0,0H"), Placement.parse("0|4@0,1H")], seed=2, hands=0)
@@ -41,7 +47,7 @@ there.
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -56,7 +62,17 @@ from vision.dice import default_models as dice_models
 from vision.frame import check_frame
 from vision.nets import MODELS, CropClassifier, cut
 
-__all__ = ["HalfReading", "SeenHalf", "ZatreObservation", "read_half", "read_halves", "read_zatre"]
+__all__ = [
+    "HalfReading",
+    "LooseCards",
+    "SeenCard",
+    "SeenHalf",
+    "ZatreObservation",
+    "read_half",
+    "read_halves",
+    "read_loose_cards",
+    "read_zatre",
+]
 
 WORK_LONG = 1920  # frames larger than this are read at this long side
 LINK_TOLERANCE = 0.27  # of a cell: how far off an integer offset two linked halves may lie
@@ -196,12 +212,13 @@ def _classifier() -> CropClassifier:
     )
 
 
-def _regions(gray: np.ndarray) -> tuple[list[_Region], np.ndarray]:
-    """The closed light regions of about a half's size, and the dark mask."""
+def _regions(gray: np.ndarray, kernel: int | None = None) -> tuple[list[_Region], np.ndarray]:
+    """The closed light regions of about a half's size, and the dark mask. ``kernel``: the closing's
+    size in pixels (default: :data:`KERNEL` of the long side, for a board's cells)."""
     # Thin dark features (lines, pips) whatever the table around them: the black-hat transform.
-    k = max(5, round(max(gray.shape) * KERNEL) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    hat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
+    k = kernel if kernel is not None else max(5, round(max(gray.shape) * KERNEL) | 1)
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    hat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, ellipse)
     dark = (hat > BLACK_HAT).astype(np.uint8) * 255
     contours, hierarchy = cv2.findContours(255 - dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
@@ -504,3 +521,215 @@ def read_zatre(frame: np.ndarray, calibration: Calibration | None = None) -> Zat
 
 def _frame_point(point: np.ndarray, scale: float) -> tuple[float, float]:
     return (float(point[0]) / scale, float(point[1]) / scale)
+
+
+# --- loose cards: the owner's deck count ---------------------------------------------------------------
+
+LOOSE_TURN = 12.0  # degrees: how far two halves of one card, and the line between them, may differ in turn
+CARD_MARGIN = 0.16  # of a half's light side: the card's edge beyond the light region (line and margin)
+LOOSE_KERNEL = 0.12  # of a half's light side: the narrowest closing that still takes its lines away
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """One loose card as seen: its two values lower first (``None`` when unsure), centre, long side and
+    outline (four corners) in frame pixels, a confidence 0–1 and, when unsure, why."""
+
+    values: tuple[int, int] | None
+    center: tuple[float, float]
+    size: float
+    corners: tuple[tuple[float, float], ...]
+    confidence: float
+    reason: str = ""
+
+    @property
+    def label(self) -> str:
+        return "?" if self.values is None else f"{self.values[0]}|{self.values[1]}"
+
+    @property
+    def zone(self) -> str | None:
+        return None
+
+    @property
+    def sure(self) -> bool:
+        return self.values is not None and not self.reason
+
+    @property
+    def card(self) -> Card | None:
+        return Card(*self.values) if self.sure and self.values is not None else None
+
+
+@dataclass(frozen=True)
+class LooseCards:
+    """Every card lying loose on the table; ``uncertain`` indexes the cards that cannot be read."""
+
+    cards: tuple[SeenCard, ...]
+    uncertain: tuple[int, ...] = ()
+
+    @property
+    def items(self) -> tuple[SeenCard, ...]:
+        return self.cards
+
+    @property
+    def empty(self) -> bool:
+        return not self.cards
+
+    @property
+    def certain(self) -> bool:
+        return not self.uncertain
+
+    def counts(self) -> Counter[Card]:
+        """How many of each sure card (``key`` form) lie there."""
+        return Counter(card.card.key for card in self.cards if card.card is not None)
+
+    def same_as(self, other: LooseCards) -> bool:
+        """The same cards (values, and how many unsure), for settling."""
+        return sorted(c.label for c in self.cards) == sorted(c.label for c in other.cards)
+
+    def __str__(self) -> str:
+        sure = " ".join(sorted(str(card) for card in self.counts().elements()))
+        return f"[{sure}]" + (f" {len(self.uncertain)} unsure" if self.uncertain else "")
+
+
+def _turn_apart(a: float, b: float) -> float:
+    """How far two directions differ in degrees, modulo 90 (a square looks the same turned by 90°)."""
+    return abs((a - b + 45) % 90 - 45)
+
+
+def _loose_regions(gray: np.ndarray) -> list[_Region]:
+    """The halves, found with a closing wide enough for their lines: the board's (cells of 5–7 % of
+    the frame's height) first, then two and three times as wide (cards laid nearer the camera) while
+    the closing is narrower than :data:`LOOSE_KERNEL` of the halves found (or none is found)."""
+    base = max(5, round(max(gray.shape) * KERNEL) | 1)
+    best: list[_Region] = []
+    for kernel in (base, (2 * base) | 1, (3 * base) | 1):
+        regions, _ = _regions(gray, kernel)
+        sides = [math.sqrt(r.width * r.height) for r in regions if r.square]
+        if len(sides) > sum(r.square for r in best):
+            best = regions
+        if sides and kernel >= LOOSE_KERNEL * float(np.median(sides)):
+            return regions
+    return best
+
+
+def _loose_pairs(regions: list[_Region]) -> dict[int, int]:
+    """Each square half's partner: the one square one half away along both halves' axes, turned alike,
+    with a single line between the two light regions (and that square's only such neighbour)."""
+    squares = [i for i, r in enumerate(regions) if r.square]
+    near: dict[int, list[int]] = {i: [] for i in squares}
+    for n, i in enumerate(squares):
+        a = regions[i]
+        side_a = math.sqrt(a.width * a.height)
+        for j in squares[n + 1 :]:
+            b = regions[j]
+            side_b = math.sqrt(b.width * b.height)
+            local = (side_a + side_b) / 2
+            offset = b.center - a.center
+            distance = float(np.linalg.norm(offset))
+            if not 0.8 * local < distance < 1.6 * local:
+                continue
+            direction = math.degrees(math.atan2(float(offset[1]), float(offset[0])))
+            if _turn_apart(a.angle, b.angle) > LOOSE_TURN or _turn_apart(direction, a.angle) > LOOSE_TURN:
+                continue
+            axis = offset / distance
+            space = (distance - _extent(a, axis) / 2 - _extent(b, axis) / 2) / local
+            if space < SINGLE_LINE:
+                near[i].append(j)
+                near[j].append(i)
+    pairs: dict[int, int] = {}
+    for i, found in near.items():
+        if len(found) == 1 and near[found[0]] == [i]:
+            pairs[i] = found[0]
+        elif not found:
+            regions[i].why.append("no other half")
+        else:
+            regions[i].why.append("card unclear")
+    return pairs
+
+
+def _outline(regions: list[_Region], indices: list[int], scale: float) -> tuple[tuple[float, float], ...]:
+    """The card round these light regions: their turned box, grown by the card's line and margin."""
+    points = np.vstack([regions[i].contour.reshape(-1, 2) for i in indices]).astype(np.float32)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    side = float(np.median([math.sqrt(regions[i].width * regions[i].height) for i in indices]))
+    grow = 2 * CARD_MARGIN * side
+    box = cv2.boxPoints(((cx, cy), (w + grow, h + grow), angle))
+    return tuple((float(x) / scale, float(y) / scale) for x, y in box)
+
+
+def read_loose_cards(frame: np.ndarray, calibration: Calibration | None = None) -> LooseCards:
+    """Every card lying loose and face up in a BGR frame: its two values, or why it cannot be read.
+
+    Cards may lie anywhere, each at its own turn (not touching is best; touching end to end or side by
+    side is read too). Unsure cards are never guessed: a half partly hidden or cut by the frame's edge,
+    a half with no other half one line away, pips that neither the count nor the dice classifier is
+    sure of. With a calibration only the play area is read (positions still in frame pixels). Raises
+    ``FrameError`` (a ``ValueError``) for anything that is not a readable BGR image.
+    """
+    check_frame(frame)
+    if calibration is not None:
+        seen = read_loose_cards(calibration.rectify(frame))
+        placed = []
+        for card in seen.cards:
+            center, size = calibration.to_frame(card.center, card.size)
+            corners = tuple(
+                (float(p[0]), float(p[1])) for p in (calibration.to_frame(c, 1.0)[0] for c in card.corners)
+            )
+            placed.append(
+                replace(card, center=(float(center[0]), float(center[1])), size=float(size), corners=corners)
+            )
+        return replace(seen, cards=tuple(placed))
+    scale = min(1.0, WORK_LONG / max(frame.shape[:2]))
+    image = (
+        frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    )
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    regions = _loose_regions(gray)
+    pairs = _loose_pairs(regions)
+    squares = [i for i, r in enumerate(regions) if r.square]
+    crops = []
+    for i in squares:
+        r = regions[i]
+        side = math.sqrt(r.width * r.height) * 1.35
+        crops.append(cut(image, (float(r.center[0]), float(r.center[1])), (side, side), r.angle, (64, 64)))
+    readings = dict(zip(squares, read_halves(crops), strict=True)) if crops else {}
+    cards: list[SeenCard] = []
+    used: set[int] = set()
+
+    def add(indices: list[int], values: tuple[int, int] | None, confidence: float, reason: str) -> None:
+        used.update(indices)
+        points = np.array([regions[i].center for i in indices], np.float64)
+        center = points.mean(axis=0) / scale
+        corners = _outline(regions, indices, scale)
+        long_side = max(
+            float(np.linalg.norm(np.subtract(corners[k], corners[(k + 1) % 4]))) for k in range(4)
+        )
+        cards.append(
+            SeenCard(values, (float(center[0]), float(center[1])), long_side, corners, confidence, reason)
+        )
+
+    for i, j in sorted(pairs.items()):
+        if j < i:
+            continue
+        a, b = readings[i], readings[j]
+        if a.value is None or b.value is None:
+            unclear = a if a.value is None else b
+            reason = f"pips unclear ({unclear.holes} holes, classifier {unclear.classified})"
+            add([i, j], None, 0.0, reason)
+        else:
+            low, high = sorted((a.value, b.value))
+            add([i, j], (low, high), min(a.probability, b.probability), "")
+    # What is left cannot be read: a lone half, or a light region of a half's size that is not square
+    # (a half partly hidden or cut) — each grouped with the neighbours of its card, outlined, unsure.
+    rest = [i for i in range(len(regions)) if i not in used]
+    while rest:
+        group = [rest.pop(0)]
+        side = math.sqrt(regions[group[0]].width * regions[group[0]].height)
+        for k in list(rest):
+            if float(np.linalg.norm(regions[k].center - regions[group[0]].center)) < 1.7 * side:
+                group.append(k)
+                rest.remove(k)
+        reasons = sorted({why for i in group for why in regions[i].why} or {"no other half"})
+        add(group, None, 0.0, "; ".join(reasons))
+    uncertain = tuple(k for k, card in enumerate(cards) if not card.sure)
+    return LooseCards(tuple(cards), uncertain)

@@ -18,6 +18,11 @@ multisets of values, and a board is exact when the cards read surely are the tru
 unsure. The pip figure reads every labelled die face of a dice folder as a half (cut as the dice
 classifier frames a die) and reports ``half_accuracy`` (sure and right over all faces),
 ``confident_precision`` (right over sure) and ``coverage``.
+
+The loose-card reader of the owner's deck count (``read_loose_cards``) is measured on synthetic
+batches of loose cards (:func:`evaluate_loose_synthetic`, ``bench/zatre_loose.py``): cards matched by
+place, ``card_accuracy`` over the uncovered cards, ``wrong`` (a sure card with other values: must be
+0), ``batch_exact_rate``.
 """
 
 from __future__ import annotations
@@ -26,8 +31,8 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,20 +41,24 @@ import numpy as np
 
 from rules.zatre.board import Placement
 from rules.zatre.cards import Card
+from rules.zatre.deck import default_deck
 from rules.zatre.game import auto_play
 from rules.zatre.options import ZatreOptions
 from vision.dataset import Split, load_folder
 from vision.evaluate import Evaluation, _ratio, read_folder
 from vision.nets import cut
-from vision.zatre import ZatreObservation, read_halves, read_zatre
-from vision.zatre_synth import ZatreTruth, render_zatre_board
+from vision.zatre import LooseCards, ZatreObservation, read_halves, read_loose_cards, read_zatre
+from vision.zatre_synth import LooseTruth, ZatreTruth, render_loose_cards, render_zatre_board
 
 __all__ = [
+    "LooseEvaluation",
     "PipEvaluation",
     "ZatreEvaluation",
+    "evaluate_loose_synthetic",
     "evaluate_pips",
     "evaluate_zatre",
     "evaluate_zatre_synthetic",
+    "loose_batches",
     "synthetic_boards",
 ]
 
@@ -278,4 +287,115 @@ def evaluate_pips(folder: str | Path, split: Split | None = None) -> PipEvaluati
                 evaluation.right += 1
             else:
                 evaluation.wrong += 1
+    return evaluation
+
+
+# --- loose cards: the owner's deck count ---------------------------------------------------------------
+
+
+@dataclass
+class LooseEvaluation:
+    """The loose-card reader (``read_loose_cards``) over synthetic batches, cards matched by place:
+
+    ``right``: cards read surely with their true values; ``wrong``: read surely with other values (a
+    guess: must be 0); ``unsure``: true cards inside an unsure card's outline; ``missed``: true cards
+    with nothing read there; ``extra``: sure cards read where none lies; ``covered_sure``: cards under
+    a finger read surely anyway (right: the finger left enough; a wrong one counts in ``wrong``);
+    ``batches_exact``: batches whose every uncovered card is right and every covered one unsure."""
+
+    cards: int = 0
+    covered: int = 0
+    right: int = 0
+    wrong: int = 0
+    unsure: int = 0
+    missed: int = 0
+    extra: int = 0
+    covered_sure: int = 0
+    batches: int = 0
+    batches_exact: int = 0
+    times_ms: list[float] = field(default_factory=list)
+
+    def add(self, truth: LooseTruth, reading: LooseCards, ms: float | None = None) -> None:
+        self.batches += 1
+        if ms is not None:
+            self.times_ms.append(ms)
+        claimed: set[int] = set()
+        exact = True
+        for t, card in enumerate(truth.cards):
+            covered = t in truth.covered
+            self.cards += 1
+            self.covered += covered
+            found = _card_at(reading, truth.centers[t], truth.sizes[t])
+            if found is None:
+                self.missed += 1
+                exact = False
+                continue
+            claimed.add(found)
+            seen = reading.cards[found]
+            if seen.card is None:
+                self.unsure += 1
+                exact = exact and covered
+            elif seen.card.key == card.key:
+                self.right += 1
+                self.covered_sure += covered
+                exact = exact and not covered
+            else:
+                self.wrong += 1
+                exact = False
+        stray = [i for i, seen in enumerate(reading.cards) if i not in claimed and seen.sure]
+        self.extra += len(stray)
+        self.batches_exact += exact and not stray
+
+    def summary(self) -> dict[str, float | int]:
+        uncovered = self.cards - self.covered
+        times = sorted(self.times_ms)
+        return {
+            "batches": self.batches,
+            "cards": self.cards,
+            "covered": self.covered,
+            "card_accuracy": _ratio(self.right - self.covered_sure, uncovered),
+            "wrong": self.wrong,
+            "unsure": self.unsure,
+            "missed": self.missed,
+            "extra": self.extra,
+            "batch_exact_rate": _ratio(self.batches_exact, self.batches),
+            "ms_median": round(times[len(times) // 2], 1) if times else 0.0,
+        }
+
+
+def _card_at(reading: LooseCards, center: tuple[float, float], size: float) -> int | None:
+    """The card read at ``center``: the nearest one whose centre lies within half a card of it, or an
+    unsure card whose outline holds it."""
+    best: tuple[float, int] | None = None
+    for i, seen in enumerate(reading.cards):
+        distance = math.dist(seen.center, center)
+        inside = cv2.pointPolygonTest(np.array(seen.corners, np.float32), center, False) >= 0
+        near = distance < size / 2 or (inside and not seen.sure)
+        if near and (best is None or distance < best[0]):
+            best = (distance, i)
+    return None if best is None else best[1]
+
+
+def loose_batches(
+    count: int, seed: int, cards: int = 12, covered: float = 0.3
+) -> Iterator[tuple[LooseTruth, np.ndarray]]:
+    """``count`` synthetic batches of ``cards`` loose cards from the assumed deck (either way round),
+    a finger over one card in about ``covered`` of them."""
+    rng = np.random.default_rng(seed)
+    deck = list(default_deck())
+    for _ in range(count):
+        chosen = [deck[int(i)] for i in rng.choice(len(deck), cards, replace=False)]
+        batch = [card.turned() if rng.random() < 0.5 else card for card in chosen]
+        hidden = [int(rng.integers(cards))] if rng.random() < covered else []
+        frame, truth = render_loose_cards(batch, rng, covered=hidden)
+        yield truth, frame
+
+
+def evaluate_loose_synthetic(count: int, seed: int, cards: int = 12) -> LooseEvaluation:
+    """The loose-card reader on ``count`` synthetic batches (:func:`loose_batches`)."""
+    evaluation = LooseEvaluation()
+    for truth, frame in loose_batches(count, seed, cards):
+        start = time.perf_counter()
+        reading = read_loose_cards(frame)
+        evaluation.add(truth, reading, (time.perf_counter() - start) * 1000)
     return evaluation

@@ -5,7 +5,9 @@ card with a dark frame round each half; cards lie a little apart on the grid (th
 hand). The table is a real photo from the shared photo sets with its objects painted out
 (:func:`table_textures`), or a drawn texture when no photo set is found. A scene may be lit warm or
 unevenly, blurred, seen with the camera tilted (a perspective warp), and have hands partly over the
-board; single cards may be nudged off their cells. The truth says, per half, its value, its cell, where
+board; single cards may be nudged off their cells. :func:`render_loose_cards` lays a batch of cards
+loose and face up, each at its own turn, a finger over some of them (the owner's deck count). The truth
+says, per half, its value, its cell, where
 it lies in the frame and whether a hand covers any of it.
 
 >>> from rules.zatre import Placement
@@ -27,13 +29,16 @@ import cv2
 import numpy as np
 
 from rules.zatre.board import Placement
+from rules.zatre.cards import Card
 from vision.synth import PIPS, table_background, warm_light
 
 __all__ = [
     "PLANE",
+    "LooseTruth",
     "SyntheticHalf",
     "ZatreTruth",
     "draw_card",
+    "render_loose_cards",
     "render_zatre_board",
     "table_textures",
 ]
@@ -370,3 +375,153 @@ def render_zatre_board(
                 SyntheticHalf(index, value, (x, y), (float(centre_pt[0]), float(centre_pt[1])), side, covered)
             )
     return frame, ZatreTruth(tuple(placements), tuple(halves), frame_from_board, tuple(sorted(nudges)), count)
+
+
+SLOT = 2.7  # half-cells: the square each loose card is laid in (a card turned any way fits, with a gap)
+SKIN = ((120, 160, 215), (90, 130, 190), (60, 90, 140), (140, 175, 225))
+
+
+@dataclass(frozen=True)
+class LooseTruth:
+    """What a synthetic batch of loose cards shows: each card, its centre, long side and outline (four
+    corners) in the frame, and which cards a finger covers part of."""
+
+    cards: tuple[Card, ...]
+    centers: tuple[tuple[float, float], ...]
+    sizes: tuple[float, ...]
+    corners: tuple[tuple[tuple[float, float], ...], ...]
+    covered: tuple[int, ...] = ()
+
+
+def render_loose_cards(
+    cards: Sequence[Card],
+    rng: np.random.Generator | None = None,
+    *,
+    seed: int = 0,
+    size: tuple[int, int] = (1920, 1080),
+    covered: Sequence[int] = (),
+    pitch: float | None = None,
+    tilt: float | None = None,
+    blur: float | None = None,
+    warm: float | None = None,
+    photo: bool | None = None,
+    noise: float = 3.0,
+) -> tuple[np.ndarray, LooseTruth]:
+    """A BGR frame of ``cards`` lying loose and face up on a table, each in its own slot of a grid at a
+    random turn and place in the slot, and its exact truth. ``covered``: the indices of cards with a
+    finger over one half. ``pitch``: a half-cell in frame pixels (random, as on a board: 5–7 % of the
+    frame's height; smaller when the cards would not fit); ``tilt``: the camera's tilt in degrees
+    (random 0–8); ``blur``: Gaussian sigma (random 0–1); ``warm``: tungsten light 0–1; ``photo``: a
+    real-photo table (default when found). Raises ``ValueError`` for more cards than fit the frame
+    (about 60 at 1920×1080)."""
+    rng = rng if rng is not None else np.random.default_rng(seed)
+    w, h = size
+    n = len(cards)
+    tilt_deg = float(tilt if tilt is not None else rng.uniform(0, 8))
+    # The camera stands over the table as for a game: a half-cell is as big as on a board.
+    step = float(pitch if pitch is not None else rng.uniform(0.05, 0.07) * h)
+    room_w, room_h = w * (0.92 - tilt_deg / 100), h * (0.92 - tilt_deg / 100)
+    columns = max(1, min(math.ceil(math.sqrt(n * w / h)), int(room_w // (SLOT * step))))
+    rows = max(1, math.ceil(n / columns))
+    if rows * SLOT * step > room_h:
+        step = min(room_w / (columns * SLOT), room_h / (rows * SLOT))
+    if step < 24:
+        raise ValueError(f"{n} loose cards do not fit a {w}×{h} frame ({step:.0f} px a half-cell)")
+    span_x, span_y = columns * SLOT, rows * SLOT
+    plane = np.zeros((round(span_y * PLANE), round(span_x * PLANE), 4), np.uint8)
+    cream = float(rng.uniform(215, 245))
+    slots = rng.permutation(columns * rows)[:n]
+    turns = rng.uniform(0, 360, n)
+    centres_plane: list[tuple[float, float]] = []
+    outlines_plane: list[np.ndarray] = []
+    tile = np.zeros((3 * PLANE, 4 * PLANE, 4), np.uint8)  # a card drawn at cells (1, 1)–(2, 1)
+    for index, card in enumerate(cards):
+        tile[:] = 0
+        draw_card(tile, Placement(card, 1, 1, "H"), (0, 0), rng, cream)
+        row, column = divmod(int(slots[index]), columns)
+        room = (SLOT - 2.3) / 2  # how far the card may lie off its slot's centre
+        cx = (column + 0.5) * SLOT + rng.uniform(-room, room)
+        cy = (row + 0.5) * SLOT + rng.uniform(-room, room)
+        turn = math.radians(float(turns[index]))
+        c, s = math.cos(turn), math.sin(turn)
+        # Tile pixel -> plane pixel: about the card's centre (tile cell (2, 1.5)), turned, moved.
+        move = np.array(
+            [
+                [c, -s, (cx - (c * 2 - s * 1.5)) * PLANE],
+                [s, c, (cy - (s * 2 + c * 1.5)) * PLANE],
+            ],
+            np.float32,
+        )
+        layer = cv2.warpAffine(tile, move, (plane.shape[1], plane.shape[0]), flags=cv2.INTER_LINEAR)
+        alpha = layer[..., 3:4].astype(np.float32) / 255
+        plane[:] = (plane * (1 - alpha) + layer * alpha).astype(np.uint8)
+        half_w, half_h = 1.0 - GAP / 2, 0.5 - GAP / 2
+        box = np.array([[-half_w, -half_h], [half_w, -half_h], [half_w, half_h], [-half_w, half_h]])
+        centres_plane.append((cx, cy))
+        outlines_plane.append(box @ np.array([[c, -s], [s, c]]).T + (cx, cy))
+    # Plane (half-cells) -> frame: scaled and centred, then the camera's tilt.
+    ox = w / 2 - step * span_x / 2 + rng.uniform(-0.01, 0.01) * w
+    oy = h / 2 - step * span_y / 2 + rng.uniform(-0.01, 0.01) * h
+    similar = np.array([[step, 0, ox], [0, step, oy], [0, 0, 1]], np.float64)
+    direction = rng.uniform(0, 2 * math.pi)
+    k = math.tan(math.radians(tilt_deg)) / max(w, h) * 1.2
+    centre = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]])
+    back = np.array([[1, 0, w / 2], [0, 1, h / 2], [0, 0, 1]])
+    lean = np.array([[1, 0, 0], [0, 1, 0], [k * math.cos(direction), k * math.sin(direction), 1]])
+    frame_from_cells = back @ lean @ centre @ similar
+    frame_from_plane = frame_from_cells @ np.diag((1 / PLANE, 1 / PLANE, 1.0))
+    use_photo = photo if photo is not None else True
+    table = _photo_table(size, rng) if use_photo else None
+    if table is None:
+        table = table_background(size, str(rng.choice(("wood", "marble", "fabric"))), rng)
+    warped = cv2.warpPerspective(
+        plane, frame_from_plane, (w, h), flags=cv2.INTER_AREA, borderValue=(0, 0, 0, 0)
+    )
+    alpha = warped[..., 3].astype(np.float32) / 255
+    shadow = cv2.GaussianBlur(np.roll(alpha, (int(step * 0.05) + 1,) * 2, axis=(0, 1)), (0, 0), step * 0.06)
+    frame = table.astype(np.float32) * (1 - 0.35 * shadow[..., None])
+    frame = frame * (1 - alpha[..., None]) + warped[..., :3].astype(np.float32) * alpha[..., None]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 0.9 + 0.14 * (xs / w * rng.uniform(-1, 1) + ys / h * rng.uniform(-1, 1))
+    frame = frame * light[..., None]
+    # A finger over one half of each covered card: the tip on the half, the finger reaching sideways.
+    finger = np.zeros((h, w), np.uint8)
+    for index in covered:
+        cx, cy = centres_plane[index]
+        turn = math.radians(float(turns[index]))
+        along = np.array((math.cos(turn), math.sin(turn)))
+        across = np.array((-along[1], along[0]))
+        tip = np.array((cx, cy)) + along * rng.choice((-0.5, 0.5)) + across * rng.uniform(-0.15, 0.15)
+        base = tip + across * 0.9 * rng.choice((-1.0, 1.0))
+        ends = cv2.perspectiveTransform(np.array([[tip, base]], np.float64), frame_from_cells)[0]
+        width = max(3, round(step * 0.6))
+        start = (int(ends[0][0]), int(ends[0][1]))
+        cv2.line(finger, start, (int(ends[1][0]), int(ends[1][1])), 255, width)
+        cv2.circle(finger, start, width // 2, 255, -1)
+    if len(covered):
+        skin = np.array(SKIN[int(rng.integers(len(SKIN)))], np.float32)
+        soft = cv2.GaussianBlur(finger.astype(np.float32) / 255, (0, 0), 1.5)
+        frame = frame * (1 - soft[..., None]) + skin[None, None] * soft[..., None]
+    frame = np.clip(frame, 0, 255).astype(np.uint8)
+    light_warm = float(warm if warm is not None else (rng.uniform(0, 1) if rng.random() < 0.4 else 0.0))
+    if light_warm > 0:
+        frame = warm_light(frame, light_warm)
+    sigma = float(blur if blur is not None else rng.uniform(0, 1.0))
+    if sigma > 0.05:
+        frame = cv2.GaussianBlur(frame, (0, 0), sigma)
+    if noise > 0:
+        grain = rng.normal(0, noise, frame.shape).astype(np.float32)
+        frame = np.clip(frame.astype(np.float32) + grain, 0, 255).astype(np.uint8)
+    if not n:
+        return frame, LooseTruth((), (), (), (), ())
+    centers = cv2.perspectiveTransform(np.array([centres_plane], np.float64), frame_from_cells)[0]
+    corners = [
+        cv2.perspectiveTransform(o[None].astype(np.float64), frame_from_cells)[0] for o in outlines_plane
+    ]
+    return frame, LooseTruth(
+        tuple(cards),
+        tuple((float(x), float(y)) for x, y in centers),
+        tuple(float(np.linalg.norm(q[1] - q[0])) for q in corners),
+        tuple(tuple((float(x), float(y)) for x, y in q) for q in corners),
+        tuple(sorted(set(covered))),
+    )

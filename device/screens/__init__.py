@@ -14,6 +14,7 @@ from device.screens import (
     rummikub_table,
     settings,
     voice_settings,
+    zatre_deck,
     zatre_table,
 )
 from device.screens.base import SCREENS, Screen, screen
@@ -35,5 +36,6 @@ __all__ = [
     "screen",
     "settings",
     "voice_settings",
+    "zatre_deck",
     "zatre_table",
 ]

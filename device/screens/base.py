@@ -19,6 +19,7 @@ from device.ui.canvas import Canvas
 from device.ui.theme import ACCENT, PANEL
 
 if TYPE_CHECKING:
+    from device.camera_view import GameReader
     from device.host import Host
 
 __all__ = ["SCREENS", "Screen", "screen"]
@@ -26,6 +27,9 @@ __all__ = ["SCREENS", "Screen", "screen"]
 
 class Screen:
     name: ClassVar[str] = ""
+    # A screen that reads the table itself (the owner's Zatre deck count): the camera reads with this
+    # while the screen shows, and its readings (``Seen``) come to :meth:`handle`, not to the game.
+    reader: ClassVar[GameReader[Any] | None] = None
 
     def __init__(self, host: Host) -> None:
         self.host = host

@@ -72,7 +72,8 @@ class SettingsScreen(Screen):
         self.wrong = False
         session = self.host.session
         if session is not None:
-            shown = (session.spec.name, session.options.to_dict().get("variant"))
+            variant = session.spec.variant_of(session.options.to_dict())  # Zatre's: information
+            shown = (session.spec.name, None if variant is None else str(variant))
             for i, (name, kind, _title) in enumerate(self.games()):
                 if (name, kind) == shown or (name == shown[0] and kind is None):
                     self.game_index = i
@@ -187,6 +188,9 @@ class SettingsScreen(Screen):
 
     def open_voice(self) -> None:
         self.host.show("voice_settings")
+
+    def open_deck_count(self) -> None:
+        self.host.show("zatre_deck")
 
     def set_camera(self, source: str) -> None:
         self.host.settings.set("camera_source", source)
@@ -340,6 +344,15 @@ class SettingsScreen(Screen):
                     size=20,
                     selected=on,
                 )
+        elif self.game == "zatre":  # the owner's deck count (device/screens/zatre_deck.py)
+            session = self.host.session
+            free = session is None or session.finished  # the camera reads the game's table during a game
+            canvas.button(
+                (cx, y, canvas.width - cx - m, row_h),
+                self._("Count the deck…") if free else self._("Count the deck: between games"),
+                self.open_deck_count if free else None,
+                size=20,
+            )
         elif settings.has_coach(self.game):  # a game without a coach (Zatre, Kalooki) shows none
             mode = settings.coach_mode(self.game)
             coach = self._("Coach: {mode}", mode=self._(COACH_MODE_NAMES.get(mode, "Off")))

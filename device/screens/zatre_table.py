@@ -491,11 +491,20 @@ class ZatreTableScreen(TableScreen):
             area.left, top.bottom + canvas.px(6), area.width, area.bottom - top.bottom - canvas.px(6)
         )
         layout = grid.layout(canvas, body)
+        half = top.height // 2
         canvas.text(
             self._("+ row bonus · Σ super bonuses, from the bottom up"),
-            (top.left, top.top, top.width - canvas.px(230), top.height),
-            size=20,
+            (top.left, top.top, top.width - canvas.px(230), half),
+            size=18,
             colour=TEXT_DIM,
+        )
+        deck = (
+            self._("Dealt from the counted deck")
+            if session.deck_counted
+            else self._("Dealt from the assumed deck (not counted)")
+        )
+        canvas.text(
+            deck, (top.left, top.top + half, top.width - canvas.px(230), half), size=18, colour=TEXT_DIM
         )
         if layout.pages > 1:
             canvas.button(

@@ -55,6 +55,11 @@ class TableHost(Protocol):
     def tap(self, label: str) -> bool:
         """A tap at the centre of the first target drawn now with ``label``; ``False``: none is."""
 
+    @property
+    def camera_size(self) -> tuple[int, int]:
+        """The synthetic camera's frame (width, height): the simulator's calibration takes a frame of
+        this size as the play area, so a table films its scene at this size."""
+
     def image_rect(self, label: str) -> pygame.Rect | None:
         """Where the image labelled ``label`` was drawn this frame (Rummikub's camera panel)."""
 

@@ -44,8 +44,11 @@ from typing import Any, Literal
 
 from device.camera_view import GameReader
 from device.events import Seen
+from device.journal import Journal
 from device.session import GameSession, register_session
 from device.sessions.zatre_camera import BoardDiff, board_diff, seen_at
+from device.timer import MoveTimer
+from rules import Options
 from rules.errors import IllegalAction
 from rules.zatre import (
     Board,
@@ -165,6 +168,16 @@ class ZatreSession(GameSession):
         self.last_turn: tuple[int, Lay, Scoring] | None = None  # the seat, its lay and what it scored
         self._progress: tuple[int, list[list[int]]] | None = None
 
+    @classmethod
+    def start(cls, journal: Journal, options: Options, names: list[str], timer: MoveTimer) -> GameSession:
+        session = super().start(journal, options, names, timer)
+        counted = bool(options.to_dict().get("deck"))
+        log.info(
+            "zatre: dealt from %s",
+            "the counted deck (a manifest's 50 cards)" if counted else "the assumed deck",
+        )
+        return session
+
     # --- what the screen shows -----------------------------------------------------------------------
 
     @property
@@ -177,6 +190,12 @@ class ZatreSession(GameSession):
     def referee(self) -> bool:
         """Whether the players hold the cards and the camera reads the board."""
         return not self.zatre.full_information
+
+    @property
+    def deck_counted(self) -> bool:
+        """Whether the game is dealt from a counted deck (a manifest: the owner's count on the device
+        or the config's ``deck_manifest``; its 50 cards are in the options) or the assumed one."""
+        return bool(self.options.to_dict().get("deck"))
 
     @property
     def phase(self) -> ZatrePhase:

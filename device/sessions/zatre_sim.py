@@ -2,7 +2,8 @@
 
 **Referee mode** (the device's Zatre): a physical deck dealt to the simulated players
 (``rules.zatre.table.PhysicalTable``, the same seeded shuffles as the engine's), the cards they lay
-lying on a table the synthetic camera films (``vision.zatre_synth.render_zatre_board``, 1920×1080);
+lying on a table the synthetic camera films (``vision.zatre_synth.render_zatre_board``, at the camera's
+size: 1280×720 by default);
 with ``--autoplay zatre`` each player lays a legal card on the table and presses his seat button, so
 every turn goes through the camera path. Now and then a player makes a mistake — a card touching
 nothing, a row of 13, a laid card nudged off its cell or pushed one cell over — sees the refusal, puts
@@ -18,6 +19,7 @@ back*), looking at the screen between taps — then presses his seat button or t
 
 from __future__ import annotations
 
+import logging
 import random
 
 import numpy as np
@@ -33,9 +35,10 @@ from rules.zatre import Board, Card, Lay, Placement, can_lay, place_cards
 from rules.zatre.table import PhysicalTable, referee_turn
 from vision.zatre import SeenHalf, ZatreObservation
 
-__all__ = ["FRAME", "MISTAKES", "ZatreTable", "laid_out"]
+__all__ = ["MISTAKES", "ZatreTable", "laid_out"]
 
-FRAME = (1920, 1080)  # the synthetic camera's frame of the Zatre table
+log = logging.getLogger(__name__)
+
 MISTAKES = 0.15  # how often a simulated player lays a mistake first
 
 
@@ -96,6 +99,10 @@ class ZatreTable(SimulatedTable):
         if self.deck is None:
             # A game started or resumed: the cards the journal's turns leave in each hand.
             self.deck = PhysicalTable.replayed(state.options, session.history)
+            log.info(
+                "Zatre's simulated table: the players hold %s",
+                "the counted deck (the manifest's 50 cards)" if session.deck_counted else "the assumed deck",
+            )
             self.laid = list(state.board.placements)
         if state.turn is not None and state.round != self.deck.round:
             self.deck.deal(state.round, state.start)
@@ -115,18 +122,21 @@ class ZatreTable(SimulatedTable):
             return self._frame[1]
         from vision.zatre_synth import render_zatre_board
 
+        # The camera's size: the simulator's calibration takes the frame as the play area of that size
+        # (a larger frame would be read cut to its top-left corner).
+        size = self.host.camera_size
         frame = None
         for attempt in range(20):
             try:
                 frame, _ = render_zatre_board(
-                    self.laid, seed=self.layout + attempt, size=FRAME, hands=0, nudges=self.nudged, tilt=4.0
+                    self.laid, seed=self.layout + attempt, size=size, hands=0, nudges=self.nudged, tilt=4.0
                 )
                 break
             except ValueError:
                 continue
         if frame is None:
             frame, _ = render_zatre_board(
-                self.laid, seed=0, size=FRAME, hands=0, nudges=self.nudged, angle=0.0, tilt=0.0
+                self.laid, seed=0, size=size, hands=0, nudges=self.nudged, angle=0.0, tilt=0.0
             )
         self.layout += 1
         self._frame = (key, frame)

@@ -277,6 +277,7 @@ def test_every_screen_is_covered() -> None:
     covered |= {"rummikub_review"}  # tests/device/test_rummikub_coach.py
     covered |= {"rummikub_puzzle", "rummikub_puzzle_answer"}  # tests/device/test_rummikub_puzzle.py
     covered |= {"voice_settings"}  # tests/device/test_voice.py
+    covered |= {"zatre_deck"}  # tests/device/test_zatre_deck_count.py
     assert set(SCREENS) == covered
 
 

@@ -22,6 +22,7 @@ from device.sessions.zatre_sim import laid_out
 from device.simulator import Simulator
 from rules.zatre import Placement, ZatreState
 from tests.device.helpers import check_layout, press, tap
+from vision.calibration import Calibration
 from vision.zatre import ZatreObservation, read_zatre
 
 TITLE = "Zatre – the card game"
@@ -29,12 +30,15 @@ TITLE = "Zatre – the card game"
 
 class FilmingCamera:
     """The vision worker in one thread: each request reads the simulated table's frame with
-    ``read_zatre`` and posts the reading (the way ``device.vision_worker`` does)."""
+    ``read_zatre`` under the simulator's calibration (the play area: the camera's frame size) and posts
+    the reading (the way ``device.vision_worker`` does)."""
 
     def __init__(self, app: App, sim: Simulator) -> None:
         self.app, self.sim = app, sim
         self.observation: ZatreObservation | None = None
         self.requests = 0
+        self.size = (app.config.camera.width, app.config.camera.height)
+        self.calibration = Calibration.identity(self.size)
 
     def view(self) -> CameraView | None:
         if self.observation is None:
@@ -42,7 +46,7 @@ class FilmingCamera:
         image = np.full((270, 480, 3), (60, 90, 40), dtype=np.uint8)
         return CameraView(
             image,
-            (1920, 1080),
+            self.size,
             view_items(self.observation),
             (),
             "settled",
@@ -53,7 +57,7 @@ class FilmingCamera:
     def request(self, frames: int = 1) -> None:
         self.requests += 1
         frame = self.sim.camera_frame()
-        observation = read_zatre(frame) if frame is not None else ZatreObservation(())
+        observation = read_zatre(frame, self.calibration) if frame is not None else ZatreObservation(())
         self.observation = observation
         self.app.post(Seen(observation, kind="requested"))
 
@@ -238,7 +242,7 @@ def test_autoplay_without_a_camera_plays_a_whole_game_with_mistakes(make_app, cl
 
 @pytest.mark.slow
 def test_a_whole_game_through_the_camera_path(make_app, clock) -> None:
-    """Every reading is the synthetic camera's 1920×1080 frame read by ``read_zatre``."""
+    """Every reading is the synthetic camera's frame (1280×720) read by ``read_zatre``."""
     app = make_app()
     sim = Simulator(app, seed=7, autoplay="zatre", camera=True)
     app.camera = FilmingCamera(app, sim)  # type: ignore[assignment]
@@ -289,3 +293,22 @@ def test_kill_9_mid_turn_resumes_to_the_same_board(tmp_path) -> None:
     for (round_a, before), (round_b, after) in itertools.pairwise(boards):
         if round_a == round_b:
             assert after[: len(before)] == before
+
+
+def test_the_simulated_table_is_filmed_at_the_camera_size(make_app) -> None:
+    """The simulator's calibration takes the camera's frame size as the play area: a frame of another
+    size would be read cut to its corner (every card of a wide board must be read)."""
+    app = make_app()
+    sim = Simulator(app, seed=7, autoplay="zatre", camera=True)
+    sim.poll()
+    app.step()
+    session = app.session
+    assert isinstance(session, ZatreSession)
+    table = sim.table
+    state = rules.zatre.auto_play(rules.zatre.ZatreOptions(players=2, seed=3))
+    table.laid = list(state.rounds_played[0].board.placements[:12])  # type: ignore[union-attr]
+    frame = sim.camera_frame()
+    assert frame.shape[:2] == (app.config.camera.height, app.config.camera.width)
+    camera = FilmingCamera(app, sim)
+    reading = read_zatre(frame, camera.calibration)
+    assert len(reading.placements()) == 12 and reading.certain
