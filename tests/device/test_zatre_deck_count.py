@@ -391,3 +391,63 @@ def test_the_box_is_not_the_assumed_deck() -> None:
     assert Counter(COUNTED) != Counter(DECK) and len(COUNTED) == 50
     rng = random.Random(1)
     assert len(rng.sample(COUNTED, 12)) == 12
+
+
+class FilmedBox:
+    """The synthetic camera over the simulator's box: each call a new frame of the scene as it lies."""
+
+    def __init__(self, sim: Simulator) -> None:
+        self.sim = sim
+        self.seq = 0
+
+    def latest(self) -> tuple[np.ndarray, int]:
+        self.seq += 1
+        return self.sim.camera_frame(), self.seq
+
+
+@pytest.mark.slow
+def test_the_whole_count_through_the_camera_path(make_app, tmp_path: Path) -> None:
+    """The simulator's box filmed at the camera's size, read by the vision worker (no thread: one frame
+    per step) with the simulator's calibration and the loose-card reader the count screen asks for."""
+    from vision.calibration import Calibration
+
+    app = make_app()
+    sim = Simulator(app, seed=5, camera=True)
+    size = (app.config.camera.width, app.config.camera.height)
+    vision = Vision(FilmedBox(sim), app.post, calibration=Calibration.identity(size), threaded=False)
+    app.camera = vision
+    screen = open_count(app)
+    assert vision.reader is DECK_READER
+
+    def settle(*keys: int) -> None:
+        for name in keys:
+            key(app, name)
+        app.step()
+        before = screen.count.table
+        for _ in range(40):  # quiet frames, then two readings that agree
+            vision.process_latest()
+            app.step()
+            if screen.count.table is not before:
+                return
+        raise AssertionError(f"the camera never settled: {screen.count.state}")
+
+    settle(pygame.K_n)
+    assert isinstance(screen.count.state, BatchRead) and screen.count.state.reading.certain
+    assert len(screen.count.state.reading.cards) == 12
+    tap(app, "Add batch")
+    settle(pygame.K_n, pygame.K_h)  # a hand over a card
+    tap(app, "Add batch")
+    assert isinstance(screen.count.state, Refused) and screen.count.state.why == "unreadable"
+    settle(pygame.K_h)
+    tap(app, "Add batch")
+    for _ in range(2):
+        settle(pygame.K_n)
+        tap(app, "Add batch")
+    settle(pygame.K_n, pygame.K_x)  # the last two and a card of another box
+    tap(app, "Add batch")
+    assert isinstance(screen.count.state, Refused) and screen.count.state.why == "too_many"
+    settle(pygame.K_x)
+    tap(app, "Add batch")
+    assert isinstance(screen.count.state, Complete), screen.count.state
+    tap(app, "Save")
+    assert read_manifest(tmp_path / MANIFEST_NAME).counts == Counter(COUNTED)
