@@ -34,11 +34,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.errors import IllegalAction
-from rules.kalooki import Build, Card, Deal, Discard, LayDown, ReleaseJoker
+from rules.kalooki import Build, Card, Deal, Discard, DrawDiscard, DrawStock, LayDown, ReleaseJoker
 from rules.kalooki.cards import JOKER, cards_text
 from rules.kalooki.melds import ACE_HIGH, End, Meld, RunMeld
 
-__all__ = ["PlannedAction", "TableMismatch", "TurnPlan", "plan_turn"]
+__all__ = ["PlannedAction", "TableMismatch", "TurnPlan", "draw_seen", "plan_turn"]
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,25 @@ def plan_turn(deal: Deal, seen: Sequence[Sequence[Card]], discard_top: Card | No
     if discard_top is not None and discard_top != deal.discard_top:
         ordered.append(PlannedAction(Discard(discard_top), ()))
     return TurnPlan(tuple(ordered))
+
+
+def draw_seen(deal: Deal, discard_top: Card | None) -> DrawStock | DrawDiscard | None:
+    """The draw the discard pile's zone shows, watched while ``deal.turn`` is to draw: its top card
+    taken (the card under it, or no card, now on top) → ``DrawDiscard``; another card on top (drawn from
+    the stock and already discarded) → ``DrawStock``; the top card unchanged → ``None``, nothing seen
+    yet (a draw from the stock shows only once the discard is laid).
+
+    >>> from rules.kalooki import KalookiOptions, new_session, TurnUp
+    >>> deal = new_session(KalookiOptions(players=2, mode="referee")).deal.apply(TurnUp(Card.parse("2C")))
+    >>> draw_seen(deal, Card.parse("2C")), draw_seen(deal, None), draw_seen(deal, Card.parse("9H"))
+    (None, DrawDiscard(), DrawStock())
+    """
+    if deal.phase != "draw" or discard_top == deal.discard_top:
+        return None
+    under = deal.discards[-2] if len(deal.discards) >= 2 else None
+    if discard_top == under:
+        return DrawDiscard()
+    return DrawStock() if discard_top is not None else None
 
 
 def _match(table: Sequence[Meld], seen: Sequence[Sequence[Card]]) -> dict[int, int]:

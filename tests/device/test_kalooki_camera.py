@@ -13,9 +13,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.sessions.kalooki_camera import TableMismatch, plan_turn
+from device.sessions.kalooki_camera import TableMismatch, draw_seen, plan_turn
 from rules.errors import IllegalAction
-from rules.kalooki import Build, Card, Deal, Discard, DrawStock, KalookiOptions, LayDown, ReleaseJoker, TurnUp
+from rules.kalooki import (
+    Build,
+    Card,
+    Deal,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    KalookiOptions,
+    LayDown,
+    ReleaseJoker,
+    TurnUp,
+)
 from rules.kalooki.auto import random_turn
 from rules.kalooki.cards import parse_cards
 from rules.kalooki.session import new_session
@@ -50,6 +61,15 @@ def play_through_the_camera(seed: int, players: int) -> tuple[int, int]:
         for act in actions:
             after = after.apply(act)
         drawn = deal.apply(actions[0])
+        # The draw, as the discard pile's zone shows it while it happens, then at the end of the turn.
+        if isinstance(actions[0], DrawDiscard):
+            twin_under = drawn.discard_top == deal.discard_top  # the top taken off its twin: unseen
+            assert draw_seen(deal, drawn.discard_top) == (None if twin_under else DrawDiscard())
+        else:
+            assert draw_seen(deal, drawn.discard_top) is None  # nothing to see yet
+            last = after.discards[-1]
+            if last not in (deal.discard_top, deal.discards[-2] if len(deal.discards) > 1 else None):
+                assert draw_seen(deal, last) == DrawStock()
         plan = plan_turn(drawn, seen_as_laid(after, rng), after.discards[-1])
         state = drawn
         for planned in plan.actions:
