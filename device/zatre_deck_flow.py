@@ -1,9 +1,11 @@
 """The owner's deck count for Zatre: the box's 50 cards laid face up a batch at a time, read by the
 camera, counted into a manifest (``device.zatre_deck``) that new games are dealt from.
 
-Each phase is a small state that owns its data and answers the flow's three events — a settled
-reading of the table (:meth:`DeckState.seen`), *Add batch* (:meth:`DeckState.add`) and *Undo last batch*
-(:meth:`DeckState.undo`) — with the next state:
+Each phase is a small state (``device.states.State``, the sessions' kind) that owns its data and
+answers the flow's three events — a settled reading of the table (a :class:`vision.zatre.LooseCards`:
+:meth:`DeckState.seen`), *Add batch* (:class:`AddBatch`: :meth:`DeckState.add`) and *Undo last batch*
+(:class:`UndoBatch`: :meth:`DeckState.undo`) — with the next state; the count's
+``device.states.StateMachine`` makes and logs the transitions:
 
 - :class:`Laying` — no batch to add: the table is empty, or still shows the batch just added (which
   is not read again until the table has been cleared or changed); *Undo last batch* takes the last
@@ -32,25 +34,58 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, cast
 
 from device.camera_view import GameReader
+from device.states import State, StateMachine
 from device.zatre_deck import Manifest, write_manifest
 from rules.zatre import DECK_SIZE, Card
 from vision.zatre import LooseCards, read_loose_cards
 
-__all__ = ["DECK_READER", "BatchRead", "Complete", "DeckCount", "DeckState", "Laying", "Refused"]
+__all__ = [
+    "DECK_READER",
+    "AddBatch",
+    "BatchRead",
+    "Complete",
+    "DeckCount",
+    "DeckState",
+    "Laying",
+    "Refused",
+    "UndoBatch",
+]
 
 DECK_READER: GameReader[LooseCards] = GameReader(read_loose_cards)  # the camera's reader during the count
 
 RefusalKind = Literal["unreadable", "too_many", "nothing"]
 
 
-class DeckState:
+@dataclass(frozen=True)
+class AddBatch:
+    """*Add batch* pressed."""
+
+
+@dataclass(frozen=True)
+class UndoBatch:
+    """*Undo last batch* pressed."""
+
+
+class DeckState(State["DeckCount"]):
     """One phase of the deck count. The default answers: a reading shows a batch (or an empty table),
-    *Add batch* and *Undo* do nothing."""
+    *Add batch* does nothing, *Undo* takes the last batch off."""
 
     name: ClassVar[str] = ""
+
+    def handle(self, session: DeckCount, event: object) -> DeckState | None:
+        """The next state for a reading, *Add batch* or *Undo* (``None``: this one stays)."""
+        if isinstance(event, LooseCards):
+            after = self.seen(session, event)
+        elif isinstance(event, AddBatch):
+            after = self.add(session)
+        elif isinstance(event, UndoBatch):
+            after = self.undo(session)
+        else:
+            return None
+        return None if after is self else after
 
     def seen(self, count: DeckCount, reading: LooseCards) -> DeckState:
         return count.after_reading(reading)
@@ -142,13 +177,18 @@ class Complete(DeckState):
         return self  # the count is whole: more cards on the table are not a batch
 
 
-@dataclass
 class DeckCount:
-    """The batches counted so far (each a count per card, ``key`` form) and the phase the count is in."""
+    """The batches counted so far (each a count per card, ``key`` form), the last reading of the table,
+    and the phase the count is in (its state machine's state)."""
 
-    batches: list[Counter[Card]] = field(default_factory=list)
-    state: DeckState = field(default_factory=Laying)
-    table: LooseCards | None = None  # the last reading of the table
+    def __init__(self) -> None:
+        self.batches: list[Counter[Card]] = []
+        self.table: LooseCards | None = None  # the last reading of the table
+        self.machine: StateMachine[DeckCount] = StateMachine(self, Laying(), name="zatre deck count")
+
+    @property
+    def state(self) -> DeckState:
+        return cast(DeckState, self.machine.state)
 
     @property
     def total(self) -> int:
@@ -179,13 +219,13 @@ class DeckCount:
 
     def seen(self, reading: LooseCards) -> None:
         self.table = reading
-        self.state = self.state.seen(self, reading)
+        self.machine.handle(reading)
 
     def add(self) -> None:
-        self.state = self.state.add(self)
+        self.machine.handle(AddBatch())
 
     def undo(self) -> None:
-        self.state = self.state.undo(self)
+        self.machine.handle(UndoBatch())
 
     def save(self, path: str | Path, name: str) -> Manifest | None:
         """Write the 50 cards to the manifest at ``path`` (atomically; the previous one kept beside it);
@@ -197,7 +237,7 @@ class DeckCount:
             manifest = write_manifest(path, self.counts(), name)
         except (OSError, ValueError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.state = Complete(error=f"{path}: {reason}")
+            self.machine.go(Complete(error=f"{path}: {reason}"), cause="Save")
             return None
-        self.state = Complete(saved=manifest)
+        self.machine.go(Complete(saved=manifest), cause="Save")
         return manifest

@@ -87,6 +87,13 @@ def test_a_batch_with_a_card_that_cannot_be_read_is_refused() -> None:
     count.seen(seen(DECK[:12]))  # the hand taken away
     count.add()
     assert count.total == 12
+    # Every transition made by the count's state machine, with its cause (device.states).
+    assert [str(t) for t in count.machine.transitions] == [
+        "Laying -> BatchRead (LooseCards)",
+        "BatchRead -> Refused (AddBatch)",
+        "Refused -> BatchRead (LooseCards)",
+        "BatchRead -> Laying (AddBatch)",
+    ]
 
 
 def test_a_batch_that_makes_more_than_50_is_refused_and_50_completes() -> None:
