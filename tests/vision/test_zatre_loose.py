@@ -79,3 +79,16 @@ def test_not_a_frame_is_refused() -> None:
     with pytest.raises(ValueError):
         read_loose_cards(np.zeros((10, 10), np.uint8))
     assert isinstance(read_loose_cards(np.full((480, 640, 3), 90, np.uint8)), LooseCards)
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_cards_touching_each_other_are_told_apart(seed: int) -> None:
+    """A played round's 25 cards, laid edge to edge as on a board: two halves of one card share one
+    line, two cards' halves do not (the same rule as the board reader's), whatever the layout."""
+    from rules.zatre import ZatreOptions, auto_play
+    from vision.zatre_synth import render_zatre_board
+
+    board = auto_play(ZatreOptions(players=2, seed=seed)).rounds_played[0].board
+    frame, _ = render_zatre_board(board.placements, np.random.default_rng(seed), hands=0)
+    reading = read_loose_cards(frame)
+    assert reading.certain and reading.counts() == Counter(p.card.key for p in board.placements)
