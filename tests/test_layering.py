@@ -70,7 +70,8 @@ def test_screens_and_their_drawing_never_touch_opencv() -> None:
 def module_graph(root: Path, package: str) -> dict[str, set[str]]:
     """Each module of ``package`` (under ``root``) and the modules of that package it imports, any way:
     at the top, inside a function, under ``TYPE_CHECKING``; ``from a import b`` counts ``a.b`` when
-    ``b`` is a module, else ``a`` (a package's ``__init__``, imported on the way, is not counted)."""
+    ``b`` is a module, else ``a`` (a package's ``__init__``, imported on the way, is not counted); a
+    package that calls ``import_all`` (``device/discover.py``) imports each module directly in it."""
     paths = {}
     for path in sorted((root / package).rglob("*.py")):
         parts = path.relative_to(root).with_suffix("").parts
@@ -88,6 +89,12 @@ def module_graph(root: Path, package: str) -> dict[str, set[str]]:
                     base = ".".join([*here[: len(here) - node.level + 1], *([base] if base else [])])
                 for alias in node.names:
                     found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base)
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "import_all"
+            ):
+                found.update(m for m in paths if m.rpartition(".")[0] == name)
         graph[name] = {m for m in found if m in paths and m != name}
     return graph
 

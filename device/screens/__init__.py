@@ -1,41 +1,10 @@
-"""The screens of the appliance; importing this package registers them in ``SCREENS`` by name."""
+"""The screens of the appliance; importing this package imports every module here (``device.discover``),
+and each registers its screens in ``SCREENS`` by name (``@screen``): a new game's screen is a new module
+here, and no list changes."""
 
-from device.screens import (
-    correction,
-    dice_table,
-    end,
-    failsafe,
-    history,
-    home,
-    kalooki_table,
-    players,
-    rummikub_coach_panel,
-    rummikub_puzzle,
-    rummikub_table,
-    settings,
-    voice_settings,
-    zatre_deck,
-    zatre_table,
-)
+from device.discover import import_all
 from device.screens.base import SCREENS, Screen, screen
 
-__all__ = [
-    "SCREENS",
-    "Screen",
-    "correction",
-    "dice_table",
-    "end",
-    "failsafe",
-    "history",
-    "home",
-    "kalooki_table",
-    "players",
-    "rummikub_coach_panel",
-    "rummikub_puzzle",
-    "rummikub_table",
-    "screen",
-    "settings",
-    "voice_settings",
-    "zatre_deck",
-    "zatre_table",
-]
+MODULES = import_all(__name__, __path__)
+
+__all__ = ["MODULES", "SCREENS", "Screen", "screen"]

@@ -1,29 +1,10 @@
-"""The games the appliance can referee: importing this package registers their sessions in
-``device.session.SESSIONS`` (one module per family of games) and their simulated tables in
-``device.sessions.simulated.TABLES`` (``*_sim`` beside each session)."""
+"""The games the appliance can referee: each module here registers what it defines when imported (a
+session in ``device.session.SESSIONS``, one module per family of games; a simulated table, ``*_sim``
+beside its session, in ``device.sessions.simulated.TABLES``). Importing this package imports them all
+(``device.discover``): a new game's session is a new module here, and no list changes."""
 
-from device.sessions import (
-    dice,
-    dice_sim,
-    kalooki,
-    kalooki_sim,
-    rummikub,
-    rummikub_puzzle,
-    rummikub_puzzle_sim,
-    rummikub_sim,
-    zatre,
-    zatre_sim,
-)
+from device.discover import import_all
 
-__all__ = [
-    "dice",
-    "dice_sim",
-    "kalooki",
-    "kalooki_sim",
-    "rummikub",
-    "rummikub_puzzle",
-    "rummikub_puzzle_sim",
-    "rummikub_sim",
-    "zatre",
-    "zatre_sim",
-]
+MODULES = import_all(__name__, __path__)
+
+__all__ = ["MODULES"]
