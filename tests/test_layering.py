@@ -10,18 +10,21 @@ too."""
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+import setuptools
 
 ROOT = Path(__file__).resolve().parent.parent
-OURS = {"rules", "vision", "drivers", "device"}
+OURS = {"rules", "vision", "drivers", "device", "training"}
 ALLOWED = {
     "rules": {"rules"},
     "vision": {"vision", "rules"},
     "drivers": {"drivers"},
-    "device": OURS,
+    "device": OURS - {"training"},
+    "training": {"training", "vision", "rules"},  # the workshop: not installed, never imported at run time
 }
 
 
@@ -46,6 +49,18 @@ def test_imports_point_one_way(package: str) -> None:
         if name in OURS and name not in ALLOWED[package]
     ]
     assert offenders == []
+
+
+def test_the_workshop_is_not_in_the_runtime_package() -> None:
+    """The Pi installs the wheel of ``pyproject.toml``: its packages are the four of the runtime, and the
+    training code (``training/``, PyTorch) is none of them."""
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        project = tomllib.load(file)
+    include = project["tool"]["setuptools"]["packages"]["find"]["include"]
+    packaged = setuptools.find_packages(where=str(ROOT), include=include)
+    assert {name.split(".")[0] for name in packaged} == {"rules", "vision", "drivers", "device"}
+    assert "vision" in packaged and "device.journal" in packaged
+    assert not (ROOT / "vision" / "train").exists() and (ROOT / "training" / "common.py").is_file()
 
 
 def test_the_check_sees_a_wrong_import(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """Train the dice reader's two small networks on the shared photo datasets and export them to ONNX.
 
-    python -m vision.train.dice --data ../shared/datasets --out vision/models
+    python -m training.dice --data ../shared/datasets --out vision/models
 
 1. **Detector**: a tiny fully-convolutional CenterNet. The image is scaled so its long side is
    ``NET_LONG`` pixels; at stride 4 it predicts a heatmap of top-face centres, the face size (log pixels)
@@ -22,7 +22,6 @@ with a per-value ratio (the pips of a 1 span far less of the face than those of 
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import shutil
@@ -33,12 +32,24 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch import nn
 
+from training.common import (
+    Detector,
+    DetectorSample,
+    arguments,
+    cbr,
+    credits,
+    export,
+    fit_classifier,
+    fit_detector,
+    fit_temperature,
+    match_labels,
+    photometric,
+    prepare,
+    write_config,
+)
 from vision.dataset import LabelledImage, load_folder
-from vision.nets import normalise
-from vision.train.common import Detector, cbr, export, focal, photometric
 
 NET_LONG = 384
 STRIDE = 4
@@ -53,7 +64,7 @@ WEBCAM_FACE_RATIO = (2.5, 1.8, 1.6, 1.55, 1.6, 1.35)
 DATASETS = {"dice-tray": "face", "dice-webcam": "pips"}
 CREDIT = """Dice reader models (dice_detector.onnx, dice_classifier.onnx, dice_reader.json)
 
-Trained by vision/train/dice.py on the "fit" split of two public photo sets:
+Trained by training/dice.py on the "fit" split of two public photo sets:
 - dice-tray: github.com/nell-byler/dice_detection, BSD-3-Clause, (c) 2019 Nell Byler
 - dice-webcam: github.com/matteop65/Dice_Detection_Recognition, MIT, (c) 2021 Matteo Anthony Penlington
 plus scenes rendered by vision/synth.py. The models are derived from those photographs; keep this
@@ -233,38 +244,14 @@ def _pick(sets: dict[str, list[Photo]], rng: np.random.Generator) -> Photo:
     return photos[rng.integers(len(photos))]
 
 
-def train_detector(sets: dict[str, list[Photo]], steps: int, seed: int) -> Detector:
-    rng = np.random.default_rng(seed)
-    torch.manual_seed(seed)
-    net = Detector()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    out, batch = 192, 12
-    start = time.monotonic()
-    for step in range(steps):
-        imgs, heats, regs, masks = [], [], [], []
-        for _ in range(batch):
-            img, dice = _detector_sample(_pick(sets, rng), rng, out)
-            heat, reg, mask = _detector_targets(dice, out)
-            imgs.append(img)
-            heats.append(heat)
-            regs.append(reg)
-            masks.append(mask)
-        x = torch.from_numpy(normalise(np.stack(imgs)))
-        pred = net(x)
-        heat_t, reg_t, mask_t = (torch.from_numpy(np.stack(a)) for a in (heats, regs, masks))
-        n = mask_t.sum().clamp(min=1.0)
-        reg_loss = (torch.abs(pred[:, 1:] - reg_t) * mask_t[:, None]).sum() / n
-        loss = focal(pred[:, 0], heat_t) + reg_loss
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 100 == 0 or step == steps - 1:
-            print(
-                f"detector step {step} loss {loss.item():.3f} ({time.monotonic() - start:.0f} s)", flush=True
-            )
-    return net.eval()
+def train_detector(sets: dict[str, list[Photo]], steps: int, seed: int) -> nn.Module:
+    out = 192
+
+    def sample(rng: np.random.Generator) -> DetectorSample:
+        img, dice = _detector_sample(_pick(sets, rng), rng, out)
+        return (img, *_detector_targets(dice, out))
+
+    return fit_detector(Detector, sample, steps, seed, batch=12)
 
 
 # ---------------------------------------------------------------- classifier training
@@ -321,32 +308,8 @@ def _classifier_sample(
 
 def train_classifier(
     sets: dict[str, list[Photo]], hard: list[tuple[Photo, float, float, float]], steps: int, seed: int
-) -> Classifier:
-    rng = np.random.default_rng(seed + 1)
-    torch.manual_seed(seed + 1)
-    net = Classifier()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    batch = 96
-    start = time.monotonic()
-    for step in range(steps):
-        pairs = [_classifier_sample(sets, hard, rng) for _ in range(batch)]
-        x = torch.from_numpy(normalise(np.stack([p[0] for p in pairs])))
-        y = torch.tensor([p[1] for p in pairs])
-        logits = net(x)
-        loss = F.cross_entropy(logits, y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 100 == 0 or step == steps - 1:
-            acc = (logits.argmax(1) == y).float().mean().item()
-            print(
-                f"classifier step {step} loss {loss.item():.3f} acc {acc:.3f} "
-                f"({time.monotonic() - start:.0f} s)",
-                flush=True,
-            )
-    return net.eval()
+) -> nn.Module:
+    return fit_classifier(Classifier, lambda rng: _classifier_sample(sets, hard, rng), steps, seed, batch=96)
 
 
 # ---------------------------------------------------------------- export and calibration
@@ -381,34 +344,13 @@ def calibrate(data: Path, out: Path, wrong_share: float = 1 / 200) -> dict[str, 
             # Which crops get all four turns depends on the temperature in the config; refitting it moves
             # it by ~1 %, which hardly changes that choice.
             raw = models.classify(photo.image, dets)
-            matched = set()
-            for (x, y, _size, score), row in zip(dets, raw, strict=True):
-                label = NOT_A_DIE
-                best = None
-                for j, d in enumerate(photo.dice):
-                    dist = math.hypot(x - d.x, y - d.y)
-                    if j not in matched and dist < 0.5 * d.size and (best is None or dist < best[0]):
-                        best = (dist, j)
-                if best is not None:
-                    matched.add(best[1])
-                    label = photo.dice[best[1]].value - 1
+            found = match_labels([(x, y) for x, y, _, _ in dets], [(d.x, d.y, d.size) for d in photo.dice])
+            for (_x, _y, _size, score), row, j in zip(dets, raw, found, strict=True):
                 logits.append(row)
-                labels.append(label)
+                labels.append(NOT_A_DIE if j is None else photo.dice[j].value - 1)
                 scores.append(score)
             truths_per_image.append(len(photo.dice))
-    z = torch.tensor(np.array(logits), dtype=torch.float32)
-    y = torch.tensor(labels)
-    log_t = torch.zeros(1, requires_grad=True)
-    opt = torch.optim.LBFGS([log_t], lr=0.1, max_iter=200)
-
-    def closure() -> torch.Tensor:
-        opt.zero_grad()
-        loss = F.cross_entropy(z / log_t.exp(), y)
-        loss.backward()
-        return loss
-
-    opt.step(closure)
-    temperature = float(log_t.exp().item())
+    temperature = fit_temperature(logits, labels)
     models.classifier.temperature = temperature
     from vision.dice import read_dice
     from vision.evaluate import scored_dice, threshold_for
@@ -433,32 +375,21 @@ def calibrate(data: Path, out: Path, wrong_share: float = 1 / 200) -> dict[str, 
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = arguments(
+        __doc__, detector_steps=3000, classifier_steps=6000, seed=5, synthetic=200, rendered="rendered scenes"
     )
-    parser.add_argument("--data", type=Path, default=Path("../shared/datasets"))
-    parser.add_argument("--out", type=Path, default=Path("vision/models"))
-    parser.add_argument("--detector-steps", type=int, default=3000)
-    parser.add_argument("--classifier-steps", type=int, default=6000)
-    parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     parser.add_argument(
         "--wrong-share", type=float, default=1 / 200, help="confident calib dice that may be wrong"
     )
-    parser.add_argument("--synthetic", type=int, default=200, help="rendered scenes mixed into training")
     parser.add_argument("--skip-detector", action="store_true", help="reuse the detector in --out")
     parser.add_argument("--calibrate-only", action="store_true", help="refit temperature and threshold only")
     args = parser.parse_args(argv)
-    torch.set_num_threads(args.threads)
-    cv2.setNumThreads(1)
-    np.random.seed(args.seed)
-    args.out.mkdir(parents=True, exist_ok=True)
-    start = time.monotonic()
+    start = prepare(args)
     config_path = args.out / "dice_reader.json"
     if args.calibrate_only:
         config = json.loads(config_path.read_text())
         config.update(calibrate(args.data, args.out, args.wrong_share))
-        config_path.write_text(json.dumps(config, indent=2) + "\n")
+        write_config(config_path, config)
         return
     fit = load_photos(args.data, "fit")
     fit["synthetic"] = synthetic_photos(args.synthetic, args.seed)
@@ -479,14 +410,14 @@ def main(argv: list[str] | None = None) -> None:
         export(detector, torch.zeros(1, 3, 192, 256), args.out / "dice_detector.onnx", dynamic=True)
     classifier = Classifier().eval()
     export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
-    config_path.write_text(json.dumps(config, indent=2) + "\n")
+    write_config(config_path, config)
     hard = hard_negatives(fit, args.out)
     print(f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True)
     classifier = train_classifier(fit, hard, args.classifier_steps, args.seed)
     export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
     config.update(calibrate(args.data, args.out, args.wrong_share))
-    config_path.write_text(json.dumps(config, indent=2) + "\n")
-    (args.out / "MODELS.txt").write_text(CREDIT)
+    write_config(config_path, config)
+    (args.out / "MODELS.txt").write_text(credits(args.out, CREDIT))
     shutil.rmtree(args.out / "__pycache__", ignore_errors=True)
     print(f"done in {time.monotonic() - start:.0f} s")
 

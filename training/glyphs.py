@@ -1,6 +1,6 @@
 """Write the tile numbers' glyph atlas that ``vision.synth`` paints rendered tiles with.
 
-    python -m vision.train.glyphs            # writes vision/data/tile_digits.png and .json
+    python -m training.glyphs            # writes vision/data/tile_digits.png and .json
 
 OpenCV's ``putText`` draws different letters in 4.x (Hershey strokes) and 5.x (an embedded TrueType
 face), so a table rendered with it looked different on the Pi's OpenCV 4.11 than on the OpenCV 5 the

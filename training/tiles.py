@@ -1,9 +1,9 @@
 """Train the tile reader's two small networks and export them to ONNX.
 
     pip install -e '.[train]'
-    nice python -m vision.train.tiles --data ../shared/datasets --out vision/models
+    nice python -m training.tiles --data ../shared/datasets --out vision/models
 
-1. **Detector**: the shared stride-4 CenterNet (``vision.train.common.Detector``) with seven channels:
+1. **Detector**: the shared stride-4 CenterNet (``training.common.Detector``) with seven channels:
    heat, log long side, dx, dy, log short side, cos 2θ, sin 2θ (θ the tile's turn, known modulo a half
    turn). The image is scaled so its long side is ``NET_LONG`` px.
 2. **Classifier**: a small CNN on a straightened ``CROP_W``×``CROP_H`` portrait crop (``MARGIN`` × the
@@ -22,7 +22,6 @@ threshold; ``val`` is never touched. Seeds are fixed; torch runs on ``--threads`
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import shutil
@@ -33,13 +32,26 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch import nn
 
+from training.common import (
+    Detector,
+    DetectorSample,
+    arguments,
+    cbr,
+    credits,
+    export,
+    fit_classifier,
+    fit_detector,
+    fit_temperature,
+    match_labels,
+    photometric,
+    prepare,
+    write_config,
+)
 from vision.dataset import LabelledImage, load_folder
-from vision.nets import cut, normalise
+from vision.nets import cut
 from vision.tiles import face_white
-from vision.train.common import Detector, cbr, export, focal, photometric
 
 NET_LONG = 512
 STRIDE = 4
@@ -51,7 +63,7 @@ DETECTOR_WIDTHS = (12, 16, 32, 48, 24)  # small: the detector trains in minutes 
 DATASET = "rummikub-tiles"
 CREDIT = """Tile reader models (tiles_detector.onnx, tiles_classifier.onnx, tiles_reader.json)
 
-Trained by vision/train/tiles.py on the "fit" split of a public photo set:
+Trained by training/tiles.py on the "fit" split of a public photo set:
 - rummikub-tiles: Roboflow Universe "Rummikub v1" (workspace rummikue,
   universe.roboflow.com/rummikue/rummikub-nvypk-8cwem), via github.com/conner-replogle/rummikub-detector,
   licence CC BY 4.0 (creativecommons.org/licenses/by/4.0/)
@@ -214,37 +226,14 @@ def _detector_targets(tiles: list[np.ndarray], out: int) -> tuple[np.ndarray, np
     return heat, reg, mask
 
 
-def train_detector(real: list[Photo], synthetic: list[Photo], steps: int, seed: int) -> Detector:
-    rng = np.random.default_rng(seed)
-    torch.manual_seed(seed)
-    net = Detector(CHANNELS, DETECTOR_WIDTHS)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    out, batch = 192, 10
-    start = time.monotonic()
-    for step in range(steps):
-        imgs, heats, regs, masks = [], [], [], []
-        for _ in range(batch):
-            img, tiles = _detector_sample(_pick(real, synthetic, rng, 0.2), rng, out)
-            heat, reg, mask = _detector_targets(tiles, out)
-            imgs.append(img)
-            heats.append(heat)
-            regs.append(reg)
-            masks.append(mask)
-        pred = net(torch.from_numpy(normalise(np.stack(imgs))))
-        heat_t, reg_t, mask_t = (torch.from_numpy(np.stack(a)) for a in (heats, regs, masks))
-        n = mask_t.sum().clamp(min=1.0)
-        reg_loss = (torch.abs(pred[:, 1:] - reg_t) * mask_t[:, None]).sum() / n
-        loss = focal(pred[:, 0], heat_t) + reg_loss
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 100 == 0 or step == steps - 1:
-            print(
-                f"detector step {step} loss {loss.item():.3f} ({time.monotonic() - start:.0f} s)", flush=True
-            )
-    return net.eval()
+def train_detector(real: list[Photo], synthetic: list[Photo], steps: int, seed: int) -> nn.Module:
+    out = 192
+
+    def sample(rng: np.random.Generator) -> DetectorSample:
+        img, tiles = _detector_sample(_pick(real, synthetic, rng, 0.2), rng, out)
+        return (img, *_detector_targets(tiles, out))
+
+    return fit_detector(lambda: Detector(CHANNELS, DETECTOR_WIDTHS), sample, steps, seed, batch=10)
 
 
 # ---------------------------------------------------------------- classifier
@@ -382,33 +371,16 @@ def train_classifier(
     hard: list[tuple[Photo, float, float, float, float, float]],
     steps: int,
     seed: int,
-) -> Classifier:
-    labels = _labels()
-    rng = np.random.default_rng(seed + 1)
-    torch.manual_seed(seed + 1)
-    net = Classifier(len(labels))
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    batch = 64
-    start = time.monotonic()
-    for step in range(steps):
-        pairs = [_classifier_sample(real, synthetic, hard, len(labels) - 1, rng) for _ in range(batch)]
-        x = torch.from_numpy(normalise(np.stack([p[0] for p in pairs])))
-        y = torch.tensor([p[1] for p in pairs])
-        logits = net(x)
-        loss = F.cross_entropy(logits, y, label_smoothing=0.02)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 100 == 0 or step == steps - 1:
-            acc = (logits.argmax(1) == y).float().mean().item()
-            print(
-                f"classifier step {step} loss {loss.item():.3f} acc {acc:.3f} "
-                f"({time.monotonic() - start:.0f} s)",
-                flush=True,
-            )
-    return net.eval()
+) -> nn.Module:
+    classes = len(_labels())
+    return fit_classifier(
+        lambda: Classifier(classes),
+        lambda rng: _classifier_sample(real, synthetic, hard, classes - 1, rng),
+        steps,
+        seed,
+        batch=64,
+        label_smoothing=0.02,
+    )
 
 
 # ---------------------------------------------------------------- hard negatives and calibration
@@ -450,33 +422,13 @@ def calibrate(data: Path, out: Path, tables: int, wrong_share: float = 1 / 200) 
         turns = (0, 2) if models.half_turns else (0,)
         raw = models.classifier.turn_logits(crops, turns).mean(axis=0)
         centres = [geometry(t.corners) for t in photo.tiles]
-        matched: set[int] = set()
-        for d, row in zip(dets, raw, strict=True):
-            label, best = none, None
-            for j, c in enumerate(centres):
-                dist = math.hypot(d.x - c[0], d.y - c[1])
-                if j not in matched and dist < 0.5 * c[3] and (best is None or dist < best[0]):
-                    best = (dist, j)
-            if best is not None:
-                matched.add(best[1])
-                label = photo.tiles[best[1]].label
+        found = match_labels([(d.x, d.y) for d in dets], [(c[0], c[1], c[3]) for c in centres])
+        for row, j in zip(raw, found, strict=True):
             logits.append(row)
-            labels.append(label)
+            labels.append(none if j is None else photo.tiles[j].label)
     if not logits:
         raise SystemExit("calibration: the detector found nothing on the calib photos; train it longer")
-    z = torch.tensor(np.array(logits), dtype=torch.float32)
-    y = torch.tensor(labels)
-    log_t = torch.zeros(1, requires_grad=True)
-    opt = torch.optim.LBFGS([log_t], lr=0.1, max_iter=200)
-
-    def closure() -> torch.Tensor:
-        opt.zero_grad()
-        loss = F.cross_entropy(z / log_t.exp(), y)
-        loss.backward()
-        return loss
-
-    opt.step(closure)
-    temperature = float(log_t.exp().item())
+    temperature = fit_temperature(logits, labels)
     models.classifier.temperature = temperature
     # The melds' say depends on the threshold (a doubtful tile may be decided by its meld): read with a
     # provisional one, fit, and read again with the fitted one.
@@ -531,19 +483,17 @@ def _scored_rendered(observation: object, truth: object) -> list[tuple[float, bo
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = arguments(
+        __doc__,
+        detector_steps=2800,
+        classifier_steps=1500,
+        seed=13,
+        synthetic=160,
+        rendered="rendered tables",
     )
-    parser.add_argument("--data", type=Path, default=Path("../shared/datasets"))
-    parser.add_argument("--out", type=Path, default=Path("vision/models"))
-    parser.add_argument("--detector-steps", type=int, default=2800)
-    parser.add_argument("--classifier-steps", type=int, default=1500)
-    parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     parser.add_argument(
         "--calibration-tables", type=int, default=12, help="rendered tables of each kind for the threshold"
     )
-    parser.add_argument("--synthetic", type=int, default=160, help="rendered tables mixed into training")
     parser.add_argument(
         "--stage",
         choices=("all", "detector", "classifier", "calibrate"),
@@ -554,11 +504,7 @@ def main(argv: list[str] | None = None) -> None:
         "--no-hard-negatives", action="store_true", help="train the classifier without the detector's misses"
     )
     args = parser.parse_args(argv)
-    torch.set_num_threads(args.threads)
-    cv2.setNumThreads(1)
-    np.random.seed(args.seed)
-    args.out.mkdir(parents=True, exist_ok=True)
-    start = time.monotonic()
+    start = prepare(args)
     config_path = args.out / "tiles_reader.json"
     config = {
         "detector": "tiles_detector.onnx",
@@ -594,7 +540,7 @@ def main(argv: list[str] | None = None) -> None:
                 export(
                     placeholder, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", False
                 )
-            config_path.write_text(json.dumps(config, indent=2) + "\n")
+            write_config(config_path, config)
             hard = hard_negatives(real + synthetic, args.out)
             print(
                 f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True
@@ -603,23 +549,13 @@ def main(argv: list[str] | None = None) -> None:
         export(
             classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False
         )
-    config_path.write_text(json.dumps(config, indent=2) + "\n")
+    write_config(config_path, config)
     if args.stage in ("all", "calibrate"):
         config.update(calibrate(args.data, args.out, args.calibration_tables))
-        config_path.write_text(json.dumps(config, indent=2) + "\n")
-        (args.out / "MODELS.txt").write_text(_credits(args.out))
+        write_config(config_path, config)
+        (args.out / "MODELS.txt").write_text(credits(args.out, CREDIT))
     shutil.rmtree(args.out / "__pycache__", ignore_errors=True)
     print(f"done in {time.monotonic() - start:.0f} s")
-
-
-def _credits(out: Path) -> str:
-    """MODELS.txt with the tile notice beside the other readers' notices (replaced, never duplicated)."""
-    path = out / "MODELS.txt"
-    text = path.read_text() if path.is_file() else ""
-    head = CREDIT.splitlines()[0]
-    if head in text:
-        text = text[: text.index(head)].rstrip("\n")
-    return (text + "\n\n" if text else "") + CREDIT
 
 
 if __name__ == "__main__":

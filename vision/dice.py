@@ -1,7 +1,7 @@
 """Reading dice from a camera frame: a learned detector finds the top faces, a learned classifier reads them.
 
 Both networks are small ONNX files in ``vision/models`` run by ``cv2.dnn`` through the shared detector and
-crop classifier of ``vision.nets`` (trained by ``vision/train/dice.py``; see ``vision/models/MODELS.txt``
+crop classifier of ``vision.nets`` (trained by ``training/dice.py``; see ``vision/models/MODELS.txt``
 for the photo sets they come from).
 
 1. The frame (or, with a calibration, the top-down view of the play area) is scaled so its long side is

@@ -3,7 +3,7 @@ with its own labels and turns, straightened crops, and the reader's settings fil
 
 A reader (dice, tiles, later cards) is a JSON file in ``vision/models`` naming its two ONNX networks and
 their settings, plus the little code that says what a detection and a class mean for that game. The
-networks run through ``cv2.dnn``; training (``vision/train``) imports ``normalise`` from here, so the two
+networks run through ``cv2.dnn``; training (``training/``) imports ``normalise`` from here, so the two
 sides cannot drift apart.
 
 >>> normalise(np.full((1, 2, 2, 3), 255, np.uint8))[0, :, 0, 0].tolist()
@@ -35,7 +35,7 @@ def load_settings(name: str, folder: Path = MODELS) -> dict[str, Any]:
     """A reader's settings (``NAME_reader.json``); ``FileNotFoundError`` names the missing file."""
     path = folder / f"{name}_reader.json"
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such reader settings (train it with vision/train/{name}.py)")
+        raise FileNotFoundError(f"{path}: no such reader settings (train it with training/{name}.py)")
     settings: dict[str, Any] = json.loads(path.read_text())
     return settings
 

@@ -211,7 +211,7 @@ def _marker_centres(size: tuple[int, int]) -> list[tuple[float, float]]:
 # ---------------------------------------------------------------- Rummikub tiles and tables
 
 TILE_ASPECT = 0.72  # a tile's short side / long side (the real ones are about 26 × 36 mm)
-# The tile numbers' glyphs (written by ``python -m vision.train.glyphs``): drawn from an atlas rather than
+# The tile numbers' glyphs (written by ``python -m training.glyphs``): drawn from an atlas rather than
 # by ``cv2.putText``, whose letters differ between OpenCV 4.x and 5.x, so a rendered table looks the same
 # on both (the Pi runs 4.11).
 GLYPHS = Path(__file__).parent / "data" / "tile_digits"

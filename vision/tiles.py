@@ -1,7 +1,7 @@
 """Reading a Rummikub table from a camera frame: every face-up tile, its number and colour, and the melds.
 
 Both networks are small ONNX files in ``vision/models`` run by ``cv2.dnn`` through the shared detector and
-crop classifier of ``vision.nets`` (trained by ``vision/train/tiles.py``; ``vision/models/MODELS.txt``
+crop classifier of ``vision.nets`` (trained by ``training/tiles.py``; ``vision/models/MODELS.txt``
 credits the photo set they come from).
 
 1. The detector finds tile centres with each tile's long and short side and its turn (modulo a half
