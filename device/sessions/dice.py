@@ -13,10 +13,14 @@
   best box is entered as soon as the roll is seen. Either way :attr:`DiceSession.timeout_entry` says
   which box was entered for whom, for the screen's notice.
 
-The phases (:attr:`DiceSession.phase`): ``rolling`` (no roll yet this turn), ``choosing`` (a box to
-pick), ``asking`` (was that a roll?), ``correcting`` (the players fix a reading: the correction screen)
-and ``over``. The camera's readings arrive as ``Seen`` (``vision.DiceObservation``), the simulator's
-and the players' as :class:`device.sessions.dice_events.DiceSeen`; both go the same way.
+The phases are states (``device.states``; :attr:`DiceSession.stage`, named by
+:attr:`DiceSession.phase`), each owning what it needs: :class:`Rolling` (no roll yet this turn; whether
+the time ran out before it), :class:`Choosing` (a box to pick: the box picked), :class:`Asking` (was
+that a roll? the reading asked about), :class:`Correcting` (the players fix a reading on the correction
+screen: the roll waiting for them, if any) and :class:`Over`. A question and a correction keep the
+turn's state they came from, which *Cancel* and the answer go back to. The camera's readings arrive
+as ``Seen`` (``vision.DiceObservation``), the simulator's and the players' as
+:class:`device.sessions.dice_events.DiceSeen`; both go the same way.
 """
 
 from __future__ import annotations
@@ -25,15 +29,18 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, cast, get_args
 
 from device.camera_view import GameReader
 from device.coach import Coaching
-from device.events import Seen
+from device.events import Seen, TimerSignal
 from device.journal import ReadingFix
 from device.session import GameSession, register_session
 from device.sessions.dice_events import DiceSeen, SeenDie
 from device.sessions.dice_rolls import Scene, Verdict, as_roll, judge, roll_of
+from device.states import State
+from drivers.events import ButtonEvent
+from rules import Action
 from rules.dice import AmendRoll, Choose, Roll, RollDice
 from rules.dice_game import DiceGame, Sheet
 from vision.calibration import HOLD
@@ -41,9 +48,15 @@ from vision.dice import DiceObservation, read_dice
 
 __all__ = [
     "DICE_READER",
+    "Asking",
+    "Choosing",
+    "Correcting",
     "DicePhase",
     "DiceSession",
+    "DiceStage",
+    "Over",
     "PokerDiceSession",
+    "Rolling",
     "TimeoutEntry",
     "YahtzeeSession",
     "dice_fixes",
@@ -146,6 +159,86 @@ def roll_from_seen(dice: Sequence[SeenDie], previous: Roll | None) -> tuple[Roll
     return Roll(tuple(int(v) for v in slots if v is not None)), tuple(sorted(held_positions))
 
 
+class DiceStage(State["DiceSession"]):
+    """A phase of a dice game's turn. Every state takes the dice seen (the camera's, the players'
+    entered by hand) the same way (:meth:`DiceSession.on_dice`), the seat button and the move timer."""
+
+    def handle(self, session: DiceSession, event: object) -> DiceStage | None:
+        if isinstance(event, ButtonEvent):
+            if event.kind == "press":
+                session.confirm(event.seat)
+        elif isinstance(event, TimerSignal):
+            if event.kind == "timeout":
+                session.on_timeout()
+        elif isinstance(event, Seen):
+            session.on_reading(event)
+        elif isinstance(event, DiceSeen):
+            session.on_dice(event)
+        return None
+
+    def base(self) -> Rolling | Choosing:
+        """The turn's own state under a question or a correction: what a *Cancel* goes back to."""
+        raise NotImplementedError
+
+
+@dataclass(eq=False)
+class Rolling(DiceStage):
+    """No roll yet this turn. ``best_on_roll``: the move timer ran out before the roll; the best box
+    is entered as soon as the roll is seen."""
+
+    name: ClassVar[str] = "rolling"
+    best_on_roll: bool = False
+
+    def base(self) -> Rolling:
+        return self
+
+
+@dataclass(eq=False)
+class Choosing(DiceStage):
+    """A box to pick (``selected``), entered by the seat button; or a roll more."""
+
+    name: ClassVar[str] = "choosing"
+    selected: str | None = None
+
+    def base(self) -> Choosing:
+        return self
+
+
+@dataclass(eq=False)
+class Asking(DiceStage):
+    """A reading the device cannot judge: the players are asked whether it was a roll."""
+
+    name: ClassVar[str] = "asking"
+    question: Verdict
+    back: Rolling | Choosing
+
+    def base(self) -> Rolling | Choosing:
+        return self.back
+
+
+@dataclass(eq=False)
+class Correcting(DiceStage):
+    """The correction screen: a roll the camera is unsure of waits for the players' dice
+    (``pending``, in slot order), or the players opened it themselves (``pending`` ``None``)."""
+
+    name: ClassVar[str] = "correcting"
+    pending: DiceSeen | None
+    back: Rolling | Choosing
+
+    def base(self) -> Rolling | Choosing:
+        return self.back
+
+
+class Over(DiceStage):
+    name: ClassVar[str] = "over"
+
+    def handle(self, session: DiceSession, event: object) -> DiceStage | None:
+        return None
+
+    def base(self) -> Rolling:
+        return Rolling()
+
+
 class DiceSession(GameSession):
     table_screen = "dice_table"
     screens = ("correction",)
@@ -153,15 +246,10 @@ class DiceSession(GameSession):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.selected: str | None = None
-        self.pending: DiceSeen | None = None  # a roll that waits for a correction, dice in slot order
         self.scene: Scene | None = None  # the dice as they last lay on the table (None: not seen yet)
-        self.question: Verdict | None = None  # a reading the players are asked about: was it a roll?
         self.seen: Verdict | None = None  # the verdict on the latest reading (log, screen)
         self.seen_count = 0  # how many dice the latest reading has
         self.timeout_entry: TimeoutEntry | None = None
-        self.choose_best_on_roll = False
-        self.fixing = False  # the players opened the correction screen themselves
         self._fixes: tuple[ReadingFix, ...] = ()  # the dice the players corrected, for the roll they enter
         # Slots of the turn's roll the players amended: (what the camera reads there, what lies there);
         # kept for the dice held since, which the camera goes on misreading where they lie.
@@ -175,6 +263,31 @@ class DiceSession(GameSession):
         if self._coaching is None:
             self._coaching = Coaching.for_session(self, mode, state_dir)
         return self._coaching
+
+    # --- the states ----------------------------------------------------------------------------------
+
+    def initial_stage(self) -> DiceStage:
+        return self.settled()
+
+    def settled(self) -> DiceStage:
+        """The state the rules' state calls for: a new turn rolls, a roll taken chooses."""
+        if self.finished:
+            return Over()
+        return Rolling() if self.rolls_used == 0 else Choosing()
+
+    def acted(self, act: Action) -> None:
+        # A roll amended is the same roll: the box picked stays picked.
+        target = self.base() if isinstance(act, AmendRoll) else self.settled()
+        self.go(target, type(act).__name__)
+
+    def go(self, stage: DiceStage, cause: str) -> None:
+        assert self.machine is not None
+        self.machine.go(stage, cause=cause)
+
+    def base(self) -> Rolling | Choosing:
+        stage = self.stage
+        assert isinstance(stage, DiceStage)
+        return stage.base()
 
     # --- what the screen shows -----------------------------------------------------------------------
 
@@ -194,13 +307,33 @@ class DiceSession(GameSession):
 
     @property
     def phase(self) -> DicePhase:
-        if self.finished:
-            return "over"
-        if self.pending is not None or self.fixing:
-            return "correcting"
-        if self.question is not None:
-            return "asking"
-        return "rolling" if self.rolls_used == 0 else "choosing"
+        phase = super().phase
+        assert phase in get_args(DicePhase)
+        return cast(DicePhase, phase)
+
+    @property
+    def selected(self) -> str | None:
+        """The box picked (the turn's :class:`Choosing`)."""
+        base = self.base()
+        return base.selected if isinstance(base, Choosing) else None
+
+    @property
+    def question(self) -> Verdict | None:
+        """The reading the players are asked about (:class:`Asking`)."""
+        stage = self.stage
+        return stage.question if isinstance(stage, Asking) else None
+
+    @property
+    def pending(self) -> DiceSeen | None:
+        """The roll that waits for the players' correction (:class:`Correcting`)."""
+        stage = self.stage
+        return stage.pending if isinstance(stage, Correcting) else None
+
+    @property
+    def choose_best_on_roll(self) -> bool:
+        """The time ran out before the roll: the best box is entered on the roll (:class:`Rolling`)."""
+        base = self.base()
+        return isinstance(base, Rolling) and base.best_on_roll
 
     @property
     def screen(self) -> str:
@@ -224,9 +357,6 @@ class DiceSession(GameSession):
         """The turn's roll so far (``None`` before its first roll)."""
         return self.dice if self.rolls_used > 0 else None
 
-    def on_press(self, seat: int) -> None:
-        self.confirm(seat)
-
     def on_reading(self, seen: Seen) -> None:
         observation = seen.observation
         if seen.kind == "start":
@@ -240,19 +370,15 @@ class DiceSession(GameSession):
         elif isinstance(observation, DiceObservation):
             self.on_dice(seen_from_observation(observation, gap=seen.gap))
 
-    def on_event(self, event: object) -> None:
-        if isinstance(event, DiceSeen):
-            self.on_dice(event)
-
     def fix_dice(self) -> None:
         """The players open the correction screen to enter the dice themselves."""
-        if not self.finished:
-            self.fixing = True
+        if not self.finished and not isinstance(self.stage, Correcting):
+            self.go(Correcting(None, self.base()), "fix_dice")
 
     def cancel_fix(self) -> None:
         """The correction screen is left without entering dice: the reading waiting for it is dropped."""
-        self.fixing = False
-        self.pending = None
+        if isinstance(self.stage, Correcting):
+            self.go(self.base(), "cancel_fix")
 
     def on_dice(self, seen: DiceSeen) -> bool:
         """A settled reading: a roll is submitted (or kept for correction if the camera is unsure), a
@@ -267,22 +393,24 @@ class DiceSession(GameSession):
         if verdict.kind == "incomplete":
             self.scene = verdict.scene
             return False
-        self.question = None
+        if isinstance(self.stage, Asking):
+            self.go(self.base(), "Seen")  # the question is settled by the next reading
         if verdict.kind != "roll":
             self.scene = verdict.scene
-            if verdict.kind == "ask":
-                self.question = verdict
+            if verdict.kind == "ask" and not isinstance(self.stage, Correcting):
+                self.go(Asking(verdict, self.base()), "Seen")
             return False
         return self._enter_roll(verdict, seen)
 
     def answer(self, rolled: bool) -> bool:
         """The players' answer to :attr:`question`: the dice were rolled (enter them) or not."""
-        verdict, self.question = self.question, None
-        if verdict is None or self.finished:
+        stage = self.stage
+        if not isinstance(stage, Asking) or self.finished:
             return False
+        self.go(stage.back, "answer")
         if not rolled:
             return False
-        throw = as_roll(verdict, later=self.current_roll is not None)
+        throw = as_roll(stage.question, later=self.current_roll is not None)
         assert throw.scene is not None
         return self._enter_roll(throw, DiceSeen(tuple(p.die for p in throw.scene.dice)))
 
@@ -294,10 +422,12 @@ class DiceSession(GameSession):
         else:
             in_slots = sorted(verdict.scene.dice, key=lambda p: DICE if p.slot is None else p.slot)
             dice = tuple(p.die for p in in_slots)
+        base = self.base()
         if not seen.certain:
-            self.pending = DiceSeen(dice)
+            self.go(Correcting(DiceSeen(dice), base), "Seen")
             return False
-        self.pending = None
+        if self.stage is not base:
+            self.go(base, "Seen")
         if verdict.scene is None:
             roll, held = roll_from_seen(seen.dice, previous)
         else:
@@ -308,9 +438,7 @@ class DiceSession(GameSession):
         self.amended = {slot: fix for slot, fix in self.amended.items() if slot in held}
         if verdict.scene is None:
             self.scene = None  # the next reading with positions takes its slots from this roll
-        self.selected = None
-        if self.choose_best_on_roll:
-            self.choose_best_on_roll = False
+        if isinstance(base, Rolling) and base.best_on_roll:
             self.choose_best(unrolled=True)
         return True
 
@@ -330,7 +458,7 @@ class DiceSession(GameSession):
         roll used, ``AmendRoll``; a held die keeps its value), each die changed journaled beside it;
         a die they amended that stays held is taken as amended at the next rolls of the turn."""
         dice = self.dice
-        self.fixing = False
+        self.cancel_fix()
         if dice is None or self.rolls_used == 0 or len(values) != DICE:
             return False
         new = Roll(tuple(int(v) for v in values))
@@ -359,16 +487,19 @@ class DiceSession(GameSession):
         waits on (:attr:`pending`), each die they changed — the reader sure of it or not — and each
         unsure die they confirmed is journaled beside the roll it enters (``Journal.corrections``)."""
         dice = tuple(SeenDie(v, h) for v, h in zip(values, held, strict=True))
-        self.fixing = False
         self._fixes = dice_fixes(self.pending, values)
+        stage = self.stage
+        if isinstance(stage, Correcting) and stage.pending is None:
+            self.go(stage.back, "correct")  # opened by the players: nothing waits on it
         try:
             return self.on_dice(DiceSeen(dice))
         finally:
             self._fixes = ()
 
     def select(self, box: str) -> None:
-        if box in self.choices():
-            self.selected = box
+        base = self.base()
+        if box in self.choices() and isinstance(base, Choosing):
+            base.selected = box
 
     def confirm(self, seat: int) -> bool:
         """A seat button (or the confirm touch of the current seat): enter the selected box."""
@@ -379,10 +510,10 @@ class DiceSession(GameSession):
         if self.dice is None or self.rolls_used == 0:
             self.refuse("roll_first", "no dice rolled yet this turn")
             return False
-        if self.selected is None:
+        box = self.selected
+        if box is None:
             self.refuse("choose_box_first", "no box chosen")
             return False
-        box, self.selected = self.selected, None
         return self.submit(Choose(box))
 
     def choose_best(self, *, timeout: bool = False, unrolled: bool = False) -> bool:
@@ -391,7 +522,6 @@ class DiceSession(GameSession):
         if box is None or seat is None:
             return False
         points = self.choices()[box]
-        self.selected = None
         if not self.submit(Choose(box)):
             return False
         if timeout or unrolled:
@@ -402,14 +532,12 @@ class DiceSession(GameSession):
         if self.dice is not None and self.rolls_used > 0:
             self.choose_best(timeout=True)
         else:
-            self.choose_best_on_roll = True
+            base = self.base()
+            if isinstance(base, Rolling):
+                base.best_on_roll = True
 
     def begin_move(self) -> None:
         super().begin_move()
-        self.choose_best_on_roll = False
-        self.pending = None
-        self.question = None
-        self.fixing = False
         self.amended = {}
 
     def score_progress(self) -> list[list[int]]:
