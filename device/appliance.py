@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from device.config import Config, ConfigError, config_path, load_config
-from drivers.pods import PodLink
-from drivers.seats import KeyboardSeats, SeatPanel, Seats
+from drivers.seat_backends import open_pods, open_seats
+from drivers.seats import Seats
 
 if TYPE_CHECKING:
     from device.app import App
@@ -358,20 +358,9 @@ class Parts:
 
     def seats(self, config: Config, post: Any, *, simulate: bool) -> Seats | None:
         """The seats of ``seats.backend`` (the keyboard in the simulator, whatever the file says)."""
-        s = config.seats
-        backend = "keyboard" if simulate else s.backend
+        backend = "keyboard" if simulate else config.seats.backend
         try:
-            if backend == "keyboard":
-                seats: Seats = KeyboardSeats(s.count, post, s.hold_seconds)
-            elif backend == "pods":
-                link = self._pod_link(config, post, seats=s.count)
-                if link is None:
-                    return None
-                seats = link
-            else:
-                seats = SeatPanel(
-                    s.buttons[: s.count], s.leds[: s.count], s.buzzer, post, s.bounce_seconds, s.hold_seconds
-                )
+            seats = open_seats(config.seats, config.serial, post, backend=backend)
         except Exception:
             log.exception("seat buttons (%s) unavailable; touch and keys still work", backend)
             return None
@@ -382,18 +371,12 @@ class Parts:
         """Seat pods beside other seats (LEDs and clocks shown on both); none when the pods are the seats."""
         if not config.serial.port or (seats is not None and config.seats.backend == "pods"):
             return None
-        link = self._pod_link(config, post, seats=config.seats.count)
-        if link is not None:
-            self._closers.append(link.close)
-        return link
-
-    def _pod_link(self, config: Config, post: Any, *, seats: int) -> PodLink | None:
         try:
-            link = PodLink(config.serial.port, post, config.serial.baudrate, seats=seats)
-            link.start()
+            link = open_pods(config.serial, post, config.seats.count)
         except Exception:
             log.exception("seat pods on %s unavailable", config.serial.port)
             return None
+        self._closers.append(link.close)
         return link
 
     def simulator(self, app: Any, opts: RunOptions, seats: Any) -> Any:

@@ -61,8 +61,10 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
 class FrameSource(Protocol):
     """One opened camera. ``read()`` returns a frame, or ``None`` when there is none yet, and raises
-    ``CameraError`` when the source has failed. ``interval`` is the pause the chain makes between reads
-    (0 for cameras whose reads wait for the next frame themselves)."""
+    ``CameraError`` when the source has failed (``DriverClosed`` once it is closed). ``interval`` is the
+    pause the chain makes between reads (0 for cameras whose reads wait for the next frame themselves).
+    Every source here is a :class:`~drivers.lifecycle.Closeable` (``close()`` once, ``closed``, ``with``);
+    the chain needs only ``read`` and ``close``."""
 
     name: str
     interval: float
@@ -83,8 +85,10 @@ def colour_bars(width: int, height: int) -> Frame:
     return frame
 
 
-class SyntheticSource:
+class SyntheticSource(Closeable):
     """Frames from ``render()`` (``None``: no frame this time), or colour bars without a renderer."""
+
+    what = "the synthetic camera"
 
     def __init__(
         self, width: int, height: int, render: Callable[[], Frame | None] | None = None, interval: float = 0.1
@@ -95,6 +99,7 @@ class SyntheticSource:
         self._pattern = colour_bars(width, height) if render is None else None
 
     def read(self) -> Frame | None:
+        self._check_open()
         if self._pattern is not None:
             return self._pattern
         assert self._render is not None
@@ -103,16 +108,15 @@ class SyntheticSource:
         except Exception as exc:
             raise CameraError(f"synthetic: the renderer failed: {exc!r}") from exc
 
-    def close(self) -> None:
-        pass
 
-
-class FolderSource:
+class FolderSource(Closeable):
     """Replays a folder of images in name order, each for ``seconds_per_image``, looping.
 
     Each image is read from disk when its turn comes, so a corrupt file is skipped (and logged) and a
     folder that disappears is a lost camera.
     """
+
+    what = "the folder camera"
 
     def __init__(self, folder: str | Path, interval: float = 0.1, seconds_per_image: float = 2.0) -> None:
         self.folder = Path(folder)
@@ -128,6 +132,7 @@ class FolderSource:
         self._frame: Frame | None = None
 
     def read(self) -> Frame | None:
+        self._check_open()
         if self._reads % self._reads_per_image == 0 or self._frame is None:
             self._frame = self._load((self._reads // self._reads_per_image) % len(self._paths))
         self._reads += 1
@@ -146,12 +151,11 @@ class FolderSource:
             self._paths.remove(path)
         raise CameraError(f"{self.name}: no readable images left")
 
-    def close(self) -> None:
-        pass
 
-
-class UsbSource:
+class UsbSource(Closeable):
     """A webcam through ``cv2.VideoCapture`` (V4L2): ``usb:0`` by index, ``usb:/dev/video2`` by path."""
+
+    what = "the webcam"
 
     def __init__(self, device: str, width: int, height: int) -> None:
         self.name = f"usb:{device}"
@@ -175,15 +179,18 @@ class UsbSource:
         return frame
 
     def read(self) -> Frame | None:
+        self._check_open()
         first, self._first = self._first, None
         return first if first is not None else self._grab()
 
-    def close(self) -> None:
+    def _release(self) -> None:
         self._capture.release()
 
 
-class Picamera2Source:
+class Picamera2Source(Closeable):
     """The Pi camera module through Picamera2; its ``RGB888`` format is BGR in memory, as OpenCV wants."""
+
+    what = "the camera module"
 
     def __init__(self, width: int, height: int, timeout: float = 2.0) -> None:
         self.name = "picamera2"
@@ -208,13 +215,14 @@ class Picamera2Source:
             raise CameraError(f"picamera2: cannot start the camera: {exc}") from exc
 
     def read(self) -> Frame | None:
+        self._check_open()
         try:
             frame: Frame = self._camera.capture_array("main", wait=self._timeout)
         except Exception as exc:
             raise CameraError(f"picamera2: capture failed: {exc!r}") from exc
         return frame
 
-    def close(self) -> None:
+    def _release(self) -> None:
         try:
             self._camera.stop()
         finally:
