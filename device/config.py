@@ -120,7 +120,7 @@ class CameraConfig:
                 raise ConfigError(f"camera.sources[{i}]", f"{kind} needs an argument, e.g. '{kind}:0'")
 
 
-# BCM pin numbers, chosen to avoid I2C, SPI, UART and the PWM audio pins (see the README wiring table).
+# BCM pin numbers, chosen to avoid I2C, SPI, UART and the PWM audio pins (docs/install.md, the wiring).
 DEFAULT_BUTTONS = (17, 27, 22, 23)
 DEFAULT_LEDS = (5, 6, 13, 19)
 DEFAULT_BUZZER = 18

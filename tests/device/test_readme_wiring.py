@@ -1,4 +1,4 @@
-"""The README's wiring table shows the pins the config uses by default."""
+"""The wiring table (``docs/install.md``) shows the pins the config uses by default."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from pathlib import Path
 
 from device.config import DEFAULT_BUTTONS, DEFAULT_BUZZER, DEFAULT_LEDS
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+INSTALL = Path(__file__).resolve().parents[2] / "docs" / "install.md"
 # BCM number -> 40-pin header position
 HEADER = {5: 29, 6: 31, 13: 33, 17: 11, 18: 12, 19: 35, 22: 15, 23: 16, 27: 13}
 
 
 def test_wiring_table_matches_the_config_defaults() -> None:
-    text = README.read_text().split("## Wiring the seats", 1)[1].split("\n## ", 1)[0]
+    text = INSTALL.read_text().split("## Wiring the seats", 1)[1].split("\n## ", 1)[0]
     rows = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]

@@ -209,7 +209,7 @@ def test_the_issues_example_journals_two_rolls_the_second_with_two_held_dice(tmp
 
 def test_tap_text_taps_the_button_showing_text_even_when_the_tests_name_it_otherwise(make_app, clock) -> None:
     """Rummikub's "Player 1 starts" is named ``start 1`` for the tests; a script taps it by what it
-    shows, as the README says (issue 36, item 17), and by its name still."""
+    shows, as docs/appliance.md says (issue 36, item 17), and by its name still."""
     app = make_app()
     app.step()
     hits: list[str] = []
