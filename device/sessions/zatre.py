@@ -32,23 +32,30 @@ Nothing pending is journaled: like the dice games' chosen box, it is the player'
 button enters it. When the move timer runs out the device lays for him: the pending card if it makes a
 whole turn, else the best-scoring legal turn (:attr:`ZatreSession.timeout_entry` says so).
 
-Phases: ``laying`` (nothing pending yet), ``placing`` (cards pending), ``checking`` (referee: the
-camera's reading asked for), ``showing`` (referee: a hand being shown on the pad), ``over``.
+The phases are states (``device.states``; :attr:`ZatreSession.stage`), each owning what it needs:
+:class:`Arranging` (solo practice: the card picked, the cards pending; phase ``laying``, or
+``placing`` with cards pending), :class:`Laying` (referee: the cell the pad is for, the halves entered,
+the last reading against the board; ``laying`` / ``placing``), :class:`Checking` (referee: the
+camera's reading asked for on enter, for the press or the timeout), :class:`Showing` (referee: a hand
+being shown on the pad) and :class:`Over`. Every action starts the next turn's state
+(:meth:`ZatreSession.settled`).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, cast, get_args
 
 from device.camera_view import GameReader
-from device.events import Seen
+from device.events import Seen, TimerSignal
 from device.journal import Journal
 from device.session import GameSession, register_session
 from device.sessions.zatre_camera import BoardDiff, board_diff, seen_at
+from device.states import State
 from device.timer import MoveTimer
-from rules import Options
+from drivers.events import ButtonEvent
+from rules import Action, Options
 from rules.errors import IllegalAction
 from rules.zatre import (
     Board,
@@ -64,7 +71,21 @@ from rules.zatre import (
 )
 from vision.zatre import ZatreObservation, read_zatre
 
-__all__ = ["ROTATIONS", "ZATRE_READER", "Pending", "TimeoutLay", "ZatreSession", "anchored", "best_turn"]
+__all__ = [
+    "ROTATIONS",
+    "ZATRE_READER",
+    "Arranging",
+    "Checking",
+    "Laying",
+    "Over",
+    "Pending",
+    "Showing",
+    "TimeoutLay",
+    "ZatreSession",
+    "ZatreStage",
+    "anchored",
+    "best_turn",
+]
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +164,79 @@ def best_turn(state: ZatreState) -> Lay | None:
     return None if best is None else best[1]
 
 
+class ZatreStage(State["ZatreSession"]):
+    """A phase of a Zatre turn: every one takes the seat button, the move timer and the camera's
+    readings the same way (the session's methods decide by the state); the touches are the
+    session's methods, which change the current state's data or go to another state."""
+
+    def handle(self, session: ZatreSession, event: object) -> ZatreStage | None:
+        if isinstance(event, ButtonEvent) and event.kind == "press":
+            session.on_press(event.seat)
+        elif isinstance(event, TimerSignal) and event.kind == "timeout":
+            session.on_timeout()
+        elif isinstance(event, Seen):
+            session.on_reading(event)
+        return None
+
+
+@dataclass(eq=False)
+class Arranging(ZatreStage):
+    """Solo practice: the card picked from the hand (its anchored half) and the cards lying pending."""
+
+    picked: tuple[int, int] | None = None  # (hand index, anchored half)
+    pending: list[Pending] = field(default_factory=list)
+
+    @property
+    def phase(self) -> str:
+        return "placing" if self.pending else "laying"
+
+
+@dataclass(eq=False)
+class Laying(ZatreStage):
+    """Referee mode: the player lays his cards on the table; the cell the number pad is for, the halves
+    entered on it, and the last reading of the turn against the board (its outlines)."""
+
+    selected: tuple[int, int] | None = None
+    manual: list[tuple[tuple[int, int], int]] = field(default_factory=list)
+    diff: BoardDiff | None = None
+
+    @property
+    def phase(self) -> str:
+        return "placing" if self.manual else "laying"
+
+
+@dataclass(eq=False)
+class Checking(ZatreStage):
+    """Referee mode: the camera's reading asked for (on enter), for the press (``lay``) or the timeout."""
+
+    name: ClassVar[str] = "checking"
+    what: Literal["lay", "timeout"]
+    back: Laying
+
+    def enter(self, session: ZatreSession) -> None:
+        session.asked += 1
+        session.request_reading()
+
+    def label(self) -> str:
+        return f"Checking({self.what})"
+
+
+@dataclass(eq=False)
+class Showing(ZatreStage):
+    """Referee mode: a player who cannot lay enters his hand on the number pad, half by half."""
+
+    name: ClassVar[str] = "showing"
+    back: Laying
+    shown: list[int] = field(default_factory=list)
+
+
+class Over(ZatreStage):
+    name: ClassVar[str] = "over"
+
+    def handle(self, session: ZatreSession, event: object) -> ZatreStage | None:
+        return None
+
+
 @register_session
 class ZatreSession(GameSession):
     game = "zatre"
@@ -154,16 +248,9 @@ class ZatreSession(GameSession):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.awaiting: Literal["lay", "timeout"] | None = None  # what the requested reading is for
         self.asked = 0  # readings asked for so far (the simulated table answers each)
         self.live: ZatreObservation | None = None  # the camera's latest reading
-        self.diff: BoardDiff | None = None  # the last requested reading against the board
-        self.selected: tuple[int, int] | None = None  # referee: the cell the number pad is for
-        self.manual: list[tuple[tuple[int, int], int]] = []  # referee: halves entered on the pad
-        self.shown: list[int] | None = None  # referee: the values of the hand shown on the pad
         self.known: dict[tuple[int, int], tuple[float, float]] = {}  # where the camera saw each laid cell
-        self.picked: tuple[int, int] | None = None  # (hand index, anchored half)
-        self.pending: list[Pending] = []
         self.timeout_entry: TimeoutLay | None = None
         self.last_turn: tuple[int, Lay, Scoring] | None = None  # the seat, its lay and what it scored
         self._progress: tuple[int, list[list[int]]] | None = None
@@ -178,7 +265,38 @@ class ZatreSession(GameSession):
         )
         return session
 
-    # --- what the screen shows -----------------------------------------------------------------------
+    # --- the states ----------------------------------------------------------------------------------
+
+    def initial_stage(self) -> ZatreStage:
+        return self.settled()
+
+    def settled(self) -> ZatreStage:
+        """The state a turn starts in: the next player's (or the same player's after the others
+        passed), a new or resumed game's."""
+        if self.finished:
+            return Over()
+        return Laying() if self.referee else Arranging()
+
+    def acted(self, act: Action) -> None:
+        self.go(self.settled(), type(act).__name__)
+
+    def go(self, stage: ZatreStage, cause: str) -> None:
+        assert self.machine is not None
+        self.machine.go(stage, cause=cause)
+
+    def arranging(self) -> Arranging | None:
+        """Solo practice's turn state, when it is current."""
+        stage = self.stage
+        return stage if isinstance(stage, Arranging) else None
+
+    def laying(self) -> Laying | None:
+        """Referee mode's turn state: current, or under the reading asked for or the hand shown."""
+        stage = self.stage
+        if isinstance(stage, Checking | Showing):
+            return stage.back
+        return stage if isinstance(stage, Laying) else None
+
+    # --- what the screen shows (each a view of the current state) ------------------------------------
 
     @property
     def zatre(self) -> ZatreState:
@@ -199,13 +317,45 @@ class ZatreSession(GameSession):
 
     @property
     def phase(self) -> ZatrePhase:
-        if self.finished:
-            return "over"
-        if self.awaiting is not None:
-            return "checking"
-        if self.shown is not None:
-            return "showing"
-        return "placing" if self.pending or self.manual else "laying"
+        phase = super().phase
+        assert phase in get_args(ZatrePhase)
+        return cast(ZatrePhase, phase)
+
+    @property
+    def awaiting(self) -> Literal["lay", "timeout"] | None:
+        """What the reading asked for is for (:class:`Checking`)."""
+        stage = self.stage
+        return stage.what if isinstance(stage, Checking) else None
+
+    @property
+    def picked(self) -> tuple[int, int] | None:
+        arranging = self.arranging()
+        return None if arranging is None else arranging.picked
+
+    @property
+    def pending(self) -> list[Pending]:
+        arranging = self.arranging()
+        return [] if arranging is None else arranging.pending
+
+    @property
+    def selected(self) -> tuple[int, int] | None:
+        laying = self.laying()
+        return None if laying is None or isinstance(self.stage, Showing) else laying.selected
+
+    @property
+    def manual(self) -> list[tuple[tuple[int, int], int]]:
+        laying = self.laying()
+        return [] if laying is None else laying.manual
+
+    @property
+    def diff(self) -> BoardDiff | None:
+        laying = self.laying()
+        return None if laying is None else laying.diff
+
+    @property
+    def shown(self) -> list[int] | None:
+        stage = self.stage
+        return stage.shown if isinstance(stage, Showing) else None
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -238,9 +388,10 @@ class ZatreSession(GameSession):
 
     def pick(self, index: int, anchor: int) -> None:
         """A half of a card in the hand was tapped: that card, anchored by that half, goes next."""
-        if self.finished or index not in self.available() or anchor not in (0, 1):
+        arranging = self.arranging()
+        if arranging is None or index not in self.available() or anchor not in (0, 1):
             return
-        self.picked = (index, anchor)
+        arranging.picked = (index, anchor)
 
     def tap_cell(self, cell: tuple[int, int]) -> bool:
         """A cell of the board was tapped: turn the pending card lying there, or lay the picked card
@@ -250,29 +401,34 @@ class ZatreSession(GameSession):
         if self.referee:
             self.select_cell(cell)
             return False
-        for n, pending in enumerate(self.pending):
-            if cell in (c for c, _ in pending.placement.cells):
-                if n == len(self.pending) - 1:
-                    return self._turn_last()
-                del self.pending[n:]  # an earlier card taken back takes the ones laid against it too
+        arranging = self.arranging()
+        if arranging is None:
+            return False
+        pending = arranging.pending
+        for n, lying in enumerate(pending):
+            if cell in (c for c, _ in lying.placement.cells):
+                if n == len(pending) - 1:
+                    return self._turn_last(arranging)
+                del pending[n:]  # an earlier card taken back takes the ones laid against it too
                 return True
-        if self.picked is None:
+        if arranging.picked is None:
             if cell in self.zatre.board.cells:
                 self._check([*self._placements(), anchored(Card(0, 0), 0, cell, "right")])
                 return False
             self.refuse("pick_card_first", "pick a card of the hand first")
             return False
-        if len(self.pending) >= self.cards_wanted:
+        if len(pending) >= self.cards_wanted:
             self.refuse("turn_complete", "this turn's cards are laid: press the seat button")
             return False
-        index, anchor = self.picked
-        return self._lay_at(index, anchor, cell, start=0)
+        index, anchor = arranging.picked
+        return self._lay_at(arranging, index, anchor, cell, start=0)
 
     def take_back(self) -> None:
         """The last pending card goes back to the hand."""
-        if self.pending:
-            last = self.pending.pop()
-            self.picked = (last.hand_index, last.anchor)
+        arranging = self.arranging()
+        if arranging is not None and arranging.pending:
+            last = arranging.pending.pop()
+            arranging.picked = (last.hand_index, last.anchor)
 
     def confirm(self, seat: int) -> bool:
         """The seat button (or the Lay touch of the seat on turn): enter the pending cards."""
@@ -307,15 +463,6 @@ class ZatreSession(GameSession):
         if self._enter(lay):
             self.timeout_entry = TimeoutLay(seat, lay, scoring.total, self.timer.now())
 
-    def begin_move(self) -> None:
-        super().begin_move()
-        self.picked = None
-        self.pending = []
-        self.selected = None
-        self.manual = []
-        self.shown = None
-        self.diff = None
-
     # --- referee mode: the camera, the number pad, the shown hand ------------------------------------
 
     def read_turn(self, seat: int) -> None:
@@ -323,10 +470,13 @@ class ZatreSession(GameSession):
         any; else the camera reads the board (``checking``), the new cards are the turn."""
         if self.finished or self.pressed_out_of_turn(seat):
             return
-        if self.shown is not None:
+        laying = self.laying()
+        if laying is None:
+            return
+        if isinstance(self.stage, Showing):
             self.refuse("show_first", "finish showing the hand first")
             return
-        if self.manual:
+        if laying.manual:
             cards = self.manual_cards()
             if cards is None:
                 self.refuse("not_adjacent", "a card's second half goes on a cell beside its first")
@@ -336,24 +486,21 @@ class ZatreSession(GameSession):
         if self.camera_lost is not None:
             self.refuse("camera_lost_tap", "the camera is lost: tap the cells and pick the values")
             return
-        self._ask("lay")
-
-    def _ask(self, what: Literal["lay", "timeout"]) -> None:
-        self.awaiting = what
-        self.asked += 1
-        self.request_reading()
+        self.go(Checking("lay", laying), "ButtonEvent")
 
     def on_reading(self, seen: Seen) -> None:
         obs = seen.observation
         if not isinstance(obs, ZatreObservation) or not self.referee:
             return
         self.live = obs
-        if seen.kind != "requested" or self.awaiting is None:
+        stage = self.stage
+        if seen.kind != "requested" or not isinstance(stage, Checking):
             return
-        what, self.awaiting = self.awaiting, None
+        laying = stage.back
         diff = board_diff(self.zatre.board, obs, self.known)
-        self.diff = diff
-        if what == "timeout":
+        laying.diff = diff
+        self.go(laying, "Seen")
+        if stage.what == "timeout":
             self._timeout_reading(diff)
             return
         if diff.moved:
@@ -374,7 +521,10 @@ class ZatreSession(GameSession):
             self.known = seen_at(diff, obs)
 
     def _referee_timeout(self, seat: int) -> None:
-        cards = self.manual_cards() if self.manual else None
+        laying = self.laying()
+        if laying is None:
+            return
+        cards = self.manual_cards() if laying.manual else None
         if cards:
             try:
                 place_cards(self.zatre.board, cards)
@@ -385,7 +535,7 @@ class ZatreSession(GameSession):
         elif self.camera_lost is not None:
             self._timeout_pass(seat)
         else:
-            self._ask("timeout")
+            self.go(Checking("timeout", laying), "TimerSignal")
 
     def _timeout_reading(self, diff: BoardDiff) -> None:
         seat = self.current_seat
@@ -414,40 +564,46 @@ class ZatreSession(GameSession):
 
     def select_cell(self, cell: tuple[int, int]) -> None:
         """Referee mode: a cell tapped — the number pad is for it (a half entered there is taken back)."""
-        if self.finished or self.shown is not None:
+        laying = self.laying()
+        if self.finished or laying is None or isinstance(self.stage, Showing):
             return
         if cell in self.zatre.board.cells:
             self.refuse("overlap", "a card lies there already")
             return
-        self.manual = [(c, v) for c, v in self.manual if c != cell]
-        self.selected = cell
+        laying.manual = [(c, v) for c, v in laying.manual if c != cell]
+        laying.selected = cell
 
     def pick_value(self, value: int) -> None:
         """The number pad: ``value`` (0 = blank) for the selected cell, or the next half of the shown hand."""
         if not 0 <= value <= 6:
             return
-        if self.shown is not None:
-            self.shown.append(value)
-            if len(self.shown) == 2 * self.zatre.hand_size(self.current_seat or 0):
-                self._show()
+        stage = self.stage
+        if isinstance(stage, Showing):
+            stage.shown.append(value)
+            if len(stage.shown) == 2 * self.zatre.hand_size(self.current_seat or 0):
+                self._show(stage)
             return
-        if self.selected is None:
+        laying = self.laying()
+        if laying is None or laying.selected is None:
             return
-        self.manual.append((self.selected, value))
-        self.selected = None
+        laying.manual.append((laying.selected, value))
+        laying.selected = None
         self.refusal = None
 
     def clear_manual(self) -> None:
-        self.manual, self.selected = [], None
+        laying = self.laying()
+        if laying is not None:
+            laying.manual, laying.selected = [], None
 
     def manual_cards(self) -> list[Placement] | None:
         """The halves entered on the pad as cards (each two in a row make one); ``None`` when two of
         them are not side by side, ``[]`` while a card's second half is missing."""
-        if len(self.manual) % 2:
+        manual = self.manual
+        if len(manual) % 2:
             return []
         cards = []
-        for k in range(0, len(self.manual), 2):
-            (a, va), (b, vb) = sorted(self.manual[k : k + 2])
+        for k in range(0, len(manual), 2):
+            (a, va), (b, vb) = sorted(manual[k : k + 2])
             if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
                 return None
             cards.append(Placement(Card(va, vb), a[0], a[1], "H" if a[1] == b[1] else "V"))
@@ -455,17 +611,20 @@ class ZatreSession(GameSession):
 
     def begin_show(self) -> None:
         """*Show hand*: the player cannot lay any card; he enters his hand on the pad, half by half."""
-        if self.referee and not self.finished and self.current_seat is not None:
-            self.shown = []
-            self.selected = None
+        laying = self.laying()
+        if self.referee and not self.finished and self.current_seat is not None and laying is not None:
+            laying.selected = None
+            self.go(Showing(laying), "begin_show")
 
     def cancel_show(self) -> None:
-        self.shown = None
+        stage = self.stage
+        if isinstance(stage, Showing):
+            self.go(stage.back, "cancel_show")
 
-    def _show(self) -> None:
-        values = self.shown or []
+    def _show(self, showing: Showing) -> None:
+        values = showing.shown
         cards = tuple(Card(values[k], values[k + 1]) for k in range(0, len(values), 2))
-        self.shown = None
+        self.go(showing.back, "shown")
         seat = self.current_seat
         if self.submit(Show(cards)) and self.current_seat == seat:
             self.begin_move()
@@ -484,7 +643,9 @@ class ZatreSession(GameSession):
             return False
         return True
 
-    def _lay_at(self, index: int, anchor: int, cell: tuple[int, int], start: int) -> bool:
+    def _lay_at(
+        self, arranging: Arranging, index: int, anchor: int, cell: tuple[int, int], start: int
+    ) -> bool:
         """The card with its anchor on ``cell`` in the first legal rotation from ``start`` on; when
         none is legal the most telling refusal is kept."""
         card = self.hand[index]
@@ -498,21 +659,21 @@ class ZatreSession(GameSession):
             except IllegalAction as exc:
                 refusals.append(exc)
                 continue
-            self.pending.append(Pending(index, anchor, cell, rotation, placement))
-            self.picked = None
+            arranging.pending.append(Pending(index, anchor, cell, rotation, placement))
+            arranging.picked = None
             self.refusal = None
             return True
         worst = min(refusals, key=lambda e: REFUSAL_ORDER.index(e.code) if e.code in REFUSAL_ORDER else 9)
         self.refuse(worst.code, worst.message, **worst.details)
         return False
 
-    def _turn_last(self) -> bool:
+    def _turn_last(self, arranging: Arranging) -> bool:
         """The last pending card turned to the next legal side of its anchor (it stays if none)."""
-        last, picked = self.pending.pop(), self.picked
-        turned = self._lay_at(last.hand_index, last.anchor, last.cell, start=last.rotation + 1)
+        last, picked = arranging.pending.pop(), arranging.picked
+        turned = self._lay_at(arranging, last.hand_index, last.anchor, last.cell, start=last.rotation + 1)
         if not turned:
-            self.pending.append(last)
-        self.picked = picked  # a card picked for the next cell stays picked
+            arranging.pending.append(last)
+        arranging.picked = picked  # a card picked for the next cell stays picked
         return turned
 
     def _enter(self, lay: Lay) -> bool:
@@ -526,11 +687,6 @@ class ZatreSession(GameSession):
         assert scoring is not None and seat is not None
         self.last_turn = (seat, lay, scoring)
         log.info("zatre lay %s on %d cards: %s", lay, len(board.placements), scoring)
-        self.pending = []
-        self.picked = None
-        self.manual = []
-        self.selected = None
-        self.diff = None
         return True
 
     def score_progress(self) -> list[list[int]]:
