@@ -215,7 +215,7 @@ def frames(draw: st.DrawFn) -> Any:
         dims = [draw(st.integers(16, 120)), draw(st.integers(16, 160)), 3]
     dtype = np.uint8 if kind >= 5 else draw(st.sampled_from(DTYPES))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    array = rng.integers(0, 256, size=dims).astype(dtype)
+    array: np.ndarray = rng.integers(0, 256, size=dims).astype(dtype)
     if kind == 9:
         array = np.asfortranarray(array)[:, ::-1]  # not contiguous
     return array

@@ -67,7 +67,7 @@ def default_deck() -> tuple[Card, ...]:
 
 
 def deck_from_counts(
-    counts: Mapping[str, int] | Mapping[Card, int], source: str = "deck"
+    counts: Mapping[str, int] | Mapping[Card, int] | Mapping[str | Card, int], source: str = "deck"
 ) -> tuple[Card, ...]:
     """The deck of a count per card (``{"3|4": 2, ...}`` or ``{Card(3, 4): 2, ...}``): every count a
     whole number ≥ 1, no card twice (either way round), exactly 50 cards in all. ``DeckError`` names

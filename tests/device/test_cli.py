@@ -28,7 +28,7 @@ def test_broken_config_is_shown_on_the_screen(tmp_path: Path, monkeypatch) -> No
 
     original = canvas_module.Canvas.paragraph
 
-    def spy(self, text, rect, **kwargs):  # type: ignore[no-untyped-def]
+    def spy(self, text, rect, **kwargs):
         shown.append(text)
         return original(self, text, rect, **kwargs)
 

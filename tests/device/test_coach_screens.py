@@ -30,7 +30,7 @@ def shot(app: App, name: str = "") -> list[str]:
 
 
 @pytest.fixture
-def coached(make_app, tmp_path: Path, full_table: Callable[..., Table]) -> Callable[..., App]:  # type: ignore[no-untyped-def]
+def coached(make_app, tmp_path: Path, full_table: Callable[..., Table]) -> Callable[..., App]:
     """An app whose state directory holds the Kości table, with the coach in ``mode``."""
     save_table(full_table(KosciModel(), via_cli=True), table_path(tmp_path, KosciModel()))
 
@@ -43,7 +43,7 @@ def coached(make_app, tmp_path: Path, full_table: Callable[..., Table]) -> Calla
     return build
 
 
-def test_hints_mark_the_best_hold_then_the_loss(coached) -> None:  # type: ignore[no-untyped-def]
+def test_hints_mark_the_best_hold_then_the_loss(coached) -> None:
     app = coached("hints", ["Ala", "Ola"])
     roll(app, (6, 6, 2, 3, 6))
     texts = " ".join(shot(app, "hints-hold"))
@@ -59,7 +59,7 @@ def test_hints_mark_the_best_hold_then_the_loss(coached) -> None:  # type: ignor
     assert last is not None and last.made.kept == (6, 6) and last.loss > 0
 
 
-def test_best_box_is_marked_after_the_last_roll(coached) -> None:  # type: ignore[no-untyped-def]
+def test_best_box_is_marked_after_the_last_roll(coached) -> None:
     app = coached("hints", ["Ala", "Ola"])
     roll(app, (1, 2, 3, 4, 5))
     roll(app, (1, 2, 3, 4, 5), held=(0, 1, 2, 3, 4))
@@ -69,7 +69,7 @@ def test_best_box_is_marked_after_the_last_roll(coached) -> None:  # type: ignor
     assert "Coach: Small straight" in " ".join(app.canvas.texts()) or highlighted
 
 
-def test_off_shows_nothing_and_grades_nothing(coached) -> None:  # type: ignore[no-untyped-def]
+def test_off_shows_nothing_and_grades_nothing(coached) -> None:
     app = coached("off", ["Ala", "Ola"])
     roll(app, (6, 6, 2, 3, 6))
     assert not any("Coach" in t for t in shot(app))
@@ -80,7 +80,7 @@ def test_off_shows_nothing_and_grades_nothing(coached) -> None:  # type: ignore[
     assert not any("per decision" in t for t in shot(app))
 
 
-def test_solo_par_opponent_and_the_grade(coached) -> None:  # type: ignore[no-untyped-def]
+def test_solo_par_opponent_and_the_grade(coached) -> None:
     app = coached("solo", ["Ala"])
     texts = " ".join(shot(app, "solo-start"))
     assert "Par 274.5; the coach has 0 after 0 turns" in texts
@@ -97,7 +97,7 @@ def test_solo_par_opponent_and_the_grade(coached) -> None:  # type: ignore[no-un
     assert grade.decisions == 15 and grade.biggest is not None and grade.lost > 0
 
 
-def test_missing_table_is_said_not_fatal(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_missing_table_is_said_not_fatal(make_app) -> None:
     app = make_app()
     app.settings.set("coach", "hints")
     app.start_game(PokerDiceOptions(players=2), ["Ala", "Ola"])
@@ -105,15 +105,15 @@ def test_missing_table_is_said_not_fatal(make_app) -> None:  # type: ignore[no-u
     assert "Coach: no table yet (referee coach build)" in shot(app)
 
 
-def test_the_owner_cycles_the_coach_mode(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_the_owner_cycles_the_coach_mode(make_app) -> None:
     app = make_app()
     app.show("settings")
     screen = app.screen
-    screen.unlocked = True  # type: ignore[attr-defined]
-    while screen.game != "poker_dice":  # type: ignore[attr-defined]
-        screen.next_game()  # type: ignore[attr-defined]
+    screen.unlocked = True
+    while screen.game != "poker_dice":
+        screen.next_game()
     assert "Coach: Off" in shot(app)
-    game = screen.game  # type: ignore[attr-defined]
+    game = screen.game
     tap(app, "Coach: Off")
     assert app.settings.coach_mode(game) == "hints" and app.journal.setting("coaches", {}) == {game: "hints"}
     tap(app, "Coach: Hints")
@@ -121,20 +121,20 @@ def test_the_owner_cycles_the_coach_mode(make_app) -> None:  # type: ignore[no-u
     assert app.settings.coach_mode(game) == "off"
 
 
-def test_the_coach_is_set_per_game_and_shown_only_for_games_with_one(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_the_coach_is_set_per_game_and_shown_only_for_games_with_one(make_app) -> None:
     """Issue 36, item 10: hints for Generał are not hints for Kości, and Zatre, Kalooki and Rummikub,
     which have no dice coach, show no coach setting (Rummikub shows its learning table instead)."""
     app = make_app()
     app.show("settings")
     screen = app.screen
-    screen.unlocked = True  # type: ignore[attr-defined]
+    screen.unlocked = True
     app.step()
     seen: dict[str, list[str]] = {}
-    for _ in screen.games():  # type: ignore[attr-defined]
-        if screen.game == "yahtzee" and app.settings.coach_mode("yahtzee") == "off":  # type: ignore[attr-defined]
+    for _ in screen.games():
+        if screen.game == "yahtzee" and app.settings.coach_mode("yahtzee") == "off":
             tap(app, "Coach: Off")  # hints for Generał
-        seen[screen.game_title] = [t for t in labels(app) if t.startswith("Coach")]  # type: ignore[attr-defined]
-        screen.next_game()  # type: ignore[attr-defined]
+        seen[screen.game_title] = [t for t in labels(app) if t.startswith("Coach")]
+        screen.next_game()
         app.step()
     assert app.settings.coach_mode("yahtzee") == "hints" and app.settings.coach_mode("poker_dice") == "off"
     assert seen["Generał (classic)"] == ["Coach: Hints"] and seen["Triple Generał"] == ["Coach: Hints"]
@@ -146,7 +146,7 @@ def test_the_coach_is_set_per_game_and_shown_only_for_games_with_one(make_app) -
         app.settings.set_coach("kalooki", "hints")
 
 
-def test_an_older_journals_one_switch_is_the_default_of_each_dice_game(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_an_older_journals_one_switch_is_the_default_of_each_dice_game(make_app) -> None:
     app = make_app()
     app.settings.set("coach", "solo")
     assert app.settings.coach_mode("poker_dice") == "solo" and app.settings.coach_mode("kalooki") == "off"

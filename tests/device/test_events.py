@@ -51,7 +51,7 @@ def test_button_hold_and_release_do_not_confirm(make_app) -> None:
     session = app.session
     session.select("yahtzee")
     for kind in ("hold", "release"):
-        app.post(ButtonEvent(session.current_seat, kind))  # type: ignore[arg-type]
+        app.post(ButtonEvent(session.current_seat, kind))
         app.step()
     assert session.seq == 1
 

@@ -250,7 +250,7 @@ def test_autoplay_plays_whole_games_through_the_picker(make_app, clock) -> None:
     sim = Simulator(app, seed=4, autoplay="kalooki")
     posted: list[object] = []
     real = app.post
-    app.post = lambda event: (posted.append(event), real(event))[1]  # type: ignore[method-assign]
+    app.post = lambda event: (posted.append(event), real(event))[1]
     results_seen = set()
     for _ in range(20000):
         sim.poll()
@@ -368,8 +368,8 @@ def test_the_move_timer_is_off_unless_set_then_30_to_120_seconds(make_app, tmp_p
     assert start(app).timer.limit_seconds == 60
     screen = app.screens["settings"]
     app.show("settings")
-    screen.unlocked = True  # type: ignore[attr-defined]
-    assert screen.game == "kalooki"  # type: ignore[attr-defined]
+    screen.unlocked = True
+    assert screen.game == "kalooki"
     seen = []
     for _ in range(4):  # the steps up: never more than 120 s
         tap(app, "+", nth=0)

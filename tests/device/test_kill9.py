@@ -46,7 +46,7 @@ def play(path: Path, kill_at: int, report: int) -> int:
         conn.set_trace_callback(trace)
         return conn
 
-    sqlite3.connect = connect  # type: ignore[assignment]
+    sqlite3.connect = connect
     try:
         journal = Journal.open(path)
         session = SESSIONS["poker_dice"].start(journal, OPTIONS, ["A"], MoveTimer(0))
@@ -56,7 +56,7 @@ def play(path: Path, kill_at: int, report: int) -> int:
         SESSIONS["poker_dice"].start(journal, OPTIONS.replace(seed=12), ["C"], MoveTimer(0))
         journal.close()
     finally:
-        sqlite3.connect = real_connect  # type: ignore[assignment]
+        sqlite3.connect = real_connect
     return count
 
 

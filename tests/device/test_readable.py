@@ -158,10 +158,10 @@ def test_every_screen_around_the_games_is_readable_from_every_seat(make_app, tmp
     for _ in range(2):
         tap_text(app, "+", found)
     players = app.screen
-    players.names[:4] = NAMES  # type: ignore[attr-defined]
+    players.names[:4] = NAMES
     check(app, found)
     tap_text(app, NAMES[0], found)  # the on-screen keyboard
-    players.stop_editing()  # type: ignore[attr-defined]
+    players.stop_editing()
     tap_text(app, "Start", found)
     assert app.screen.name == "dice_table"
     texts = [d for d in app.canvas.log if d.text == app.tr.format("Roll the dice")]
@@ -188,7 +188,7 @@ def test_every_screen_around_the_games_is_readable_from_every_seat(make_app, tmp
     ("mode", "players", "language"),
     [("hints", 4, "en"), ("hints", 4, "de"), ("solo", 1, "pl"), ("solo", 1, "hu")],
 )
-def test_the_coach_is_readable_from_every_seat(  # type: ignore[no-untyped-def]
+def test_the_coach_is_readable_from_every_seat(
     make_app, clock, tmp_path, full_table, mode, players, language
 ) -> None:
     """Kości with the coach: its hints beside the dice, its par and grades on the end screen."""

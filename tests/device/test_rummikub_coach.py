@@ -28,7 +28,7 @@ RACK1 = "B10 B11 B12 K5 K6 K7 O1 O2 R5 R6 B6 O9 K9 J"
 class Inline(Executor):
     """The worker, in the test's thread (the tests wait for nothing)."""
 
-    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+    def submit(self, fn, /, *args, **kwargs):
         future: Future[object] = Future()
         future.set_result(fn(*args, **kwargs))
         return future
@@ -40,7 +40,7 @@ def inline_advisor(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Advisor.__init__, "__defaults__", (Inline,))
 
 
-def learning_game(make_app, on: bool = True, preset: str = "seed") -> tuple[App, RummikubSession]:  # type: ignore[no-untyped-def]
+def learning_game(make_app, on: bool = True, preset: str = "seed") -> tuple[App, RummikubSession]:
     app = make_app()
     app.settings.set_learning("rummikub", on)
     app.settings.set_preset("rummikub", preset)
@@ -49,25 +49,25 @@ def learning_game(make_app, on: bool = True, preset: str = "seed") -> tuple[App,
     return app, session
 
 
-def test_the_owner_setting_is_off_by_default_and_never_in_tournaments(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_the_owner_setting_is_off_by_default_and_never_in_tournaments(make_app) -> None:
     app = make_app()
-    assert app.settings.game_options("rummikub").learning is False  # type: ignore[attr-defined]
+    assert app.settings.game_options("rummikub").learning is False
     app.settings.set_learning("rummikub", True)
-    assert app.settings.game_options("rummikub").learning is True  # type: ignore[attr-defined]
+    assert app.settings.game_options("rummikub").learning is True
     app.settings.set_preset("rummikub", "tournament")
-    assert app.settings.game_options("rummikub").learning is False  # type: ignore[attr-defined]
+    assert app.settings.game_options("rummikub").learning is False
     _, session = learning_game(make_app, on=True, preset="tournament")
     assert session.coach is None and "Read my rack" not in labels(app)
 
 
-def test_the_settings_screen_toggles_it(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_the_settings_screen_toggles_it(make_app) -> None:
     app = make_app()
     app.show("settings")
     for digit in "0000":
         tap(app, digit)
     tap(app, "OK")
-    while app.screen.game != "rummikub":  # type: ignore[attr-defined]
-        app.screen.next_game()  # type: ignore[attr-defined]
+    while app.screen.game != "rummikub":
+        app.screen.next_game()
     app.step()
     tap(app, "Learning table: Off")
     assert app.settings.learning == {"rummikub": True} and "Learning table: On" in labels(app)
@@ -85,7 +85,7 @@ class FakeVoice:
         return kind
 
 
-def test_a_learning_hand(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_a_learning_hand(make_app) -> None:
     app, session = learning_game(make_app)
     voice = app.voice = FakeVoice()  # type: ignore[assignment]
     coach = session.coach
@@ -157,7 +157,7 @@ def test_a_learning_hand(make_app) -> None:  # type: ignore[no-untyped-def]
     assert any("hints 2" in d.text for d in app.canvas.log)
 
 
-def test_a_wrong_count_and_a_changed_table_are_refused(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_a_wrong_count_and_a_changed_table_are_refused(make_app) -> None:
     app, session = learning_game(make_app)
     tap(app, "Read my rack")
     read(app, seen([], RACK0.split()[:5]))
@@ -171,7 +171,7 @@ def test_a_wrong_count_and_a_changed_table_are_refused(make_app) -> None:  # typ
     assert session.refusal is not None and session.refusal.code == "rack_table_changed"
 
 
-def test_the_rack_is_followed_across_moves_and_a_resume(make_app, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_rack_is_followed_across_moves_and_a_resume(make_app, tmp_path) -> None:
     config = make_config(tmp_path)
     app = make_app(config=config)
     app.settings.set_learning("rummikub", True)
@@ -193,7 +193,7 @@ def test_the_rack_is_followed_across_moves_and_a_resume(make_app, tmp_path) -> N
     assert resumed.coach.last_move() is not None and resumed.coach.last_move().laid == 4  # type: ignore[union-attr]
 
 
-def test_the_export_holds_the_review(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_the_export_holds_the_review(make_app) -> None:
     app, session = learning_game(make_app)
     tap(app, "Read my rack")
     read(app, seen([], RACK0.split()))

@@ -30,7 +30,7 @@ from tests.device.test_rummikub_table import FakeCamera
 from vision.tiles import read_tiles
 
 
-def start_puzzle(app) -> PuzzleSession:  # type: ignore[no-untyped-def]
+def start_puzzle(app) -> PuzzleSession:
     tap(app, "Rummikub puzzle")
     tap(app, "Start")
     session = app.session
@@ -72,7 +72,7 @@ def test_a_puzzle_from_a_journaled_position() -> None:
     assert state.advice == advise(table, rack, opened=True)
 
 
-def test_a_puzzle_through_the_camera_path(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_a_puzzle_through_the_camera_path(make_app) -> None:
     app = make_app()
     sim = Simulator(app, seed=4, camera=True)
     session = start_puzzle(app)
@@ -88,7 +88,7 @@ def test_a_puzzle_through_the_camera_path(make_app) -> None:  # type: ignore[no-
     frame = sim.camera_frame()
     reading = read_tiles(frame)  # the synthetic camera's picture, read as the vision worker reads it
     assert sorted(map(str, reading.values)) == sorted(str(t) for m in table.table for t in m)
-    app.post(Seen(reading, kind="requested"))  # type: ignore[arg-type]
+    app.post(Seen(reading, kind="requested"))
     app.step()
     assert session.finished and app.screen.name == "end"
     puzzle = session.puzzle
@@ -117,7 +117,7 @@ def test_a_puzzle_through_the_camera_path(make_app) -> None:  # type: ignore[no-
     assert "Rummikub puzzle" in app.canvas.texts()
 
 
-def test_an_unclear_or_wrong_answer_is_refused_and_tried_again(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_an_unclear_or_wrong_answer_is_refused_and_tried_again(make_app) -> None:
     from device.sessions.rummikub_sim import laid_out
 
     app = make_app()
@@ -125,12 +125,12 @@ def test_an_unclear_or_wrong_answer_is_refused_and_tried_again(make_app) -> None
     session = start_puzzle(app)
     melds = [list(m) for m in session.puzzle.table]
     tap(app, "Check my answer")
-    app.post(Seen(laid_out(melds, unsure=[0]), kind="requested"))  # type: ignore[arg-type]
+    app.post(Seen(laid_out(melds, unsure=[0]), kind="requested"))
     app.step()
     assert session.refusal is not None and session.refusal.code == "answer_unclear"
     assert session.phase == "solving"
     tap(app, "Check my answer")
-    app.post(Seen(laid_out(melds), kind="requested"))  # type: ignore[arg-type]
+    app.post(Seen(laid_out(melds), kind="requested"))
     app.step()
     assert session.refusal is not None and session.refusal.code == "no_tile_played"
     app.step()
@@ -139,7 +139,7 @@ def test_an_unclear_or_wrong_answer_is_refused_and_tried_again(make_app) -> None
     assert session.finished and session.puzzle.outcome.scores == (0,)  # type: ignore[union-attr]
 
 
-def test_autoplay_solves_puzzles(make_app, clock) -> None:  # type: ignore[no-untyped-def]
+def test_autoplay_solves_puzzles(make_app, clock) -> None:
     app = make_app()
     sim = Simulator(app, seed=9, autoplay="rummikub_puzzle")
     for _ in range(3000):
@@ -152,7 +152,7 @@ def test_autoplay_solves_puzzles(make_app, clock) -> None:  # type: ignore[no-un
     assert len(done) >= 2 and all(0 <= (g.scores or (0,))[0] <= 100 for g in done)
 
 
-def test_the_difficulty_is_chosen_on_the_players_screen(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_the_difficulty_is_chosen_on_the_players_screen(make_app) -> None:
     app = make_app()
     app.camera = FakeCamera()
     tap(app, "Rummikub puzzle")
@@ -164,7 +164,7 @@ def test_the_difficulty_is_chosen_on_the_players_screen(make_app) -> None:  # ty
     assert session.puzzle.options.difficulty == "hard" and session.puzzle.difficulty == "hard"
 
 
-def test_a_puzzle_from_a_move_of_our_learning_games(make_app) -> None:  # type: ignore[no-untyped-def]
+def test_a_puzzle_from_a_move_of_our_learning_games(make_app) -> None:
     from device.sessions.rummikub_coach import journaled_position
     from tests.device.test_rummikub_coach import RACK0, RACK1, learning_game
     from tests.device.test_rummikub_table import hold, press, read, seen

@@ -99,7 +99,7 @@ def test_who_starts_by_the_drawn_tiles_ties_draw_again(make_app) -> None:
     assert session.phase == "start"
     check_layout(app)
     tap(app, "Read the drawn tiles")
-    assert session.awaiting == "start" and app.camera.requests == 1  # type: ignore[union-attr]
+    assert session.awaiting == "start" and app.camera.requests == 1
     read(app, seen([], ["R9", "B12", "K12"]))  # seats 2 and 3 tie on 12
     assert session.phase == "start" and session.contenders == (1, 2)
     assert session.refusal is not None and session.refusal.code == "start_tie"
@@ -172,7 +172,7 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     # corrected with the picker, then checked.
     press(app, 1)
     read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]), vote=False)
-    assert session.phase == "checking" and voting(session) and app.camera.frames[-1] == 5  # type: ignore[union-attr]
+    assert session.phase == "checking" and voting(session) and app.camera.frames[-1] == 5
     read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]))
     assert session.phase == "correcting"
     app.step()

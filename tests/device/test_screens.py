@@ -200,13 +200,13 @@ def test_settings_need_the_pin(make_app) -> None:
     tap(app, "+", nth=0)  # the move timer of the first game: off -> 30 s
     assert "30 s" in shot(app)
     screen = app.screens["settings"]
-    first = screen.game  # type: ignore[attr-defined]
+    first = screen.game
     assert app.settings.timer_seconds(first) == 30
-    games = [game for game, _, _ in screen.games()]  # type: ignore[attr-defined]
+    games = [game for game, _, _ in screen.games()]
     assert {"kalooki", "zatre", "yahtzee", "poker_dice"} <= set(games)
     seen: set[str] = set()
     for _ in games:  # every game shows its own presets, and only those
-        game = screen.game  # type: ignore[attr-defined]
+        game = screen.game
         presets = rules.get_game(game).options_type.preset_names()
         shown = labels(app)
         for words, preset in (("House rules", "seed"), ("Official rules", "official")):
@@ -218,8 +218,8 @@ def test_settings_need_the_pin(make_app) -> None:
             tap(app, "Official rules")
             assert app.settings.preset(game) == "official"
             assert app.settings.game_options(game) == rules.get_game(game).options_type.preset("official")
-        tap(app, screen.game_title)  # type: ignore[attr-defined]  # the next game
-    assert screen.game == first  # type: ignore[attr-defined]
+        tap(app, screen.game_title)  # the next game
+    assert screen.game == first
     assert app.settings.preset("kalooki") == "seed" and app.settings.preset("zatre") == "seed"
     app.settings.presets["kalooki"] = "official"  # saved by an older version: Kalooki has no such preset
     assert app.settings.preset("kalooki") == "seed"
@@ -233,7 +233,7 @@ def test_failsafe_shows_the_error_and_keeps_running(make_app) -> None:
     def broken() -> None:
         raise RuntimeError("sensor on fire")
 
-    app.screen.draw = lambda canvas: broken()  # type: ignore[method-assign]
+    app.screen.draw = lambda canvas: broken()
     app.step()
     assert app.screen.name == "failsafe"
     texts = shot(app)
@@ -469,24 +469,24 @@ def test_one_name_per_game_and_variant_on_every_screen(make_app, language: str) 
     # The settings list the same entries by the same names, the triple variant too.
     app.show("settings")
     screen = app.screens["settings"]
-    screen.unlocked = True  # type: ignore[attr-defined]
+    screen.unlocked = True
     shown = []
     for _ in entries:
         app.step()
-        shown.append(screen.game_title)  # type: ignore[attr-defined]
-        assert screen.game_title in labels(app)  # type: ignore[attr-defined]
-        screen.next_game()  # type: ignore[attr-defined]
+        shown.append(screen.game_title)
+        assert screen.game_title in labels(app)
+        screen.next_game()
     assert sorted(shown) == sorted(title for _, _, title in entries)
     # The history and the export.
     history = app.screens["history"]
     for game, variant, title in entries:
         key = f"{game}:{variant}" if variant else game
-        assert history.title(key) == title  # type: ignore[attr-defined]
+        assert history.title(key) == title
         stored = StoredGame(
             1, game, {"variant": variant} if variant else {}, ("A",), 0.0, 1.0, (1,), (1,), False
         )
         assert export_title(stored) == rules.get_game(game).title("en", variant)
-    assert history.title("yahtzee") == rules.get_game("yahtzee").title(language, "classic")  # type: ignore[attr-defined]
+    assert history.title("yahtzee") == rules.get_game("yahtzee").title(language, "classic")
 
 
 @pytest.mark.parametrize(

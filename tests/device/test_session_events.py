@@ -46,7 +46,7 @@ def test_the_failsafe_asks_a_failed_journal_nothing_and_logs_once(make_app, capl
         asked.append(1)
         raise JournalError("disk I/O error")
 
-    app.journal.unfinished = unfinished  # type: ignore[method-assign]
+    app.journal.unfinished = unfinished
     with caplog.at_level(logging.ERROR):
         for _ in range(5):
             app.fail(JournalError("disk I/O error"))
@@ -64,7 +64,7 @@ def test_history_reads_the_journal_once(make_app) -> None:
         calls.append(1)
         return history(*args, **kwargs)
 
-    app.journal.history = counted  # type: ignore[method-assign]
+    app.journal.history = counted
     tap(app, "History")
     for _ in range(10):
         app.step()

@@ -74,7 +74,7 @@ class FakeCamera:
 
 
 def start(app: App, players: int = 2) -> ZatreSession:
-    app.camera = FakeCamera()  # type: ignore[assignment]
+    app.camera = FakeCamera()
     tap(app, TITLE)
     for _ in range(players - 2):
         tap(app, "+")
@@ -245,7 +245,7 @@ def test_a_whole_game_through_the_camera_path(make_app, clock) -> None:
     """Every reading is the synthetic camera's frame (1280×720) read by ``read_zatre``."""
     app = make_app()
     sim = Simulator(app, seed=7, autoplay="zatre", camera=True)
-    app.camera = FilmingCamera(app, sim)  # type: ignore[assignment]
+    app.camera = FilmingCamera(app, sim)
     refusals = play_until_finished(app, sim, clock, 20000)
     state = replays(app)
     assert len(state.rounds_played) == 2 and sum(s.total for s in state.sheets) > 0

@@ -318,7 +318,7 @@ def test_the_move_timer_warns_then_lays_the_best_turn(make_app, clock) -> None:
     app.set_move_seconds("zatre", 30)
     session = start(app)
     beeps: list[int] = []
-    app.signals.beep = beeps.append  # type: ignore[method-assign]
+    app.signals.beep = beeps.append
     app.step()
     assert session.timer.remaining() == 30
     clock.advance(21)
@@ -400,7 +400,7 @@ def test_autoplay_lays_whole_games_by_tapping_the_screen(make_app, clock) -> Non
     sim = Simulator(app, seed=6, autoplay="zatre:full")
     taps: list[Tap] = []
     real_post = app.post
-    app.post = lambda event: (taps.append(event) if isinstance(event, Tap) else None, real_post(event))[1]  # type: ignore[method-assign]
+    app.post = lambda event: (taps.append(event) if isinstance(event, Tap) else None, real_post(event))[1]
     for _ in range(3000):
         sim.poll()
         app.step()

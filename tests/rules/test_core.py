@@ -160,8 +160,9 @@ class _Shapes(rules.Action):
 def test_action_field_shapes_round_trip() -> None:
     shapes = _Shapes((3, "x"), "high", 2.0, _Pip(5), ((1, 2), (3,)))
     assert action_from_json(action_to_json(shapes)) == shapes
-    assert action_from_json({"kind": "test.shapes", "pair": [3, "x"], "side": "low", "weight": 1,
-                             "maybe": 4}).maybe == 4  # fmt: skip
+    coerced = action_from_json({"kind": "test.shapes", "pair": [3, "x"], "side": "low", "weight": 1,
+                                "maybe": 4})  # fmt: skip
+    assert isinstance(coerced, _Shapes) and coerced.maybe == 4
 
 
 @pytest.mark.parametrize(

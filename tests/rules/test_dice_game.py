@@ -20,7 +20,7 @@ def roll(text: str, held: tuple[int, ...] = ()) -> RollDice:
     return RollDice(Roll.parse(text), held)
 
 
-def refused(state: DiceGame, act: Action, code: str) -> IllegalAction:  # type: ignore[type-arg]
+def refused(state: DiceGame, act: Action, code: str) -> IllegalAction:
     with pytest.raises(IllegalAction) as err:
         state.apply(act)
     assert err.value.code == code
@@ -112,7 +112,7 @@ def test_actions_of_other_games_are_refused() -> None:
     refused(yahtzee.new_game(), _Other(), "unknown_action")
 
 
-def _play_fixed(state: DiceGame, box_order: tuple[str, ...], dice: str) -> DiceGame:  # type: ignore[type-arg]
+def _play_fixed(state: DiceGame, box_order: tuple[str, ...], dice: str) -> DiceGame:
     """Every seat enters ``dice`` in its boxes in ``box_order``, turn after turn."""
     for box in box_order:
         for _ in state.sheets:

@@ -17,6 +17,13 @@ from rules.errors import IllegalAction
 
 Game = DiceGame[Any]
 
+
+def new_game(spec: rules.GameSpec, options: rules.Options) -> Game:
+    state = spec.new_game(options)
+    assert isinstance(state, DiceGame)
+    return state
+
+
 game_options = st.one_of(
     st.builds(
         yahtzee.YahtzeeOptions,
@@ -91,7 +98,7 @@ def box_sum(sheet: Any) -> int:
 @given(game_options)
 def test_random_games_end_with_full_sheets_and_consistent_totals(options: rules.Options) -> None:
     state, _ = play(
-        rules.get_game(rules.game_of(options).name).new_game(options), random.Random(options.seed)
+        new_game(rules.get_game(rules.game_of(options).name), options), random.Random(options.seed)
     )
     assert state.outcome is not None
     assert all(sheet.is_full for sheet in state.sheets)
@@ -104,7 +111,7 @@ def test_random_games_end_with_full_sheets_and_consistent_totals(options: rules.
 @settings(max_examples=30)
 @given(game_options)
 def test_replay_from_json_actions_rebuilds_the_state(options: rules.Options) -> None:
-    state, accepted = play(rules.game_of(options).new_game(options), random.Random(options.seed))
+    state, accepted = play(new_game(rules.game_of(options), options), random.Random(options.seed))
     assert rules.replay(options, actions_from_json(actions_to_json(accepted))) == state
 
 

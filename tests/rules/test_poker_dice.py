@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 import rules
@@ -15,8 +17,11 @@ SMALL = poker_dice.SMALL_FIGURES
 LARGE = poker_dice.LARGE_FIGURES
 
 
-def sheet_with(*, per_zero: bool = False, strict: bool = False, **values: int) -> PokerDiceSheet:
-    """A Kości sheet with the given boxes already filled."""
+def sheet_with(
+    filled: Mapping[str, int] | None = None, /, *, per_zero: bool = False, strict: bool = False, **values: int
+) -> PokerDiceSheet:
+    """A Kości sheet with the given boxes already filled (``filled`` and ``values``)."""
+    values = {**(filled or {}), **values}
     return PokerDiceSheet(
         tuple(values.get(box) for box in poker_dice.BOXES),
         allow_voluntary_zero=not strict,
@@ -143,7 +148,7 @@ LARGE_NO_ZERO = dict.fromkeys(LARGE, 30)
     ],
 )
 def test_section_bonus_or_penalty_once_per_section(values: dict[str, int], small: int, large: int) -> None:
-    s = sheet_with(**values)
+    s = sheet_with(values)
     assert s.bonuses() == {"small": small, "large": large, "joker": 0}
     assert s.total() == sum(values.values()) + small + large
 
@@ -160,12 +165,12 @@ def test_section_bonus_or_penalty_once_per_section(values: dict[str, int], small
     ],
 )
 def test_penalty_per_zero_option(values: dict[str, int], small: int, large: int) -> None:
-    s = sheet_with(per_zero=True, **values)
+    s = sheet_with(values, per_zero=True)
     assert (s.bonuses()["small"], s.bonuses()["large"]) == (small, large)
 
 
 def test_penalty_settles_when_the_last_box_of_the_section_is_filled() -> None:
-    s = sheet_with(**{k: v for k, v in LARGE_NO_ZERO.items() if k != "poker"})
+    s = sheet_with({k: v for k, v in LARGE_NO_ZERO.items() if k != "poker"})
     assert s.total() == 120
     assert s.fill("poker", (1, 2, 3, 4, 5)).total() == 120 - 10
     assert s.fill("poker", (1, 1, 1, 1, 1)).total() == 120 + 55 + 30

@@ -18,7 +18,7 @@ from rules.dice import Roll, RollDice
 from rules.yahtzee.game import YahtzeeOptions
 from tests.rules.test_contract import _recorded
 
-BROKEN = ['{"kind": "dice.roll"', {"kind": "no.such.action"}, "[1, 2]"]
+BROKEN: list[dict[str, object] | str] = ['{"kind": "dice.roll"', {"kind": "no.such.action"}, "[1, 2]"]
 
 
 @functools.cache

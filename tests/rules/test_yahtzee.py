@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 import pytest
@@ -16,8 +17,11 @@ from rules.yahtzee import ClassicSheet
 FIVE_FIVES = (5, 5, 5, 5, 5)
 
 
-def sheet_with(joker: Literal["forced", "free"] = "forced", **values: int) -> ClassicSheet:
-    """A classic sheet with the given boxes already filled."""
+def sheet_with(
+    filled: Mapping[str, int] | None = None, /, joker: Literal["forced", "free"] = "forced", **values: int
+) -> ClassicSheet:
+    """A classic sheet with the given boxes already filled (``filled`` and ``values``)."""
+    values = {**(filled or {}), **values}
     return ClassicSheet(tuple(values.get(box) for box in yahtzee.BOXES), joker=joker)
 
 
@@ -59,7 +63,7 @@ def test_seed_example_joker_in_lower_boxes_at_full_value() -> None:
 
 
 def test_seed_example_joker_goes_up_for_0_when_the_lower_boxes_are_used() -> None:
-    s = sheet_with(**all_filled_but("ones", "sixes", fives=25, yahtzee=50))
+    s = sheet_with(all_filled_but("ones", "sixes", fives=25, yahtzee=50))
     assert s.options(FIVE_FIVES) == {"ones": 0, "sixes": 0}
 
 
@@ -192,7 +196,7 @@ def test_forced_joker_b_any_open_lower_box_at_full_value(yahtzee_box: int) -> No
 
 @pytest.mark.parametrize("yahtzee_box", [50, 0])
 def test_forced_joker_c_zero_in_an_open_upper_box(yahtzee_box: int) -> None:
-    s = sheet_with(**all_filled_but("twos", "sixes", yahtzee=yahtzee_box, fives=15))
+    s = sheet_with(all_filled_but("twos", "sixes", yahtzee=yahtzee_box, fives=15))
     assert s.options(FIVE_FIVES) == {"twos": 0, "sixes": 0}
     assert s.fill("sixes", FIVE_FIVES).get("sixes") == 0
 
@@ -231,7 +235,7 @@ def test_free_joker_with_the_yahtzee_box_open_is_an_ordinary_roll() -> None:
 def test_bonus_wherever_the_joker_goes_only_with_50_in_the_yahtzee_box(
     filled: dict[str, int], box: str, yahtzee_box: int, bonus: int
 ) -> None:
-    s = sheet_with(**{**filled, "yahtzee": yahtzee_box}).fill(box, FIVE_FIVES)
+    s = sheet_with({**filled, "yahtzee": yahtzee_box}).fill(box, FIVE_FIVES)
     assert s.bonuses()["yahtzee_bonus"] == bonus
     assert s.total() == sum(s.get(b) or 0 for b in yahtzee.BOXES) + s.bonuses()["upper"] + bonus
 

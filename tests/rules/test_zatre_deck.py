@@ -24,7 +24,8 @@ def test_default_deck_has_50_valid_cards_and_says_it_is_an_assumption() -> None:
 
 
 def test_a_counted_deck_is_given_as_counts() -> None:
-    deck = deck_from_counts({"1|2": 20, "6|0": 29, Card(3, 3): 1})
+    counts: dict[str | Card, int] = {"1|2": 20, "6|0": 29, Card(3, 3): 1}  # either form, even mixed
+    deck = deck_from_counts(counts)
     assert Counter(deck) == {Card(1, 2): 20, Card(0, 6): 29, Card(3, 3): 1}
     options = ZatreOptions(deck=tuple(str(c) for c in deck), players=3)
     assert options.cards() == deck and options.players == 3

@@ -182,7 +182,8 @@ def test_a_referee_game_replays_and_its_pad_is_the_full_information_scoring(
 ) -> None:
     options = ZatreOptions(players=players, seed=seed, information="referee")
     rng = random.Random(play_seed)
-    state, table, actions = new_game(options), PhysicalTable(options), []
+    state, table = new_game(options), PhysicalTable(options)
+    actions: list[rules.Action] = []
     lays = []
     while state.turn is not None:
         table.follow(state)
@@ -253,7 +254,8 @@ def test_referee_auto_play_finishes_and_replays() -> None:
 def test_a_physical_table_is_rebuilt_from_the_actions_of_a_resumed_game() -> None:
     options = ZatreOptions(players=3, seed=12, information="referee")
     rng = random.Random(3)
-    state, table, actions = new_game(options), PhysicalTable(options), []
+    state, table = new_game(options), PhysicalTable(options)
+    actions: list[rules.Action] = []
     while state.turn is not None:
         table.follow(state)
         rebuilt = PhysicalTable.replayed(options, actions)

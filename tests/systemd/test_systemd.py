@@ -81,6 +81,7 @@ def test_systemd_analyze_verify(tmp_path: Path) -> None:
     unit = tmp_path / UNIT.name
     text = UNIT.read_text()
     unit.write_text(text.replace("/opt/tabletop-referee/venv/bin/referee", str(stand_in)))
+    assert ANALYZE is not None
     result = subprocess.run([ANALYZE, "verify", str(unit)], capture_output=True, text=True, timeout=60)
     complaints = [line for line in (result.stdout + result.stderr).splitlines() if UNIT.name in line]
     assert result.returncode == 0 and complaints == [], result.stdout + result.stderr
@@ -88,6 +89,7 @@ def test_systemd_analyze_verify(tmp_path: Path) -> None:
 
 @needs_analyze
 def test_systemd_analyze_security_exposure_is_ok() -> None:
+    assert ANALYZE is not None
     result = subprocess.run(
         [ANALYZE, "security", "--offline=true", "--no-pager", str(UNIT)],
         capture_output=True,

@@ -105,6 +105,7 @@ def test_marker_sheet_shows_the_four_markers(tmp_path: Path) -> None:
     assert centres[0][0] < centres[1][0] and centres[0][1] < centres[3][1]
     assert centres[2][0] > centres[3][0] and centres[2][1] > centres[1][1]
     assert save_sheet(tmp_path / "m.pdf").read_bytes().startswith(b"%PDF-1.4")
-    assert cv2.imread(str(save_sheet(tmp_path / "m.png"))).shape[:2] == sheet.shape
+    saved = cv2.imread(str(save_sheet(tmp_path / "m.png")))
+    assert saved is not None and saved.shape[:2] == sheet.shape
     with pytest.raises(ValueError, match=r"png or \.pdf"):
         save_sheet(tmp_path / "m.gif")

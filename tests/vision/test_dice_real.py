@@ -63,7 +63,9 @@ def test_photo_is_read_exactly(dataset: str, image: str, values: tuple[int, ...]
     path = DATASETS / dataset / image
     if not path.is_file():
         pytest.skip(f"{path} not available")
-    observation = read_dice(cv2.imread(str(path)))
+    frame = cv2.imread(str(path))
+    assert frame is not None
+    observation = read_dice(frame)
     assert sorted(observation.values) == list(values)
     assert observation.uncertain == ()
 

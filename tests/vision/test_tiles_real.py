@@ -52,6 +52,7 @@ def _param(record: dict) -> object:
 @pytest.mark.parametrize("record", [_param(r) for r in RECORDS])
 def test_melds_on_hand_labelled_photos(record: dict) -> None:
     frame = cv2.imread(str(MELDS / record["image"]))
+    assert frame is not None
     observation = read_tiles(frame)
     labelled = [*record["melds"], *([t] for t in record["loose"])]
     # Pair each labelled tile with the tile read nearest its centre.
@@ -90,7 +91,7 @@ def _val_photos() -> list[object]:
     folder = DATASETS / "rummikub-tiles"
     if not folder.is_dir():
         return [pytest.param(None, marks=pytest.mark.skip(reason="the shared photo set is not here"))]
-    params = []
+    params: list[object] = []
     for item in load_folder(folder, "val"):
         reason = VAL_MISREAD.get(item.path.name)
         marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
@@ -108,7 +109,9 @@ def test_every_val_photo_is_listed() -> None:
 
 @pytest.mark.parametrize("item", _val_photos())
 def test_real_photos_read_exactly(item: Any) -> None:
-    observation = read_tiles(cv2.imread(str(item.path)))
+    frame = cv2.imread(str(item.path))
+    assert frame is not None
+    observation = read_tiles(frame)
     assert sorted(str(t.tile) for t in observation.tiles) == sorted(tile_name(n) for n in item.objects)
 
 
@@ -140,5 +143,7 @@ def test_six_and_nine_on_turned_photos(image: str, angle: float) -> None:
     (record,) = [r for r in RECORDS if r["image"] == image]
     names = [t["tile"] for group in [*record["melds"], *([t] for t in record["loose"])] for t in group]
     expected = sorted(n for n in names if n[1:] in ("6", "9"))
-    observation = read_tiles(_turned(cv2.imread(str(MELDS / image)), angle))
+    frame = cv2.imread(str(MELDS / image))
+    assert frame is not None
+    observation = read_tiles(_turned(frame, angle))
     assert sorted(str(t.tile) for t in observation.tiles if str(t.tile)[1:] in ("6", "9")) == expected

@@ -4,6 +4,7 @@ and the vectorised box values against the one-move ``step``."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -11,13 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.coach.dice_sets import ROLLS
+from rules.coach.model import DiceModel
+from rules.dice_game import Sheet
 from rules.poker_dice.game import new_sheet as kosci_sheet
 from rules.poker_dice.solver import KosciModel
 from rules.yahtzee.sheet import ClassicSheet
 from rules.yahtzee.solver import GeneralModel
 from tests.rules.coach.positions import FIVES, random_sheet
 
-ENGINE_MODELS = [
+ENGINE_MODELS: list[tuple[DiceModel, Callable[[], Sheet]]] = [
     (GeneralModel("forced"), lambda: ClassicSheet(joker="forced")),
     (GeneralModel("free"), lambda: ClassicSheet(joker="free")),
     (KosciModel(), lambda: kosci_sheet()),
@@ -31,7 +34,7 @@ ENGINE_MODELS = [
 )
 @given(seed=st.integers(0, 2**32 - 1), turns=st.integers(0, 14))
 @settings(max_examples=40)
-def test_step_is_the_engine(model, empty, seed: int, turns: int) -> None:  # type: ignore[no-untyped-def]
+def test_step_is_the_engine(model, empty, seed: int, turns: int) -> None:
     rng = random.Random(seed)
     sheet = random_sheet(empty(), rng, min(turns, len(model.boxes) - 1))
     state = np.array([model.state_of(sheet)])
@@ -55,7 +58,7 @@ ALL_MODELS = [m for m, _ in ENGINE_MODELS] + [
 
 
 @pytest.mark.parametrize("model", ALL_MODELS, ids=lambda m: str(dict(m.signature)))
-def test_box_values_agree_with_step(model) -> None:  # type: ignore[no-untyped-def]
+def test_box_values_agree_with_step(model) -> None:
     rng = np.random.default_rng(7)
     values = rng.normal(size=model.shape)
     states = np.concatenate([model.level_states(f)[::97] for f in range(len(model.boxes))])

@@ -57,7 +57,7 @@ ORACLE_CASES = [
     ORACLE_CASES,
     ids=["kosci", "kosci-no-zero", "kosci-per-zero", "forced", "free"],
 )
-def test_end_game_against_brute_force(model, empty, filled: int) -> None:  # type: ignore[no-untyped-def]
+def test_end_game_against_brute_force(model, empty, filled: int) -> None:
     """Positions with two open boxes: the table's expected final total equals plain expectimax."""
     table = build(model, down_to=filled)
     oracle = make_oracle()

@@ -56,8 +56,8 @@ def answers() -> dict[str, object]:
     for _ in range(6):
         tiles = full_set()
         rng.shuffle(tiles)
-        value, melds = best_opening(tiles[:20])
-        openings.append([value, [tiles_text(m.tiles) for m in melds]])
+        value, opening = best_opening(tiles[:20])
+        openings.append([value, [tiles_text(m.tiles) for m in opening]])
     tables = []
     for _ in range(3):
         melds, _ = random_position(rng, 40, 0)

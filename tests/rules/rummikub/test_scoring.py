@@ -8,7 +8,7 @@ from rules.rummikub import rack_value, score_game
 from rules.rummikub.tiles import parse_tiles
 
 
-def racks(*texts: str) -> list[list]:  # type: ignore[type-arg]
+def racks(*texts: str) -> list[list]:
     return [parse_tiles(t) for t in texts]
 
 

@@ -61,7 +61,7 @@ def test_hints_are_the_movers_at_a_learning_table() -> None:
     assert state.apply(TakeHint(0, 1)) is state  # type: ignore[attr-defined]
     for act, code in ((TakeHint(1, 1), "not_your_turn"), (TakeHint(0, 3), "unknown_action")):
         with pytest.raises(IllegalAction) as refused:
-            state.apply(act)  # type: ignore[attr-defined]
+            state.apply(act)
         assert refused.value.code == code
     with pytest.raises(IllegalAction, match="learning table"):
         referee(learning=False).apply(TakeHint(0, 1))  # type: ignore[attr-defined]

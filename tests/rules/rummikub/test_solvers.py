@@ -127,7 +127,7 @@ def test_fewest_changed_with_kept_jokers_standing_below_their_first_tile() -> No
     # The bounds from the other end count it at 11, and must allow for it there.
     melds = [parse_tiles(text) for text in ("R1 K1 O1", "B9 B10 B11", "R10 R11 J R13", "J O12 O13")]
     rack = parse_tiles("K1 K6 R9 O4 O9 R8 O9 R12 B1 K11 O13")
-    table = [Meld(m) for m in melds]
+    table = [Meld(tuple(m)) for m in melds]
     assert _outcome(table, best_move(table, rack)) == ilp_fewest_changed(melds, rack) == (5, 159, 2)
 
 
