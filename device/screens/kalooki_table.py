@@ -396,7 +396,7 @@ class KalookiTableScreen(TableScreen):
                     None,
                 )
             )
-        clear = partial(setattr, session, "pad", "") if session.pad is not None else session.picker.clear
+        clear = session.clear_pad if session.pad is not None else session.picker.clear
         buttons.append((self._("Clear"), clear, None))
         w = (row.width - gap * (len(buttons) - 1)) // len(buttons)
         for i, (label, action, colour) in enumerate(buttons):

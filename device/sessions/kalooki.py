@@ -33,12 +33,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, cast, get_args
 
+from device.events import TimerSignal
 from device.journal import Journal
 from device.session import GameSession, register_session
+from device.states import State
 from device.timer import MoveTimer
-from rules import Options
+from drivers.events import ButtonEvent
+from rules import Action, Options
 from rules.errors import IllegalAction
 from rules.kalooki import (
     CODES,
@@ -58,7 +61,20 @@ from rules.kalooki import (
 )
 from rules.kalooki.melds import ACE_HIGH, RunMeld
 
-__all__ = ["PAD_DIGITS", "RECENT", "KalookiSession", "Picker", "money", "run_cards"]
+__all__ = [
+    "PAD_DIGITS",
+    "RECENT",
+    "Drawing",
+    "KalookiSession",
+    "KalookiStage",
+    "Over",
+    "Picker",
+    "Playing",
+    "Revealing",
+    "TurningUp",
+    "money",
+    "run_cards",
+]
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +183,65 @@ def _cards_of(act: object) -> Sequence[Card]:
     return ()  # a draw from the stock, a hand's points
 
 
+class KalookiStage(State["KalookiSession"]):
+    """A phase of a deal, the rules' (``Deal.phase``), owning the cards being entered on the picker:
+    an entry taken starts the next state with an empty picker; a refused one keeps them."""
+
+    def __init__(self) -> None:
+        self.picker = Picker()
+
+    def handle(self, session: KalookiSession, event: object) -> KalookiStage | None:
+        if isinstance(event, ButtonEvent) and event.kind == "press":
+            session.confirm(event.seat)
+        elif isinstance(event, TimerSignal) and event.kind == "timeout":
+            session.on_timeout()
+        return None
+
+
+class TurningUp(KalookiStage):
+    """A new deal: the card turned up is entered."""
+
+    name: ClassVar[str] = "turn_up"
+
+
+class Drawing(KalookiStage):
+    """The player to move draws: the stock or the discard pile."""
+
+    name: ClassVar[str] = "draw"
+
+
+class Playing(KalookiStage):
+    """The player lays down, builds, releases jokers, discards (the cards entered on the picker)."""
+
+    name: ClassVar[str] = "play"
+
+
+class Revealing(KalookiStage):
+    """The deal is over: each loser's hand entered on the picker, or its points on the number pad
+    (``pad``: the points typed; ``None``: the picker)."""
+
+    name: ClassVar[str] = "reveal"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pad: str | None = None
+
+
+class Over(KalookiStage):
+    name: ClassVar[str] = "over"
+
+    def handle(self, session: KalookiSession, event: object) -> KalookiStage | None:
+        return None
+
+
+STAGES: dict[str, type[KalookiStage]] = {
+    "turn_up": TurningUp,
+    "draw": Drawing,
+    "play": Playing,
+    "reveal": Revealing,
+}
+
+
 @register_session
 class KalookiSession(GameSession):
     game = "kalooki"
@@ -183,10 +258,8 @@ class KalookiSession(GameSession):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.picker = Picker()
         self.timed_out: tuple[int, float] | None = None  # the seat whose time ran out, and when
         self.last_entry: str = ""  # what the last accepted entry was, for the screen
-        self.pad: str | None = None  # the points typed on the number pad; None: the hand's cards
         self._progress: tuple[int, list[list[int]]] | None = None
 
     @classmethod
@@ -207,11 +280,35 @@ class KalookiSession(GameSession):
     def deal(self) -> Deal:
         return self.kalooki.deal
 
+    def initial_stage(self) -> KalookiStage:
+        return self.settled()
+
+    def settled(self) -> KalookiStage:
+        """The state the deal's phase calls for (a new or resumed game, after every entry)."""
+        return Over() if self.finished else STAGES[self.deal.phase]()
+
+    def acted(self, act: Action) -> None:
+        assert self.machine is not None
+        self.machine.go(self.settled(), cause=type(act).__name__)
+
     @property
     def phase(self) -> KalookiPhase:
-        if self.finished:
-            return "over"
-        return self.deal.phase
+        phase = super().phase
+        assert phase in get_args(KalookiPhase)
+        return cast(KalookiPhase, phase)
+
+    @property
+    def picker(self) -> Picker:
+        """The cards being entered: the current state's."""
+        stage = self.stage
+        assert isinstance(stage, KalookiStage)
+        return stage.picker
+
+    @property
+    def pad(self) -> str | None:
+        """The points typed on the number pad (:class:`Revealing`); ``None``: the hand's cards."""
+        stage = self.stage
+        return stage.pad if isinstance(stage, Revealing) else None
 
     def revealing(self) -> int | None:
         """The seat whose hand is to be entered now (end of a deal), else ``None``."""
@@ -239,8 +336,6 @@ class KalookiSession(GameSession):
     def _enter(self, act: Any, what: str) -> bool:
         if not self.submit(act):
             return False
-        self.picker.clear()
-        self.pad = None
         self.last_entry = what
         self.timed_out = None
         return True
@@ -301,20 +396,29 @@ class KalookiSession(GameSession):
 
     def use_pad(self, on: bool) -> None:
         """*Points* opens the number pad for the loser named on the screen; *Cards* goes back."""
-        if self.revealing() is None:
+        stage = self.stage
+        if self.revealing() is None or not isinstance(stage, Revealing):
             return
-        self.pad = "" if on else None
-        self.picker.clear()
+        stage.pad = "" if on else None
+        stage.picker.clear()
 
     def pad_digit(self, digit: int) -> None:
-        if self.pad is not None and len(self.pad) < PAD_DIGITS:
-            self.pad = str(int(self.pad + str(digit)))  # no leading zeros
+        stage = self.stage
+        if isinstance(stage, Revealing) and stage.pad is not None and len(stage.pad) < PAD_DIGITS:
+            stage.pad = str(int(stage.pad + str(digit)))  # no leading zeros
             self.refusal = None  # the refusal was of the points typed before
 
     def pad_back(self) -> None:
-        if self.pad:
-            self.pad = self.pad[:-1]
+        stage = self.stage
+        if isinstance(stage, Revealing) and stage.pad:
+            stage.pad = stage.pad[:-1]
             self.refusal = None
+
+    def clear_pad(self) -> None:
+        """*Clear* on the number pad: no points typed."""
+        stage = self.stage
+        if isinstance(stage, Revealing) and stage.pad is not None:
+            stage.pad = ""
 
     def enter_points(self) -> bool:
         """The points typed on the pad: the penalty points of the hand of the loser named."""
@@ -342,9 +446,6 @@ class KalookiSession(GameSession):
             return False
         return self.discard()
 
-    def on_press(self, seat: int) -> None:
-        self.confirm(seat)
-
     def on_timeout(self) -> None:
         seat = self.current_seat
         if seat is not None:
@@ -352,7 +453,6 @@ class KalookiSession(GameSession):
 
     def begin_move(self) -> None:
         super().begin_move()
-        self.picker.clear()
         self.timed_out = None
 
     def score_progress(self) -> list[list[int]]:
