@@ -30,7 +30,7 @@ Progress = Callable[[int, int], None]
 
 
 class TableError(ValueError):
-    """A table file that is missing, damaged or built for other rules."""
+    """A table that is missing, damaged or built for other rules (its file or its kept values)."""
 
 
 def build(model: DiceModel, progress: Progress | None = None, down_to: int = 0) -> Table:
