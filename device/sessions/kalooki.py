@@ -24,7 +24,15 @@ becomes depends on what the player taps next:
   number of cards cannot make, ``impossible_points``).
 
 Every entry is one action through :meth:`GameSession.submit` (journal before screen); the entry and
-the picker are not journaled. The move timer (off by default) warns; when it runs out the device says
+the picker are not journaled.
+
+**By camera** (issue 30; where the game has a card reader and the camera is there): a seat press with
+nothing picked asks the camera for the table (:class:`ReadingTable`); the table seen is compared with the
+one accepted (``device.sessions.kalooki_camera.plan_turn``) and each action it explains is submitted in
+turn (the draw as the discard pile's zone showed it, the lay-down, builds, releases, the discard). The
+engine refuses what breaks a rule, by name; a table no action explains is refused with what to put back;
+unsure cards are refused, outlined, for the player to straighten or to pick. The picker stays the way to
+play without a camera. The move timer (off by default) warns; when it runs out the device says
 so and forces nothing — it cannot know a player's hand.
 """
 
@@ -35,9 +43,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, cast, get_args
 
-from device.events import TimerSignal
+from device.events import Seen, TimerSignal
 from device.journal import Journal
 from device.session import GameSession, register_session
+from device.sessions.kalooki_camera import CardTable, TableMismatch, draw_seen, plan_turn
 from device.states import State
 from device.timer import MoveTimer
 from drivers.events import ButtonEvent
@@ -70,6 +79,8 @@ __all__ = [
     "Over",
     "Picker",
     "Playing",
+    "ReadingTable",
+    "RefusedTable",
     "Revealing",
     "TurningUp",
     "money",
@@ -185,35 +196,110 @@ def _cards_of(act: object) -> Sequence[Card]:
 
 class KalookiStage(State["KalookiSession"]):
     """A phase of a deal, the rules' (``Deal.phase``), owning the cards being entered on the picker:
-    an entry taken starts the next state with an empty picker; a refused one keeps them."""
+    an entry taken starts the next state with an empty picker; a refused one keeps them. A reading of
+    the table (``Seen``: by the card reader, where the game has one) goes to :meth:`seen`."""
 
     def __init__(self) -> None:
         self.picker = Picker()
 
     def handle(self, session: KalookiSession, event: object) -> KalookiStage | None:
         if isinstance(event, ButtonEvent) and event.kind == "press":
-            session.confirm(event.seat)
-        elif isinstance(event, TimerSignal) and event.kind == "timeout":
+            return self.pressed(session, event.seat)
+        if isinstance(event, TimerSignal) and event.kind == "timeout":
             session.on_timeout()
+        elif isinstance(event, Seen) and isinstance(event.observation, CardTable) and not session.finished:
+            return self.seen(session, event.observation, event.kind == "requested")
+        return None
+
+    def pressed(self, session: KalookiSession, seat: int) -> KalookiStage | None:
+        session.confirm(seat)
+        return None
+
+    def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
         return None
 
 
 class TurningUp(KalookiStage):
-    """A new deal: the card turned up is entered."""
+    """A new deal: the card turned up is entered, or read from the discard pile's zone when it comes to
+    rest there."""
 
     name: ClassVar[str] = "turn_up"
 
+    def pressed(self, session: KalookiSession, seat: int) -> KalookiStage | None:
+        if not self.picker.cards and session.camera_reads():
+            return ReadingTable(self)
+        return super().pressed(session, seat)
+
+    def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
+        top = table.discard_top
+        if top is not None and not top.is_joker:
+            session.enter_seen(TurnUp(top), "turn_up")
+        return None
+
 
 class Drawing(KalookiStage):
-    """The player to move draws: the stock or the discard pile."""
+    """The player to move draws: the stock or the discard pile, tapped, or seen by the camera watching
+    the discard pile's zone (its top card taken: the discard pile; melds laid or another card on it:
+    the stock, and already discarded)."""
 
     name: ClassVar[str] = "draw"
 
+    def pressed(self, session: KalookiSession, seat: int) -> KalookiStage | None:
+        if session.camera_reads() and not session.pressed_out_of_turn(seat):
+            return ReadingTable(self)  # a whole turn since the last press: the draw is read too
+        return super().pressed(session, seat)
+
+    def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
+        draw = draw_seen(session.deal, table.discard_top)
+        if draw is None and _table_grew(session.deal, table):
+            draw = DrawStock()  # melds laid before any draw was seen: the card came from the stock
+        if draw is not None:
+            session.enter_seen(draw, "draw")
+        return None
+
 
 class Playing(KalookiStage):
-    """The player lays down, builds, releases jokers, discards (the cards entered on the picker)."""
+    """The player lays down, builds, releases jokers, discards (the cards entered on the picker, or,
+    with nothing picked, the table read at the seat press). ``refused``: the table the camera saw at
+    the last refused press, its melds outlined."""
 
     name: ClassVar[str] = "play"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refused: RefusedTable | None = None
+
+    def pressed(self, session: KalookiSession, seat: int) -> KalookiStage | None:
+        if not self.picker.cards and session.camera_reads() and not session.pressed_out_of_turn(seat):
+            return ReadingTable(self)
+        return super().pressed(session, seat)
+
+
+class ReadingTable(KalookiStage):
+    """The table asked of the camera (on enter, ``frames`` voting) and awaited, then judged
+    (:meth:`KalookiSession.judge`). Its phase is the one it was asked in, whose screen stays."""
+
+    frames: ClassVar[int] = 3
+
+    def __init__(self, back: KalookiStage) -> None:
+        super().__init__()
+        self.back = back
+
+    @property
+    def phase(self) -> str:
+        return self.back.phase
+
+    def enter(self, session: KalookiSession) -> None:
+        session.request_reading(self.frames)
+
+    def pressed(self, session: KalookiSession, seat: int) -> KalookiStage | None:
+        return None  # the reading is on its way
+
+    def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
+        return session.judge(self.back, table) if requested else None
+
+    def label(self) -> str:
+        return f"ReadingTable({self.back.phase})"
 
 
 class Revealing(KalookiStage):
@@ -234,6 +320,40 @@ class Over(KalookiStage):
         return None
 
 
+@dataclass(frozen=True)
+class RefusedTable:
+    """What the camera saw at a refused press: the reading, the cards to outline (indices into it), and
+    why (``unsure``, ``copies``, ``mismatch``, ``rule``)."""
+
+    table: CardTable
+    outline: tuple[int, ...]
+    reason: str
+
+
+def _refused(stage: KalookiStage, table: CardTable, outline: tuple[int, ...], reason: str) -> KalookiStage:
+    """``stage`` again, keeping (where it is the play) the table refused, to outline on the screen."""
+    if isinstance(stage, Playing):
+        stage.refused = RefusedTable(table, outline, reason)
+    return stage
+
+
+def _meld_items(table: CardTable, j: int) -> tuple[int, ...]:
+    """The card indices of the ``j``-th meld of ``table.cards_on_table()`` (its melds, then each loose
+    card as a meld of its own) in the reading."""
+    if j < len(table.melds):
+        return tuple(table.melds[j])
+    k = j - len(table.melds)
+    return (table.loose[k],) if k < len(table.loose) else ()
+
+
+def _table_grew(deal: Deal, table: CardTable) -> bool:
+    try:
+        seen = sum(len(m) for m in table.cards_on_table())
+    except ValueError:
+        return False
+    return seen > len(deal.table_cards())
+
+
 STAGES: dict[str, type[KalookiStage]] = {
     "turn_up": TurningUp,
     "draw": Drawing,
@@ -251,6 +371,9 @@ class KalookiSession(GameSession):
     # Every refusal of Kalooki's has its own sentence (``kalooki_invalid_meld``: Rummikub refuses an
     # ``invalid_meld`` too, of tiles); ``game_over`` and ``not_your_turn`` are every game's.
     own_rule_texts = (frozenset(CODES) - {"game_over"}) | {
+        "cards_unsure",
+        "nothing_turned_up",
+        "table_changed",
         "pick_cards_first",
         "pick_one_card",
         "type_points_first",
@@ -299,10 +422,79 @@ class KalookiSession(GameSession):
 
     @property
     def picker(self) -> Picker:
-        """The cards being entered: the current state's."""
+        """The cards being entered: the current state's (while the table is read, the play's)."""
         stage = self.stage
+        if isinstance(stage, ReadingTable):
+            stage = stage.back
         assert isinstance(stage, KalookiStage)
         return stage.picker
+
+    @property
+    def refused_table(self) -> RefusedTable | None:
+        """The table the camera saw at the last refused press of this move (to outline)."""
+        stage = self.stage
+        return stage.refused if isinstance(stage, Playing) else None
+
+    # --- by camera -----------------------------------------------------------------------------------
+
+    def camera_reads(self) -> bool:
+        """Whether a press asks the camera: the game has a card reader and the camera is there."""
+        return self.reader is not None and self.camera_lost is None
+
+    def enter_seen(self, act: Action, what: str) -> bool:
+        """An action the camera saw (the turned-up card, the draw), entered as if picked."""
+        return self._enter(act, what)
+
+    def judge(self, back: KalookiStage, table: CardTable) -> KalookiStage | None:
+        """The table read at a press: each action that explains it submitted in turn (the state after
+        the last one accepted is the rules', :meth:`acted`); a refusal keeps what was seen, outlined."""
+        if table.uncertain:
+            self.refuse("cards_unsure", "cards the camera cannot read: straighten them, or pick them")
+            return _refused(back, table, tuple(table.uncertain), "unsure")
+        try:
+            melds = table.cards_on_table()
+        except ValueError as exc:  # a third copy of a card: the reading's error names it
+            self.refuse("too_many_copies", str(exc))
+            return _refused(back, table, (), "copies")
+        deal = self.deal
+        if deal.phase == "turn_up":
+            if table.discard_top is None:
+                self.refuse("nothing_turned_up", "no card seen on the discard pile")
+                return back
+            self.enter_seen(TurnUp(table.discard_top), "turn_up")
+            return None
+        if deal.phase == "draw":
+            draw = draw_seen(deal, table.discard_top)
+            if draw is None:
+                self.refuse("draw_first", "no draw seen: tap Stock or Discard pile")
+                return back
+            if not self.enter_seen(draw, "draw"):
+                return back
+            deal = self.deal
+        try:
+            plan = plan_turn(deal, melds, table.discard_top)
+        except TableMismatch as exc:
+            self.refuse("table_changed", str(exc), cards=" ".join(str(c) for c in exc.put_back))
+            return _refused(self.current_stage(), table, (), "mismatch")
+        if not plan.actions:
+            self.refuse("pick_one_card", "no change seen: discard a card to end your turn")
+            return self.current_stage()
+        for planned in plan.actions:
+            if not self.submit(planned.action):
+                outline = tuple(i for j in planned.seen for i in _meld_items(table, j))
+                return _refused(self.current_stage(), table, outline, "rule")
+        if not plan.discards:
+            self.refuse("pick_one_card", "no discard seen: put a card on the discard pile, or pick it")
+        self.last_entry = "camera"
+        return None
+
+    def current_stage(self) -> KalookiStage:
+        """The state now (a reading's, the one it was asked in)."""
+        stage = self.stage
+        if isinstance(stage, ReadingTable):
+            stage = stage.back
+        assert isinstance(stage, KalookiStage)
+        return stage
 
     @property
     def pad(self) -> str | None:

@@ -32,13 +32,30 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from rules.errors import IllegalAction
 from rules.kalooki import Build, Card, Deal, Discard, DrawDiscard, DrawStock, LayDown, ReleaseJoker
 from rules.kalooki.cards import JOKER, cards_text
 from rules.kalooki.melds import ACE_HIGH, End, Meld, RunMeld
 
-__all__ = ["PlannedAction", "TableMismatch", "TurnPlan", "draw_seen", "plan_turn"]
+__all__ = ["CardTable", "PlannedAction", "TableMismatch", "TurnPlan", "draw_seen", "plan_turn"]
+
+
+@runtime_checkable
+class CardTable(Protocol):
+    """What the session needs of a reading of a card table (``vision.cards.CardObservation`` with the
+    discard pile's zone named): the cards' melds and loose cards (indices into the reading), the
+    unsure ones, the table as card sequences, and the top card of the discard pile's zone."""
+
+    melds: tuple[tuple[int, ...], ...]
+    loose: tuple[int, ...]
+    uncertain: tuple[int, ...]
+
+    @property
+    def discard_top(self) -> Card | None: ...
+
+    def cards_on_table(self) -> list[list[Card]]: ...
 
 
 @dataclass(frozen=True)
