@@ -26,7 +26,7 @@ from typing import Annotated, Any, Literal
 from device.zatre_deck import TABLE_KEYS as ZATRE_TABLE_KEYS
 from device.zatre_deck import TableKey
 from rules.errors import OptionError
-from rules.options import Range, check_fields, coerce
+from rules.options import Options, Range, check_fields, coerce
 
 __all__ = [
     "DEFAULT_PATH",
@@ -210,13 +210,13 @@ class Config:
     voice: VoiceConfig = field(default_factory=VoiceConfig)
     # Per game: the rule preset and option overrides, plus the move timer (``timer_seconds``, 0 = off).
     # Validated against the game's options class; kept as plain mappings so the file stays readable.
-    games: dict[str, dict[str, Any]] = field(default_factory=dict)
+    games: dict[str, dict[str, object]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.seats.backend == "pods" and not self.serial.port:
             raise ConfigError("seats.backend", "'pods' needs the pods' serial line: set serial.port")
 
-    def game_options(self, game: str, **overrides: Any) -> Any:
+    def game_options(self, game: str, **overrides: object) -> Options:
         """The rules options of ``game`` from its table (preset + overrides), plus ``overrides``."""
         import rules
 
@@ -224,9 +224,9 @@ class Config:
         table = self.games.get(game, {})
         own = (*TABLE_KEYS, *GAME_TABLE_KEYS.get(game, ()))
         rule_values = {k: v for k, v in table.items() if k not in own}
-        return spec.options_type.preset(table.get("preset", "seed"), **{**rule_values, **overrides})
+        return spec.options_type.preset(str(table.get("preset", "seed")), **{**rule_values, **overrides})
 
-    def timer_seconds(self, game: str, options: Any = None) -> int:
+    def timer_seconds(self, game: str, options: Options | None = None) -> int:
         """The move timer in seconds (0 = off) before the owner's setting: the table's
         ``timer_seconds`` if set, else the rule option of ``options`` (default: the file's preset;
         Rummikub's 60 s ``move_seconds``, RULES.md §3), else off (``device.settings.move_seconds``)."""
@@ -237,7 +237,8 @@ class Config:
     def config_timer(self, game: str) -> int | None:
         """The game table's ``timer_seconds``, or ``None`` when the file does not set one."""
         table = self.games.get(game, {})
-        return int(table["timer_seconds"]) if "timer_seconds" in table else None
+        seconds = table.get("timer_seconds")
+        return seconds if isinstance(seconds, int) else None  # checked at load: whole seconds
 
 
 _SECTIONS: dict[str, type] = {
@@ -278,9 +279,9 @@ def load_config_text(text: str, source: str = "(file)") -> Config:
     return config_from_dict(data)
 
 
-def config_from_dict(data: dict[str, Any]) -> Config:
+def config_from_dict(data: Mapping[str, object]) -> Config:
     allowed = [*_SECTIONS, "games"]
-    values: dict[str, Any] = {}
+    values: dict[str, Any] = {}  # Any: each a section's dataclass (or the games' tables), made by _section
     for key, value in data.items():
         if key not in allowed:
             raise ConfigError(key, f"unknown section; allowed sections: {', '.join(allowed)}")
@@ -309,11 +310,11 @@ def game_table_keys(game: str) -> list[str]:
     return sorted({*TABLE_KEYS, *GAME_TABLE_KEYS.get(game, ()), *options} - set(AT_THE_TABLE))
 
 
-def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _games(data: dict[str, object]) -> dict[str, dict[str, object]]:
     import rules
 
     known = [g.name for g in rules.games()]
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, dict[str, object]] = {}
     for name, table in data.items():
         key = f"games.{name}"
         if name not in known:
@@ -362,11 +363,11 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _tuples(values: dict[str, Any]) -> dict[str, Any]:
+def _tuples(values: dict[str, object]) -> dict[str, object]:
     return {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
 
 
-def _check_section(obj: Any, section: str) -> None:
+def _check_section(obj: object, section: str) -> None:
     """The one check of every field's type and range (``rules.options``), named ``section.key``."""
     try:
         check_fields(obj, prefix=f"{section}.")
@@ -374,10 +375,10 @@ def _check_section(obj: Any, section: str) -> None:
         raise ConfigError(exc.key, exc.message) from None
 
 
-def _section(name: str, cls: type, data: dict[str, Any]) -> Any:
+def _section(name: str, cls: type, data: dict[str, object]) -> object:
     hints = typing.get_type_hints(cls, include_extras=True)
     fields = {f.name for f in dataclasses.fields(cls)}
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, object] = {}
     for key, value in data.items():
         dotted = f"{name}.{key}"
         if key not in fields:
@@ -386,7 +387,7 @@ def _section(name: str, cls: type, data: dict[str, Any]) -> Any:
     return cls(**kwargs)
 
 
-def _convert(key: str, tp: Any, value: Any) -> Any:
+def _convert(key: str, tp: object, value: object) -> object:
     try:
         return coerce(key, tp, value)
     except OptionError as exc:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
 
 import rules
 from device.config import GAME_TABLE_KEYS, TABLE_KEYS, Config
@@ -70,7 +69,7 @@ class Settings:
     presets: dict[str, str] = field(default_factory=dict)
     coach: str = "off"  # the dice coach's mode for a game not set on its own (older journals: one switch)
     coaches: dict[str, str] = field(default_factory=dict)  # the coach per game: off / hints / solo
-    voice: dict[str, Any] = field(
+    voice: dict[str, object] = field(
         default_factory=dict
     )  # the owner's voice settings (device/voice/settings.py)
     learning: dict[str, bool] = field(default_factory=dict)  # Rummikub's learning table, per game
@@ -93,7 +92,7 @@ class Settings:
         s.zatre_deck_manifest = str(journal.setting(DECK_SETTING, "") or "")
         return s
 
-    def set(self, key: str, value: Any) -> None:
+    def set(self, key: str, value: object) -> None:
         setattr(self, key, value)
         self.journal.set_setting(key, value)
 
@@ -191,7 +190,7 @@ class Settings:
             return (self.camera_source,)
         return self.config.camera.sources
 
-    def game_options(self, game: str, **overrides: Any) -> Options:
+    def game_options(self, game: str, **overrides: object) -> Options:
         """The rules options for a new game: config table, the preset chosen on screen, ``overrides``."""
         spec = rules.get_game(game)
         own = (*TABLE_KEYS, *GAME_TABLE_KEYS.get(game, ()))

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration, CalibrationError
 
+if TYPE_CHECKING:
+    from device.commands import Subcommands
+
 WARM_UP_FRAMES = 5
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("calibrate", help="find the four markers in a camera frame and save the calibration")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--image", help="a photo of the play area with its four markers")

@@ -21,18 +21,21 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import rules
 from device.coach_tables import load_table, save_table, table_path
 from device.config import ConfigError, load_config
-from rules.coach.advice import advise
+from rules.coach.advice import Coach, advise
 from rules.coach.games import GAMES, coach_of, model_for
+from rules.coach.model import DiceModel
 from rules.coach.sheet_text import parse_sheet
 from rules.coach.simulate import distribution
-from rules.coach.table import build
+from rules.coach.table import Table, build
 from rules.dice import Roll
+from rules.dice_game import Sheet
 from rules.errors import IllegalAction, NotationError
 from rules.options import Options
 from rules.poker_dice.game import PokerDiceOptions
@@ -43,10 +46,13 @@ from rules.yahtzee.game import YahtzeeOptions
 from rules.yahtzee.solver import GeneralModel
 from rules.yahtzee.triple_solver import play
 
+if TYPE_CHECKING:
+    from device.commands import Subcommands
+
 _ALIASES = {"kosci": "poker_dice", "generał": "yahtzee", "general": "yahtzee", "triple": "yahtzee-triple"}
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "coach", help="the coach: the dice games' tables, values, advice, simulations; Rummikub's advice"
     )
@@ -136,7 +142,7 @@ def _directory(args: argparse.Namespace) -> Path:
     return Path(load_config(args.config).device.state_dir)
 
 
-def _model(game: str, args: argparse.Namespace) -> Any:
+def _model(game: str, args: argparse.Namespace) -> DiceModel:
     if game == "yahtzee" and args.joker == "verhoeff":
         return GeneralModel(joker="verhoeff")
     return model_for(_options(game, args))
@@ -146,7 +152,7 @@ def _path(game: str, args: argparse.Namespace) -> Path:
     return Path(args.table) if args.table else table_path(_directory(args), _model(game, args))
 
 
-def _coach(game: str, args: argparse.Namespace) -> Any:
+def _coach(game: str, args: argparse.Namespace) -> Coach:
     return coach_of(_options(game, args), load_table(_model(game, args), _path(game, args)))
 
 
@@ -155,7 +161,7 @@ def _fail(message: str) -> int:
     return 2
 
 
-def progress_bar(label: str, out: TextIO | None = None) -> Any:
+def progress_bar(label: str, out: TextIO | None = None) -> Callable[[int, int], None]:
     """A ``progress(done, total)`` callback drawing ``label [#####.....]  45%  12 s`` on ``out`` (the
     standard error at the time of the call, not at import: tests and callers may replace it)."""
     stream = sys.stderr if out is None else out
@@ -193,7 +199,7 @@ def run_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sheet(game: str, args: argparse.Namespace) -> Any:
+def _sheet(game: str, args: argparse.Namespace) -> Sheet:
     return parse_sheet(_options(game, args), args.sheet)
 
 
@@ -205,7 +211,7 @@ def run_value(args: argparse.Namespace) -> int:
         kind = "optimal" if coach.exact else "heuristic estimate (one-column optimum × factors)"
         print(f"{game}: expected final score {coach.expected_final(sheet):.4f} ({kind})")
         if args.target is not None:
-            if not coach.exact:
+            if not coach.exact or not isinstance(coach, Table):
                 return _fail("the chance of a target needs an exact table (not the triple heuristic)")
             d = distribution(coach, sheet, args.games, args.seed)
             print(f"simulated {d.games} games: mean {d.mean:.2f} ± {d.standard_error:.2f}, sd {d.spread:.2f}")
@@ -315,7 +321,9 @@ def run_simulate(args: argparse.Namespace) -> int:
             who = "the greedy player" if args.greedy else "the heuristic"
             reference = f"6 × one-column optimum {6 * table.start_value:.2f}"
         else:
-            table = _coach(game, args)
+            coach = _coach(game, args)
+            assert isinstance(coach, Table)  # every game's coach but the triple's is its table
+            table = coach
             empty = parse_sheet(_options(game, args), "")
             d = distribution(table, empty, args.games, args.seed, progress_bar("simulate"))
             mean, sd = d.mean, d.spread

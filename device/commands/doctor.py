@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +36,10 @@ from drivers.errors import DriverError
 from drivers.events import ButtonEvent, PodConnected, PodLost
 from drivers.pods import PodLink
 from drivers.seats import LedPattern, SeatPanel
+
+if TYPE_CHECKING:
+    from device.commands import Subcommands
+    from device.voice.output import Output
 
 MIN_FREE_BYTES = 200 * 1024 * 1024  # room for years of journal plus saved frames
 MARKER_IDS = (0, 1, 2, 3)  # the four corners of the play area, DICT_4X4_50
@@ -66,7 +70,7 @@ def source_failure(source: str, reason: str) -> str:
     return reason if reason.startswith(f"{source}:") else f"{source}: {reason}"
 
 
-def register(sub: Any) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("doctor", help="check the wiring: camera, buttons, LEDs, buzzer, display, pods, voice")
     p.add_argument(
         "--config", default=argparse.SUPPRESS, help="config file (default: /etc/tabletop-referee/config.toml)"
@@ -123,9 +127,9 @@ class Doctor:
         button_seconds: float = 15.0,
         camera_seconds: float = 10.0,
         pod_seconds: float = 8.0,
-        pin_factory: Any = None,
+        pin_factory: Any = None,  # gpiozero's Factory: gpiozero has no type information
         synthesiser: str | None = None,
-        output: tuple[Any, str] | None = None,
+        output: tuple[Output | None, str] | None = None,
     ) -> None:
         self.path = config_path(path)
         self.owner = owner
@@ -243,7 +247,7 @@ class Doctor:
 
     def seats(self, config: Config) -> list[Check]:
         s = config.seats
-        events: queue.Queue[Any] = queue.Queue()
+        events: queue.Queue[object] = queue.Queue()
         try:
             panel = SeatPanel(
                 s.buttons[: s.count],
@@ -264,7 +268,7 @@ class Doctor:
             checks.append(self.buzzer(panel, s.buzzer))
         return checks
 
-    def button(self, panel: SeatPanel, events: queue.Queue[Any], seat: int, pin: int) -> Check:
+    def button(self, panel: SeatPanel, events: queue.Queue[object], seat: int, pin: int) -> Check:
         name = f"seat {seat + 1} button"
         if panel.is_pressed(seat):
             return Check(name, False, f"BCM {pin} reads pressed while nobody presses it: stuck or miswired")
@@ -308,7 +312,7 @@ class Doctor:
         url = config.serial.port
         if not url:
             return Check("pods", True, "none configured")
-        events: queue.Queue[Any] = queue.Queue()
+        events: queue.Queue[object] = queue.Queue()
         with PodLink(url, post=events.put, baudrate=config.serial.baudrate) as link:
             link.start()
             try:
@@ -339,7 +343,7 @@ def markers_check(frame: np.ndarray) -> Check:
     return Check("markers", True, "found 0, 1, 2, 3")
 
 
-def _drain(events: queue.Queue[Any]) -> None:
+def _drain(events: queue.Queue[object]) -> None:
     while True:
         try:
             events.get_nowait()

@@ -12,15 +12,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from device.appliance import SIMULATOR_STATE
 from device.config import ConfigError, DeviceConfig, load_config
 from device.export import to_corrections_csv, to_csv, to_json
 from device.journal import Journal, refusal_reason
 
+if TYPE_CHECKING:
+    from device.commands import Subcommands
 
-def register(sub: Any) -> None:
+
+def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "export",
         help="export the finished games (history) as CSV or JSON, or the corrected readings (misreads)",

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from vision.markers import save_sheet
 
+if TYPE_CHECKING:
+    from device.commands import Subcommands
 
-def register(sub: Any) -> None:
+
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("markers", help="write the printable calibration marker sheet (A4, 300 dpi)")
     p.add_argument("out", help="output file, .png or .pdf")
     p.set_defaults(func=run)

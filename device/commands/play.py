@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING
 
 import rules
 from rules.errors import OptionError
 
+if TYPE_CHECKING:
+    from device.commands import Subcommands
 
-def register(sub: Any) -> None:
+
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("play", help="play a game in the terminal; --auto plays a whole random game")
     p.add_argument(
         "game",
@@ -29,7 +32,7 @@ def register(sub: Any) -> None:
 def options_from_args(args: argparse.Namespace) -> rules.Options:
     name, named_variant = rules.find_game(args.game)
     spec = rules.get_game(name)
-    overrides: dict[str, Any] = {"players": args.players, "seed": args.seed}
+    overrides: dict[str, object] = {"players": args.players, "seed": args.seed}
     variant = args.variant.lower() if args.variant is not None else named_variant
     if args.variant is not None and named_variant is not None and variant != named_variant:
         raise OptionError("variant", f"{args.game!r} is the {named_variant} variant, not {args.variant!r}")

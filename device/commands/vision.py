@@ -8,13 +8,16 @@ import csv
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from vision.dataset import SPLITS, TABLE_COLUMNS
 from vision.evaluate import evaluate_dice, evaluate_tiles, read_groups
 
+if TYPE_CHECKING:
+    from device.commands import Subcommands
 
-def register(sub: Any) -> None:
+
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("vision", help="evaluate the camera readers on labelled photos")
     tasks = p.add_subparsers(dest="task", metavar="TASK", required=True)
     e = tasks.add_parser("eval-dice", help="read every photo of a labelled folder and print the scores")
@@ -145,9 +148,15 @@ def run_eval_tiles(args: argparse.Namespace) -> int:
 
 
 def run_eval_zatre(args: argparse.Namespace) -> int:
-    from vision.zatre_eval import evaluate_pips, evaluate_zatre, evaluate_zatre_synthetic
+    from vision.zatre_eval import (
+        PipEvaluation,
+        ZatreEvaluation,
+        evaluate_pips,
+        evaluate_zatre,
+        evaluate_zatre_synthetic,
+    )
 
-    report: Any
+    report: ZatreEvaluation | PipEvaluation
     if args.synthetic is not None:
         if args.folder is not None or args.pips:
             print("referee vision eval-zatre: give a folder or --synthetic N, not both")

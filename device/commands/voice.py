@@ -18,16 +18,19 @@ import json
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from device.config import ConfigError, load_config
+from device.config import Config, ConfigError, load_config
 from device.i18n import LANGUAGES, Translator
 from device.voice.kinds import KINDS, VoiceParamError, sentence
 from device.voice.output import PlaybackError, open_output
 from device.voice.synth import Synthesiser, SynthesisError, wav_seconds
 
+if TYPE_CHECKING:
+    from device.commands import Subcommands
 
-def register(sub: Any) -> None:
+
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("voice", help="the referee's voice: list the message kinds, say one")
     p.add_argument(
         "--config", default=argparse.SUPPRESS, help="config file (default: /etc/tabletop-referee/config.toml)"
@@ -47,7 +50,7 @@ def register(sub: Any) -> None:
     say.set_defaults(func=run_say)
 
 
-def _config(args: argparse.Namespace) -> Any:
+def _config(args: argparse.Namespace) -> Config:
     return load_config(getattr(args, "config", None))
 
 
@@ -74,7 +77,7 @@ def _shown(value: object) -> str:
     return str(value)
 
 
-def parameters(kind: str, name: str | None, pairs: list[str]) -> dict[str, Any]:
+def parameters(kind: str, name: str | None, pairs: list[str]) -> dict[str, object]:
     """The kind's example parameters with ``--name`` and ``--param KEY=VALUE`` over them.
 
     >>> parameters("game_over", "Ela", ["points=12"])

@@ -20,9 +20,8 @@ and the settings screen's sentence and is always said.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from device.i18n import Translator
 
@@ -48,6 +47,31 @@ class VoiceParamError(ValueError):
     """A message kind given a parameter it does not take, or without one it needs."""
 
 
+# A message's parameters: from the code (numbers, names, tuples of dice) or typed on the command line
+# (``referee voice say``: text), read by each kind with :func:`_int` and :func:`_texts`.
+Params = Mapping[str, object]
+
+
+def _whole(value: object, what: str) -> int:
+    """``value`` as a whole number (a number, or its text)."""
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"{what} must be a whole number, not {value!r}")
+
+
+def _int(p: Params, key: str) -> int:
+    return _whole(p[key], key)
+
+
+def _texts(value: object, what: str) -> list[object]:
+    """A list parameter (names, dice): a list, or one text."""
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, Iterable):
+        raise TypeError(f"{what} must be a list, not {value!r}")
+    return list(value)
+
+
 @dataclass(frozen=True)
 class Kind:
     """One message kind: ``group`` (the owner's switch), ``move`` (it belongs to the move being played:
@@ -55,8 +79,8 @@ class Kind:
 
     name: str
     group: str
-    text: Callable[[Translator, Mapping[str, Any]], str]
-    sample: Mapping[str, Any] = field(default_factory=dict)
+    text: Callable[[Translator, Params], str]
+    sample: Params = field(default_factory=dict)
     move: bool = False
     about: str = ""
 
@@ -108,7 +132,7 @@ def roll_text(tr: Translator, dice: Sequence[int]) -> str:
     return text[:1].upper() + text[1:]
 
 
-def spoken_refusal(tr: Translator, key: str, details: Mapping[str, Any]) -> str:
+def spoken_refusal(tr: Translator, key: str, details: Mapping[str, object]) -> str:
     """A refusal's rule as said aloud: its spoken form (``msgctxt "spoken"``, where the written one
     names tiles as ``R5 B5`` or counts with ``card(s)``), else the screen's sentence."""
     from device.ui.names import detail_texts
@@ -132,20 +156,20 @@ def spoken_refusal(tr: Translator, key: str, details: Mapping[str, Any]) -> str:
 SPOKEN_PLURALS = {"wrong_card_count": ("This turn lays one card.", "This turn lays {wanted} cards.")}
 
 
-def _your_move(tr: Translator, p: Mapping[str, Any]) -> str:
+def _your_move(tr: Translator, p: Params) -> str:
     return _p(tr, "{name}, your move.", name=p["name"])
 
 
-def _time_warning(tr: Translator, p: Mapping[str, Any]) -> str:
-    seconds = int(p["seconds"])
+def _time_warning(tr: Translator, p: Params) -> str:
+    seconds = _int(p, "seconds")
     return _n(tr, "{n} second left.", "{n} seconds left.", seconds)
 
 
-def _timeout_box(tr: Translator, p: Mapping[str, Any]) -> str:
+def _timeout_box(tr: Translator, p: Params) -> str:
     from device.ui.names import box_name
 
     box = box_name(tr, str(p["game"]), str(p["box"]))
-    points = int(p["points"])
+    points = _int(p, "points")
     return _n(
         tr,
         "Time! {box} for {name}: {n} point.",
@@ -156,17 +180,17 @@ def _timeout_box(tr: Translator, p: Mapping[str, Any]) -> str:
     )
 
 
-def _timeout_roll(tr: Translator, p: Mapping[str, Any]) -> str:
+def _timeout_roll(tr: Translator, p: Params) -> str:
     return _p(tr, "Time! {name}, your roll goes into the best box.", name=p["name"])
 
 
-def _timeout_draw(tr: Translator, p: Mapping[str, Any]) -> str:
-    tiles = int(p["tiles"])
+def _timeout_draw(tr: Translator, p: Params) -> str:
+    tiles = _int(p, "tiles")
     return _n(tr, "Time! {name} draws a tile.", "Time! {name} draws {n} tiles.", tiles, name=p["name"])
 
 
-def _timeout_restore(tr: Translator, p: Mapping[str, Any]) -> str:
-    tiles = int(p["tiles"])
+def _timeout_restore(tr: Translator, p: Params) -> str:
+    tiles = _int(p, "tiles")
     return _n(
         tr,
         "Time! The table goes back; one tile for {name}.",
@@ -176,8 +200,8 @@ def _timeout_restore(tr: Translator, p: Mapping[str, Any]) -> str:
     )
 
 
-def _timeout_lay(tr: Translator, p: Mapping[str, Any]) -> str:
-    points = int(p["points"])
+def _timeout_lay(tr: Translator, p: Params) -> str:
+    points = _int(p, "points")
     return _n(
         tr,
         "Time! The best cards are laid for {name}: {n} point.",
@@ -187,36 +211,36 @@ def _timeout_lay(tr: Translator, p: Mapping[str, Any]) -> str:
     )
 
 
-def _timeout(tr: Translator, p: Mapping[str, Any]) -> str:
+def _timeout(tr: Translator, p: Params) -> str:
     return _p(tr, "Time is up, {name}.", name=p["name"])
 
 
-def _restore_table(tr: Translator, p: Mapping[str, Any]) -> str:
+def _restore_table(tr: Translator, p: Params) -> str:
     return _p(tr, "Restore the table as it was.")
 
 
-def _table_restored(tr: Translator, p: Mapping[str, Any]) -> str:
+def _table_restored(tr: Translator, p: Params) -> str:
     return _p(tr, "Table restored.")
 
 
-def _refusal(tr: Translator, p: Mapping[str, Any]) -> str:
+def _refusal(tr: Translator, p: Params) -> str:
     details = p.get("details", {})
     if not isinstance(details, Mapping):
         raise VoiceParamError("details must be a mapping of the refusal's details")
     return spoken_refusal(tr, str(p["rule"]), details)
 
 
-def _roll(tr: Translator, p: Mapping[str, Any]) -> str:
+def _roll(tr: Translator, p: Params) -> str:
     dice = p["dice"]
     if isinstance(dice, str):
-        dice = [int(d) for d in dice.split()] if all(d.isdigit() for d in dice.split()) else []
-    return roll_text(tr, [int(d) for d in dice])
+        return roll_text(tr, [int(d) for d in dice.split()] if all(d.isdigit() for d in dice.split()) else [])
+    return roll_text(tr, [_whole(d, "dice") for d in _texts(dice, "dice")])
 
 
-def _score(tr: Translator, p: Mapping[str, Any]) -> str:
+def _score(tr: Translator, p: Params) -> str:
     from device.ui.names import box_base, box_name
 
-    game, box, points = str(p["game"]), str(p["box"]), int(p["points"])
+    game, box, points = str(p["game"]), str(p["box"]), _int(p, "points")
     name = box_name(tr, game, box)
     if box_base(box) in TOP_BOXES and points > 0:
         return _n(
@@ -233,31 +257,30 @@ def _score(tr: Translator, p: Mapping[str, Any]) -> str:
 TOP_BOXES = ("yahtzee", "poker")  # Generał, Kości's poker: said with an exclamation
 
 
-def _tiles_laid(tr: Translator, p: Mapping[str, Any]) -> str:
-    tiles = int(p["tiles"])
+def _tiles_laid(tr: Translator, p: Params) -> str:
+    tiles = _int(p, "tiles")
     return _n(tr, "{name} laid a tile.", "{name} laid {n} tiles.", tiles, name=p["name"])
 
 
-def _tile_drawn(tr: Translator, p: Mapping[str, Any]) -> str:
+def _tile_drawn(tr: Translator, p: Params) -> str:
     return _p(tr, "{name} draws a tile.", name=p["name"])
 
 
-def _points(tr: Translator, p: Mapping[str, Any]) -> str:
-    points = int(p["points"])
+def _points(tr: Translator, p: Params) -> str:
+    points = _int(p, "points")
     return _n(tr, "{name} scores {n} point.", "{name} scores {n} points.", points, name=p["name"])
 
 
-def _penalty(tr: Translator, p: Mapping[str, Any]) -> str:
-    points = int(p["points"])
+def _penalty(tr: Translator, p: Params) -> str:
+    points = _int(p, "points")
     return _n(tr, "{name}: {n} penalty point.", "{name}: {n} penalty points.", points, name=p["name"])
 
 
-def _winners(p: Mapping[str, Any]) -> list[str]:
-    names = p["names"]
-    return [names] if isinstance(names, str) else [str(n) for n in names]
+def _winners(p: Params) -> list[str]:
+    return [str(n) for n in _texts(p["names"], "names")]
 
 
-def _hand_over(tr: Translator, p: Mapping[str, Any]) -> str:
+def _hand_over(tr: Translator, p: Params) -> str:
     names = _winners(p)
     return _n(
         tr,
@@ -265,13 +288,13 @@ def _hand_over(tr: Translator, p: Mapping[str, Any]) -> str:
         "The hand is over: {names} win it with {points}.",
         len(names),
         names=names_text(tr, names),
-        points=int(p["points"]),
+        points=_int(p, "points"),
     )
 
 
-def _game_over(tr: Translator, p: Mapping[str, Any]) -> str:
+def _game_over(tr: Translator, p: Params) -> str:
     names = _winners(p)
-    points = int(p["points"])
+    points = _int(p, "points")
     if len(names) == 1:
         return _n(tr, "{names} wins with {n} point.", "{names} wins with {n} points.", points, names=names[0])
     return _n(
@@ -279,7 +302,7 @@ def _game_over(tr: Translator, p: Mapping[str, Any]) -> str:
     )
 
 
-def _test(tr: Translator, p: Mapping[str, Any]) -> str:
+def _test(tr: Translator, p: Params) -> str:
     return _p(tr, "This is the referee's voice.")
 
 
@@ -390,7 +413,7 @@ KINDS: dict[str, Kind] = {
 }
 
 
-def sentence(tr: Translator, kind: str, **params: Any) -> str:
+def sentence(tr: Translator, kind: str, **params: object) -> str:
     """The sentence of ``kind`` with ``params`` in ``tr``'s language."""
     found = KINDS.get(kind)
     if found is None:

@@ -21,19 +21,35 @@ from __future__ import annotations
 
 import logging
 import math
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from device.timer import WARNING_SECONDS
+from device.voice.kinds import Params
 from device.voice.speaker import Speaker
 from rules import Action, GameState
 
 if TYPE_CHECKING:
     from device.app import App
     from device.session import GameSession, Refusal
+    from device.sessions.dice import TimeoutEntry
+    from device.sessions.zatre import TimeoutLay
 
-__all__ = ["Narrator"]
+__all__ = ["Narrator", "TimeoutMarks"]
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TimeoutMarks:
+    """What a game shows of the move timer's last timeout (compared frame to frame: a new one is said
+    once): the dice's box entered, or the best box to come on the roll; Zatre's cards laid; the Kalooki
+    seat whose time ran out (and when)."""
+
+    box: TimeoutEntry | None = None
+    on_roll: bool = False
+    lay: TimeoutLay | None = None
+    timed_out: tuple[int, float] | None = None
 
 
 class Narrator:
@@ -51,7 +67,7 @@ class Narrator:
         self._restoring = False
         self._phase = ""
         self._finished = False
-        self._marks: dict[str, Any] = {}
+        self._marks = TimeoutMarks()
         self._logged = ""
 
     # --- attaching -----------------------------------------------------------------------------------
@@ -107,7 +123,7 @@ class Narrator:
         for act, before, after in actions:
             self._action(session, act, before, after, timeouts)
         for kind, params in timeouts.values():
-            self._say(kind, **params)
+            self._say(kind, move=None, **params)
         refusal = session.refusal
         if refusal is not None and refusal is not self._refusal:
             self._say("refusal", move=self._move, rule=refusal.key, details=refusal.details)
@@ -138,7 +154,7 @@ class Narrator:
         self._warned = warning
         self._restoring, self._phase, self._finished = restoring, phase, finished
 
-    def _say(self, kind: str, *, move: int | None = None, **params: Any) -> None:
+    def _say(self, kind: str, *, move: int | None = None, **params: object) -> None:
         self.speaker.speak(kind, move=move, **params)
 
     # --- what the actions did ------------------------------------------------------------------------
@@ -149,7 +165,7 @@ class Narrator:
         act: Action,
         before: GameState,
         after: GameState,
-        timeouts: dict[str, tuple[str, dict[str, Any]]],
+        timeouts: dict[str, tuple[str, Params]],
     ) -> None:
         from rules.dice import Choose, RollDice
         from rules.dice_game import DiceGame
@@ -165,7 +181,7 @@ class Narrator:
             self._turn_over = True
             timed = timeouts.get("dice")
             if timed is not None and timed[1]["box"] == act.box:
-                self._say(timed[0], **timed[1])
+                self._say(timed[0], move=None, **timed[1])
                 del timeouts["dice"]
                 return
             points = before.choices().get(act.box, 0) if isinstance(before, DiceGame) else 0
@@ -173,7 +189,7 @@ class Narrator:
         elif isinstance(act, Lay) and player is not None:
             timed = timeouts.pop("zatre", None)
             if timed is not None:
-                self._say(timed[0], **timed[1])
+                self._say(timed[0], move=None, **timed[1])
                 return
             if isinstance(before, ZatreState) and isinstance(after, ZatreState):
                 gained = after.sheets[player].total - before.sheets[player].total
@@ -191,32 +207,42 @@ class Narrator:
             else:
                 self._say("timeout_restore" if act.manipulated else "timeout_draw", name=name, tiles=moved)
 
-    def _timeout_marks(self, session: GameSession) -> dict[str, Any]:
+    def _timeout_marks(self, session: GameSession) -> TimeoutMarks:
         """What each game keeps of a timeout for its screen (compared frame to frame)."""
-        return {
-            "entry": getattr(session, "timeout_entry", None),
-            "on_roll": getattr(session, "choose_best_on_roll", False),
-            "timed_out": getattr(session, "timed_out", None),
-        }
+        from device.sessions.dice import DiceSession
+        from device.sessions.kalooki import KalookiSession
+        from device.sessions.zatre import ZatreSession
 
-    def _new_timeouts(self, session: GameSession) -> dict[str, tuple[str, dict[str, Any]]]:
+        if isinstance(session, DiceSession):
+            return TimeoutMarks(box=session.timeout_entry, on_roll=session.choose_best_on_roll)
+        if isinstance(session, ZatreSession):
+            return TimeoutMarks(lay=session.timeout_entry)
+        if isinstance(session, KalookiSession):
+            return TimeoutMarks(timed_out=session.timed_out)
+        return TimeoutMarks()
+
+    def _new_timeouts(self, session: GameSession) -> dict[str, tuple[str, Params]]:
         """The timeouts the session took since the last frame, by game: dice (a box entered), a roll
         still to come, Zatre (the best cards laid), Kalooki (the time is up)."""
         marks, old = self._timeout_marks(session), self._marks
         self._marks = marks
-        out: dict[str, tuple[str, dict[str, Any]]] = {}
-        entry = marks["entry"]
-        if entry is not None and entry is not old["entry"]:
-            name = session.players[entry.seat].name
-            if hasattr(entry, "box"):
-                params = {"name": name, "game": session.spec.name, "box": entry.box, "points": entry.points}
-                out["dice"] = ("timeout_box", params)
-            else:
-                out["zatre"] = ("timeout_lay", {"name": name, "points": entry.points})
-        if marks["on_roll"] and not old["on_roll"] and session.current_seat is not None:
+        out: dict[str, tuple[str, Params]] = {}
+        box = marks.box
+        if box is not None and box is not old.box:
+            params = {
+                "name": session.players[box.seat].name,
+                "game": session.spec.name,
+                "box": box.box,
+                "points": box.points,
+            }
+            out["dice"] = ("timeout_box", params)
+        lay = marks.lay
+        if lay is not None and lay is not old.lay:
+            out["zatre"] = ("timeout_lay", {"name": session.players[lay.seat].name, "points": lay.points})
+        if marks.on_roll and not old.on_roll and session.current_seat is not None:
             out["roll"] = ("timeout_roll", {"name": session.players[session.current_seat].name})
-        timed_out = marks["timed_out"]
-        if timed_out is not None and timed_out != old["timed_out"]:
+        timed_out = marks.timed_out
+        if timed_out is not None and timed_out != old.timed_out:
             out["kalooki"] = ("timeout", {"name": session.players[timed_out[0]].name})
         return out
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import TypeGuard
 
 from device.config import VoiceConfig
 from device.voice.kinds import GROUPS
@@ -31,7 +31,7 @@ class VoiceSettings:
     messages: tuple[str, ...]
 
     @classmethod
-    def of(cls, config: VoiceConfig, owner: Mapping[str, Any] | None = None) -> VoiceSettings:
+    def of(cls, config: VoiceConfig, owner: Mapping[str, object] | None = None) -> VoiceSettings:
         s = cls(config.enabled, config.volume, config.speed, tuple(config.messages))
         owner = owner or {}
         enabled = owner.get("enabled")
@@ -39,10 +39,10 @@ class VoiceSettings:
             s = replace(s, enabled=enabled)
         volume = owner.get("volume")
         if _int_in(volume, VOLUME_RANGE):
-            s = replace(s, volume=int(volume))  # type: ignore[arg-type]
+            s = replace(s, volume=volume)
         speed = owner.get("speed")
         if _int_in(speed, SPEED_RANGE):
-            s = replace(s, speed=int(speed))  # type: ignore[arg-type]
+            s = replace(s, speed=speed)
         messages = owner.get("messages")
         if isinstance(messages, list | tuple) and all(m in GROUPS for m in messages):
             s = replace(s, messages=tuple(g for g in GROUPS if g in messages))
@@ -56,19 +56,20 @@ class VoiceSettings:
         """Volume or speed one step up or down, within its range."""
         low, high = VOLUME_RANGE if name == "volume" else SPEED_RANGE
         size = VOLUME_STEP if name == "volume" else SPEED_STEP
-        value = min(high, max(low, getattr(self, name) + step * size))
-        return replace(self, **{name: value})
+        now = self.volume if name == "volume" else self.speed
+        value = min(high, max(low, now + step * size))
+        return replace(self, volume=value) if name == "volume" else replace(self, speed=value)
 
     def toggled(self, group: str) -> VoiceSettings:
         on = set(self.messages) ^ {group}
         return replace(self, messages=tuple(g for g in GROUPS if g in on))
 
-    def stored(self) -> dict[str, Any]:
+    def stored(self) -> dict[str, object]:
         """As the journal keeps it."""
         data = asdict(self)
         data["messages"] = list(self.messages)
         return data
 
 
-def _int_in(value: object, bounds: tuple[int, int]) -> bool:
+def _int_in(value: object, bounds: tuple[int, int]) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and bounds[0] <= value <= bounds[1]

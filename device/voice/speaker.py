@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from device.i18n import Translator
 from device.voice.kinds import KINDS, VoiceParamError, sentence
@@ -37,7 +36,7 @@ class Speaker:
         self.settings = settings
         self._was_enabled = True
 
-    def speak(self, kind: str, *, move: int | None = None, **params: Any) -> str | None:
+    def speak(self, kind: str, *, move: int | None = None, **params: object) -> str | None:
         """Say ``kind`` with ``params``; the sentence said, or ``None`` when its group is off."""
         found = KINDS.get(kind)
         if found is None:

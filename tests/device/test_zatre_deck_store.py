@@ -157,8 +157,10 @@ def test_the_config_key_names_itself_on_a_bad_file(tmp_path: Path) -> None:
     write_manifest(path, COUNTED, "ok")
     config = config_from_dict({"games": {"zatre": {"deck_manifest": str(path)}}})
     assert config.games["zatre"]["deck_manifest"] == str(path)
-    assert Counter(Card.parse(c) for c in config.games["zatre"]["deck"]) == COUNTED
-    assert Counter(config.game_options("zatre").cards()) == COUNTED
+    deck = config.games["zatre"]["deck"]
+    assert isinstance(deck, list) and Counter(Card.parse(c) for c in deck) == COUNTED
+    options = config.game_options("zatre")
+    assert isinstance(options, ZatreOptions) and Counter(options.cards()) == COUNTED
 
 
 def test_which_deck_a_new_game_is_dealt_from(tmp_path: Path) -> None:
