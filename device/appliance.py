@@ -13,18 +13,30 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol
 
-from device.config import Config, ConfigError, config_path, load_config
+from device.config import CameraConfig, Config, ConfigError, config_path, load_config
 from drivers.seat_backends import open_pods, open_seats
-from drivers.seats import Seats
+from drivers.seats import KeyboardSeats, Post, Seats
 
 if TYPE_CHECKING:
+    import pygame
+
     from device.app import App
+    from device.i18n import Translator
+    from device.journal import Journal
+    from device.script import ScriptPlayer
     from device.session import GameSession
+    from device.simulator import Simulator
+    from device.ui.canvas import Canvas
+    from device.vision_worker import Vision
+    from drivers.watchdog import Watchdog
     from rules import Action
+    from vision.calibration import Calibration
 
 __all__ = ["RunOptions", "run"]
 
@@ -178,7 +190,7 @@ def run(opts: RunOptions) -> int:
     return 0
 
 
-def keep_running(app: Any, opts: RunOptions, script: Any) -> bool:
+def keep_running(app: App, opts: RunOptions, script: ScriptPlayer | None) -> bool:
     """Whether the loop runs another frame: the window is open, ``--frames`` has not run out, and a
     script has not ended (unless ``--stay``); the script's last event was handled the frame before."""
     if not app.running or (opts.frames is not None and app.frames >= opts.frames):
@@ -193,21 +205,27 @@ def no_display() -> bool:
     return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+class Fed(Protocol):
+    """What waiting for the journal asks of the watchdog (``drivers.watchdog.Watchdog``): to be fed."""
+
+    def ping(self) -> None: ...
+
+
 LOCKED_RETRY_SECONDS = 5.0  # a journal in use by another program: soon free again
 ERROR_RETRY_SECONDS = 30.0  # a read-only, missing or full place: the owner has to act first
 
 
 def open_journal(
     config: Config,
-    surface: Any,
+    surface: pygame.Surface,
     opts: RunOptions,
-    watchdog: Any,
+    watchdog: Fed | None,
     *,
-    clock: Any = time.monotonic,
-    present: Any = None,
+    clock: Callable[[], float] = time.monotonic,
+    present: Callable[[], None] | None = None,
     locked_retry: float = LOCKED_RETRY_SECONDS,
     error_retry: float = ERROR_RETRY_SECONDS,
-) -> Any:
+) -> Journal | None:
     """The journal, or ``None`` when the window is closed (or ``--frames`` ran out) first.
 
     A journal that cannot be opened (``JournalError``: read-only or uncreatable state directory, a
@@ -256,7 +274,7 @@ def open_journal(
 
 
 def draw_journal_problem(
-    canvas: Any, tr: Any, problem: Exception, *, locked: bool, seconds_left: float
+    canvas: Canvas, tr: Translator, problem: Exception, *, locked: bool, seconds_left: float
 ) -> None:
     from device.ui.theme import TEXT_DIM, WARNING
 
@@ -347,7 +365,7 @@ class Parts:
     """The optional pieces (drivers, vision); each is skipped with a log line when it cannot start."""
 
     def __init__(self) -> None:
-        self._closers: list[Any] = []
+        self._closers: list[Callable[[], object]] = []
 
     def close(self) -> None:
         for close in reversed(self._closers):
@@ -356,7 +374,7 @@ class Parts:
             except Exception:
                 log.exception("closing %s failed", close)
 
-    def seats(self, config: Config, post: Any, *, simulate: bool) -> Seats | None:
+    def seats(self, config: Config, post: Post, *, simulate: bool) -> Seats | None:
         """The seats of ``seats.backend`` (the keyboard in the simulator, whatever the file says)."""
         backend = "keyboard" if simulate else config.seats.backend
         try:
@@ -367,7 +385,7 @@ class Parts:
         self._closers.append(seats.close)
         return seats
 
-    def pods(self, config: Config, post: Any, seats: Seats | None) -> Seats | None:
+    def pods(self, config: Config, post: Post, seats: Seats | None) -> Seats | None:
         """Seat pods beside other seats (LEDs and clocks shown on both); none when the pods are the seats."""
         if not config.serial.port or (seats is not None and config.seats.backend == "pods"):
             return None
@@ -379,7 +397,7 @@ class Parts:
         self._closers.append(link.close)
         return link
 
-    def simulator(self, app: Any, opts: RunOptions, seats: Any) -> Any:
+    def simulator(self, app: App, opts: RunOptions, seats: Seats | None) -> Simulator:
         from device.simulator import Simulator
 
         camera = False
@@ -389,10 +407,10 @@ class Parts:
             camera = True
         else:
             log.warning("vision or drivers.camera missing: the simulated tables post their readings")
-        seats = seats if seats is not None and hasattr(seats, "key") else None
-        return Simulator(app, seed=opts.seed, seats=seats, camera=camera, autoplay=opts.autoplay)
+        keys = seats if isinstance(seats, KeyboardSeats) else None
+        return Simulator(app, seed=opts.seed, seats=keys, camera=camera, autoplay=opts.autoplay)
 
-    def vision(self, config: Config, app: Any, simulator: Any) -> Any:
+    def vision(self, config: Config, app: App, simulator: Simulator | None) -> Vision | None:
         if not (_available("vision") and _available("drivers.camera")):
             log.warning("vision or drivers.camera missing: no camera view; dice are entered by hand")
             return None
@@ -423,7 +441,7 @@ class Parts:
         self._closers.append(camera.stop)
         return camera
 
-    def voice(self, config: Config, app: Any, opts: RunOptions) -> None:
+    def voice(self, config: Config, app: App, opts: RunOptions) -> None:
         """The referee's voice (``device.voice``): never a reason not to start."""
         try:
             from device.voice import attach, start_voice
@@ -435,7 +453,7 @@ class Parts:
         self._closers.append(setup.voice.close)
         attach(app, setup.voice)
 
-    def watchdog(self) -> Any:
+    def watchdog(self) -> Watchdog | None:
         if not _available("drivers.watchdog"):
             return None
         dog = importlib.import_module("drivers.watchdog").Watchdog.from_env()
@@ -444,7 +462,7 @@ class Parts:
         return dog
 
 
-def _synthetic_calibration(vision: Any, camera: Any) -> Any:
+def _synthetic_calibration(vision: ModuleType, camera: CameraConfig) -> Calibration:
     """The synthetic scenes have no markers: the play area is the whole frame and the hold zone its
     bottom fifth (``vision.synth.HOLD_FRACTION``), as a calibration from printed markers would give."""
     fraction = importlib.import_module("vision.synth").HOLD_FRACTION
@@ -452,7 +470,7 @@ def _synthetic_calibration(vision: Any, camera: Any) -> Any:
     return vision.Calibration.identity((camera.width, camera.height), hold_zone=zone)
 
 
-def _calibration(config: Config) -> Any:
+def _calibration(config: Config) -> Calibration | None:
     vision = importlib.import_module("vision")
     path = Path(config.camera.calibration or Path(config.device.state_dir) / "calibration.json")
     if not path.exists():

@@ -22,7 +22,6 @@ import csv
 import io
 import json
 from datetime import UTC, datetime
-from typing import Any
 
 import rules
 from device import sessions  # noqa: F401 - registers every game's session
@@ -73,7 +72,7 @@ def _iso(t: float | None) -> str:
     return "" if t is None else datetime.fromtimestamp(t, UTC).isoformat()
 
 
-def exported(journal: Journal, game: StoredGame) -> dict[str, Any]:
+def exported(journal: Journal, game: StoredGame) -> dict[str, object]:
     """What the game's session adds to a finished game (``GameSession.exported``, from the game
     replayed); a game that no longer replays (an older rule version) adds nothing."""
     session = SESSIONS.get(game.game)
@@ -95,7 +94,8 @@ def to_csv(journal: Journal) -> str:
     for g in journal.games(finished_only=True):
         scores = g.scores or ()
         places = g.places or ()
-        payouts = exported(journal, g).get("payouts") or ()
+        added = exported(journal, g).get("payouts")
+        payouts = added if isinstance(added, list | tuple) else ()  # Kalooki's: cents per seat
         for seat, (name, score, place) in enumerate(zip(g.players, scores, places, strict=False)):
             paid = payouts[seat] if seat < len(payouts) else ""
             row = [
@@ -125,7 +125,7 @@ SEATS_NOTE = (
 
 
 def to_json(journal: Journal) -> str:
-    games: list[dict[str, Any]] = []
+    games: list[dict[str, object]] = []
     for g in journal.games(finished_only=True):
         scores, places = g.scores or (), g.places or ()
         games.append(
@@ -151,7 +151,7 @@ def to_json(journal: Journal) -> str:
     return json.dumps({"about": SEATS_NOTE, "games": games}, ensure_ascii=False, indent=1)
 
 
-def _correction(stored: StoredCorrection) -> dict[str, Any]:
+def _correction(stored: StoredCorrection) -> dict[str, object]:
     fix = stored.fix
     return {
         "seq": stored.seq,

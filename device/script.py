@@ -27,14 +27,27 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import pygame
+
+if TYPE_CHECKING:
+    from device.app import App
 
 __all__ = ["TAP_PATIENCE", "WAIT_LIMIT", "ScriptError", "ScriptPlayer", "Step", "load_script", "parse_script"]
 
 TAP_PATIENCE = 5.0  # s: a screen may take a few frames to show the button a tap names
 WAIT_LIMIT = 60.0  # s: after a wait's seconds, how long the camera may take to read the table
+
+
+@runtime_checkable
+class FilmedFrames(Protocol):
+    """What a ``wait`` asks of the camera (``device.vision_worker.Vision``): the newest frame's number,
+    and whether the reader settled on a frame after that one."""
+
+    def newest_seq(self) -> int: ...
+
+    def settled_since(self, seq: int) -> bool: ...
 
 
 class ScriptError(ValueError):
@@ -116,9 +129,9 @@ class ScriptPlayer:
     def __init__(
         self,
         steps: list[Step],
-        app: Any,
+        app: App,
         clock: Callable[[], float],
-        post: Callable[[pygame.event.Event], Any] = pygame.event.post,
+        post: Callable[[pygame.event.Event], object] = pygame.event.post,
     ) -> None:
         self.steps = list(steps)
         self.app = app
@@ -184,7 +197,8 @@ class ScriptPlayer:
             )
 
     def _wait(self, step: Step, now: float) -> None:
-        camera: Any = getattr(self.app, "camera", None)
+        feed = self.app.camera
+        camera = feed if isinstance(feed, FilmedFrames) else None
         if self._until is None:
             self._until = now + step.seconds
         if self._mark is None:

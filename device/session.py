@@ -17,7 +17,7 @@ in ``device.sessions.simulated``) — nothing else in ``device/`` changes.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -54,7 +54,7 @@ class Refusal:
 
     code: str
     message: str
-    details: dict[str, Any]
+    details: dict[str, object]
     at: float
     key: str = ""
 
@@ -235,12 +235,12 @@ class GameSession:
         if seat is not None:
             self.timer.start(seat)
 
-    def refuse(self, code: str, message: str, **details: Any) -> None:
+    def refuse(self, code: str, message: str, **details: object) -> None:
         """A device-level refusal (not the rules': a seat button pressed out of turn, no box chosen)."""
         self.refusal = Refusal(code, message, details, self.timer.now(), self.rule_key(code, details))
 
     @classmethod
-    def rule_key(cls, code: str, details: dict[str, Any] | None = None) -> str:
+    def rule_key(cls, code: str, details: Mapping[str, object] | None = None) -> str:
         """The catalogue key of a refusal's sentence: ``<game>_<code>`` for the game's own codes, and
         ``<game>_<code>_<why>`` where the rules say why (Rummikub's ``invalid_meld``: ``too_few``, …).
 
@@ -267,14 +267,14 @@ class GameSession:
         return None
 
     @classmethod
-    def exported(cls, state: GameState) -> dict[str, Any]:
+    def exported(cls, state: GameState) -> dict[str, object]:
         """What the export adds to a finished game of this kind (``device.export``), from its final
         state: a ``payouts`` list (one amount in cents per seat) becomes the CSV's ``payout_cents``
         column. Games without anything to add keep this: nothing."""
         return {}
 
     @classmethod
-    def reviewed(cls, options: Options, history: list[Action], names: list[str]) -> dict[str, Any]:
+    def reviewed(cls, options: Options, history: list[Action], names: list[str]) -> dict[str, object]:
         """What the export adds to a finished game from its actions (Rummikub's learning table: the
         review); nothing by default."""
         return {}

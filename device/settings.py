@@ -58,6 +58,18 @@ def move_seconds(options: Options, *, config: int | None = None, owner: int | No
     return type(options).fit_move_seconds(chosen)
 
 
+def _whole(value: object) -> int:
+    """A stored whole number (the journal keeps settings as JSON)."""
+    if not isinstance(value, int | float | str):
+        raise ValueError(f"a stored setting is not a number: {value!r}")
+    return int(value)
+
+
+def _table(value: object) -> dict[str, object]:
+    """A stored table of settings (per game: timers, presets, ...); anything else: none."""
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else {}
+
+
 @dataclass
 class Settings:
     config: Config
@@ -79,16 +91,15 @@ class Settings:
     @classmethod
     def load(cls, config: Config, journal: Journal) -> Settings:
         s = cls(config, journal, language=config.device.language, seats=config.seats.count)
-        s.language = journal.setting("language", s.language)
-        s.seats = int(journal.setting("seats", s.seats))
-        s.camera_source = journal.setting("camera_source", "")
-        s.timers = dict(journal.setting("timers", {}))
-        s.presets = dict(journal.setting("presets", {}))
+        s.language = str(journal.setting("language", s.language))
+        s.seats = _whole(journal.setting("seats", s.seats))
+        s.camera_source = str(journal.setting("camera_source", ""))
+        s.timers = {str(k): _whole(v) for k, v in _table(journal.setting("timers", {})).items()}
+        s.presets = {str(k): str(v) for k, v in _table(journal.setting("presets", {})).items()}
         s.coach = str(journal.setting("coach", "off"))
-        s.coaches = {str(k): str(v) for k, v in dict(journal.setting("coaches", {})).items()}
-        voice = journal.setting("voice", {})
-        s.voice = dict(voice) if isinstance(voice, dict) else {}
-        s.learning = {str(k): bool(v) for k, v in dict(journal.setting("learning", {})).items()}
+        s.coaches = {str(k): str(v) for k, v in _table(journal.setting("coaches", {})).items()}
+        s.voice = _table(journal.setting("voice", {}))
+        s.learning = {str(k): bool(v) for k, v in _table(journal.setting("learning", {})).items()}
         s.zatre_deck_manifest = str(journal.setting(DECK_SETTING, "") or "")
         return s
 

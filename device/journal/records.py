@@ -12,8 +12,10 @@ __all__ = [
     "GAME_COLUMNS",
     "JournalError",
     "JournalLocked",
+    "JsonObject",
     "ReadingFix",
     "Result",
+    "Row",
     "Salvage",
     "SetAside",
     "StoredAction",
@@ -22,6 +24,12 @@ __all__ = [
     "game_from_row",
     "load_action",
 ]
+
+# The two places the journal takes values untyped from the standard library, each read where it is used:
+# a row as sqlite3 gives it (each column int, float, str, bytes or None: the schema says which), and a
+# JSON object as json.loads gives it (an action, a game's options: the rules read them).
+Row = tuple[Any, ...]
+JsonObject = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -49,7 +57,7 @@ class Salvage:
 @dataclass(frozen=True)
 class StoredAction:
     seq: int
-    action: dict[str, Any] | str  # the action's JSON object; its raw text if that is not valid JSON
+    action: JsonObject | str  # the action's JSON object; its raw text if that is not valid JSON
     at: float
     seat: int | None
     seconds: float  # how long the seat took for this action (the move timer's measure)
@@ -88,7 +96,7 @@ class StoredCorrection:
 class StoredGame:
     id: int
     game: str
-    options: dict[str, Any]
+    options: JsonObject
     players: tuple[str, ...]
     started: float
     finished: float | None
@@ -112,7 +120,7 @@ Result = tuple[tuple[int, ...], tuple[int, ...]]  # a finished game's scores and
 GAME_COLUMNS = "id, game, options, players, started, finished, scores, places, abandoned"
 
 
-def game_from_row(row: tuple[Any, ...]) -> StoredGame:
+def game_from_row(row: Row) -> StoredGame:
     gid, game, options, players, started, finished, scores, places, abandoned = row
     return StoredGame(
         id=gid,
@@ -127,7 +135,7 @@ def game_from_row(row: tuple[Any, ...]) -> StoredGame:
     )
 
 
-def load_action(text: str) -> dict[str, Any] | str:
+def load_action(text: str) -> JsonObject | str:
     """An action's JSON object, or its text when that does not parse (bad JSON, nested too deeply):
     the decoder then refuses it with its own clear error and the game resumes before it."""
     try:

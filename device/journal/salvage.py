@@ -13,9 +13,17 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from device.journal.records import GAME_COLUMNS, JournalError, Result, StoredGame, game_from_row, load_action
+from device.journal.records import (
+    GAME_COLUMNS,
+    JournalError,
+    JsonObject,
+    Result,
+    Row,
+    StoredGame,
+    game_from_row,
+    load_action,
+)
 from device.journal.safety import APPLICATION_ID, BUSY_SECONDS, read_only_uri
 
 __all__ = ["SalvagedGame", "refused_journal", "replayed_result", "salvaged_games", "salvaged_settings"]
@@ -27,9 +35,9 @@ class SalvagedGame:
     (``seq, action, at, seat, seconds``), its result if they end it, and their corrected readings."""
 
     stored: StoredGame
-    rows: list[tuple[Any, ...]]
+    rows: list[Row]
     result: Result | None
-    fixes: list[tuple[Any, ...]]
+    fixes: list[Row]
 
 
 @contextlib.contextmanager
@@ -68,12 +76,12 @@ def salvaged_games(src: sqlite3.Connection) -> Iterator[SalvagedGame | None]:
         yield SalvagedGame(stored, rows[:count], result, fixes)
 
 
-def salvaged_settings(src: sqlite3.Connection) -> list[tuple[Any, ...]]:
+def salvaged_settings(src: sqlite3.Connection) -> list[Row]:
     """The settings kept in the refused journal that read, as ``(key, value)`` rows."""
     return _tolerant_rows(src, "SELECT key, value FROM settings ORDER BY key")
 
 
-def replayed_result(stored: StoredGame, actions: list[dict[str, Any] | str]) -> tuple[int, Result | None]:
+def replayed_result(stored: StoredGame, actions: list[JsonObject | str]) -> tuple[int, Result | None]:
     """How many of ``actions`` replay from the game's start, and the result if they end the game."""
     import rules
 
@@ -86,14 +94,14 @@ def replayed_result(stored: StoredGame, actions: list[dict[str, Any] | str]) -> 
     return len(done.actions), None if outcome is None else (tuple(outcome.scores), tuple(outcome.places))
 
 
-def _try_row(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+def _try_row(conn: sqlite3.Connection, sql: str, args: Row) -> Row | None:
     try:
         return conn.execute(sql, args).fetchone()
     except sqlite3.DatabaseError:
         return None
 
 
-def _try_game(row: tuple[Any, ...] | None) -> StoredGame | None:
+def _try_game(row: Row | None) -> StoredGame | None:
     if row is None:
         return None
     try:
@@ -102,9 +110,9 @@ def _try_game(row: tuple[Any, ...] | None) -> StoredGame | None:
         return None
 
 
-def _tolerant_rows(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
+def _tolerant_rows(conn: sqlite3.Connection, sql: str) -> list[Row]:
     """The rows of ``sql`` up to the first page that cannot be read."""
-    rows: list[tuple[Any, ...]] = []
+    rows: list[Row] = []
     try:
         for row in conn.execute(sql):
             rows.append(row)
@@ -122,9 +130,9 @@ def _readable_ids(conn: sqlite3.Connection) -> list[int]:
     return sorted(ids | set(range(1, highest + 1)))
 
 
-def _readable_actions(conn: sqlite3.Connection, game_id: int) -> list[tuple[Any, ...]]:
+def _readable_actions(conn: sqlite3.Connection, game_id: int) -> list[Row]:
     """A game's actions from the first, one by one, up to the first that is missing or unreadable."""
-    rows: list[tuple[Any, ...]] = []
+    rows: list[Row] = []
     seq = 1
     while True:
         row = _try_row(

@@ -10,13 +10,14 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from device.journal.records import (
     GAME_COLUMNS,
     JournalError,
+    JsonObject,
     ReadingFix,
     Result,
+    Row,
     Salvage,
     SetAside,
     StoredAction,
@@ -104,7 +105,7 @@ class Journal:
         except sqlite3.Error as exc:
             raise journal_error(exc, f"cannot {what} in the journal {self.path}") from exc
 
-    def start_game(self, game: str, options: dict[str, Any], players: list[str] | tuple[str, ...]) -> int:
+    def start_game(self, game: str, options: JsonObject, players: list[str] | tuple[str, ...]) -> int:
         with self._writing("start a game") as conn:
             cur = conn.execute(
                 "INSERT INTO games (game, options, players, started) VALUES (?, ?, ?, ?)",
@@ -117,7 +118,7 @@ class Journal:
         self,
         game_id: int,
         seq: int,
-        action: dict[str, Any],
+        action: JsonObject,
         *,
         seat: int | None = None,
         seconds: float = 0.0,
@@ -168,7 +169,7 @@ class Journal:
                     (json.dumps(list(scores)), game_id),
                 )
 
-    def set_setting(self, key: str, value: Any) -> None:
+    def set_setting(self, key: str, value: object) -> None:
         with self._writing("store a setting") as conn:
             conn.execute(
                 "INSERT INTO settings (key, value) VALUES (?, ?) "
@@ -217,9 +218,9 @@ class Journal:
     def _copy_game(
         self,
         stored: StoredGame,
-        rows: list[tuple[Any, ...]],
+        rows: list[Row],
         result: Result | None,
-        fixes: Sequence[tuple[Any, ...]] = (),
+        fixes: Sequence[Row] = (),
     ) -> None:
         with self._writing("store a salvaged game") as conn:
             cur = conn.execute(
@@ -259,7 +260,7 @@ class Journal:
 
     # --- reading -------------------------------------------------------------------------------------
 
-    def setting(self, key: str, default: Any = None) -> Any:
+    def setting(self, key: str, default: object = None) -> object:
         row = self._conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         return default if row is None else json.loads(row[0])
 

@@ -62,7 +62,8 @@ class SettingsScreen(Screen):
         self.wrong = False
         self.confirm_leave = False
         self.game_index = 0
-        self.failures = int(host.journal.setting(FAILURES_SETTING, 0) or 0)
+        failures = host.journal.setting(FAILURES_SETTING, 0)
+        self.failures = failures if isinstance(failures, int) else 0
         self.locked_until = host.clock() + pin_delay(self.failures)
 
     def enter(self, unlocked: bool = False, **_: Any) -> None:

@@ -884,7 +884,8 @@ class RummikubSession(GameSession):
         if refusal is None or obs is None:
             return ()
         text = str(refusal.details.get("meld", ""))
-        named = set(refusal.details.get("tiles", ()) or ())
+        tiles = refusal.details.get("tiles")
+        named = set(tiles) if isinstance(tiles, list | tuple) else set()
         if text:
             for group in [*obs.melds, *((i,) for i in obs.loose)]:
                 if " ".join(str(obs.tiles[i].tile) for i in group) == text:

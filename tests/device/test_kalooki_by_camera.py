@@ -165,7 +165,8 @@ def test_a_card_taken_from_a_meld_is_refused_naming_it(session: KalookiSession) 
     assert session.history[-1] == DrawDiscard()
     press(session, 1, Table([cards("KH QH JH"), cards("9S 9D 9C")], Card.parse("8S")))
     assert session.refusal is not None and session.refusal.code == "table_changed"
-    assert "10H" in session.refusal.details["cards"]
+    named = session.refusal.details["cards"]
+    assert isinstance(named, list | tuple | str) and "10H" in named
 
 
 def test_a_press_with_a_card_picked_discards_it_as_before(session: KalookiSession) -> None:
