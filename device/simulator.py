@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pygame
@@ -229,7 +229,7 @@ class Simulator:
     def start_autoplay(self, game: str, *, keep_unfinished: bool = False) -> None:
         """Start ``game`` for simulated players; ``GAME:VARIANT`` (``yahtzee:triple``) picks a variant."""
         name, _, variant = game.partition(":")
-        overrides: dict[str, Any] = {"players": 2, "seed": self.rng.randrange(2**31)}
+        overrides: dict[str, object] = {"players": 2, "seed": self.rng.randrange(2**31)}
         spec = rules.get_game(name)
         if variant or spec.variants:
             overrides[spec.variant_field] = variant or next(iter(spec.variants))

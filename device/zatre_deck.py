@@ -108,7 +108,7 @@ def parse_manifest(text: str, source: str = "manifest") -> Manifest:
             return _line(text, start)
         return _line(text, text.find(json.dumps(key), max(0, start)))
 
-    def no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    def no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:  # Any: json.loads's values
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
@@ -249,10 +249,10 @@ class DeckChoice:
 
 # A key of a game's config table besides its rule options, and how it is read into the table at load:
 # the table in, the table read out; ValueError: why the value cannot be used (``device.config``).
-TableKey = Callable[[Mapping[str, Any]], dict[str, Any]]
+TableKey = Callable[[Mapping[str, object]], dict[str, object]]
 
 
-def deck_from_manifest(table: Mapping[str, Any]) -> dict[str, Any]:
+def deck_from_manifest(table: Mapping[str, object]) -> dict[str, object]:
     """Zatre's config key ``[games.zatre] deck_manifest`` (the path of a deck manifest counted from a
     physical deck) read into the option ``deck`` once, at load: a journal keeps the 50 cards a game
     was dealt from, whatever later happens to the file. The path stays in the table (a key of the
@@ -268,7 +268,7 @@ def deck_from_manifest(table: Mapping[str, Any]) -> dict[str, Any]:
 TABLE_KEYS: Mapping[str, TableKey] = {"deck_manifest": deck_from_manifest}
 
 
-def deck_choice(owner_path: str, config_table: Mapping[str, Any]) -> DeckChoice:
+def deck_choice(owner_path: str, config_table: Mapping[str, object]) -> DeckChoice:
     """The deck of a new game: the owner's counted manifest (``owner_path``, read now; a file that
     cannot be used is named in ``problem`` and the next in line is used), else the config's
     ``deck_manifest`` (already read into ``deck`` by the config), else the assumed deck."""
@@ -281,7 +281,7 @@ def deck_choice(owner_path: str, config_table: Mapping[str, Any]) -> DeckChoice:
             problem = str(exc)
             log.error("Zatre: the counted deck is not used: %s", exc)
     configured = config_table.get("deck")
-    if configured:
+    if isinstance(configured, list | tuple) and configured:  # the config read the manifest into it
         path = str(config_table.get("deck_manifest", ""))
         return DeckChoice("config", tuple(str(c) for c in configured), path, problem)
     return DeckChoice("assumed", (), "", problem)

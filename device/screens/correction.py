@@ -9,7 +9,6 @@ instead (``DiceSession.amend``: no roll used, journaled).
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import pygame
 
@@ -30,7 +29,7 @@ class CorrectionScreen(DiceScreen):
         self.unsure: list[bool] = [False] * 5  # the dice the camera was unsure of, marked until changed
         self._source: DiceSeen | None = None  # the reading the values come from
 
-    def enter(self, **_: Any) -> None:
+    def enter(self, **_: object) -> None:
         session = self.session
         pending = session.pending
         self._source = pending

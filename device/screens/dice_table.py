@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
-from typing import Any
 
 import pygame
 
@@ -64,7 +63,7 @@ class DiceTableScreen(TableScreen):
         assert isinstance(session, DiceSession)
         return session
 
-    def enter(self, **_: Any) -> None:
+    def enter(self, **_: object) -> None:
         self.tab = "choices" if self.session.dice is not None else "sheets"
         self._rolls_seen = (self.session.seq, self.session.rolls_used)
 

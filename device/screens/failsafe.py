@@ -8,7 +8,6 @@ all when the journal is what failed: drawing it never fails again, however broke
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import pygame
 
@@ -24,7 +23,7 @@ log = logging.getLogger(__name__)
 class FailsafeScreen(Screen):
     unfinished = False  # an unfinished game can be put aside (asked once, on enter)
 
-    def enter(self, **_: Any) -> None:
+    def enter(self, **_: object) -> None:
         self.unfinished = False
         if self.host.journal_failed:
             return

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from typing import Any
 
 import pygame
 
@@ -16,7 +15,7 @@ from device.host import Host
 from device.journal import game_key
 from device.screens.base import Screen, screen
 from device.ui.canvas import Canvas
-from device.ui.theme import TEXT_DIM
+from device.ui.theme import TEXT_DIM, Colour
 
 PAGE = 6
 
@@ -30,7 +29,7 @@ class HistoryScreen(Screen):
         self._rows: dict[str, list[list[str]]] = {}  # per tab, read from the journal once
         self._as_of: tuple[int, int, str] | None = None
 
-    def enter(self, **_: Any) -> None:
+    def enter(self, **_: object) -> None:
         self.page = 0
         self._rows = {}
 
@@ -143,7 +142,7 @@ class HistoryScreen(Screen):
         )
 
     def draw_row(
-        self, canvas: Canvas, x: int, y: int, width: int, height: int, cells: list[str], colour: Any
+        self, canvas: Canvas, x: int, y: int, width: int, height: int, cells: list[str], colour: Colour | None
     ) -> None:
         weights = {3: [2, 2, 6], 5: [3, 3, 3, 2, 2]}.get(len(cells), [5, 4, 2, 2, 2, 3])
         # Statistics: a player's name and his figures are read from across the table (24 px).

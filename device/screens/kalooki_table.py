@@ -50,7 +50,7 @@ class KalookiTableScreen(TableScreen):
         assert isinstance(session, KalookiSession)
         return session
 
-    def enter(self, **_: Any) -> None:
+    def enter(self, **_: object) -> None:
         self.meld_page = 0
 
     def handle(self, event: Event) -> None:

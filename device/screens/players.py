@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 import pygame
 
@@ -43,7 +42,7 @@ class PlayersScreen(Screen):
         self.difficulty: str | None = None  # a Rummikub puzzle's: easy, medium, hard
         self.from_games = False  # a Rummikub puzzle from a move of the players' learning-table games
 
-    def enter(self, game: str = "", variant: str | None = None, **_: Any) -> None:
+    def enter(self, game: str = "", variant: str | None = None, **_: object) -> None:
         if game:
             self.game, self.variant = game, variant
         spec = rules.get_game(self.game)
@@ -67,7 +66,10 @@ class PlayersScreen(Screen):
         self.count = max(low, min(count, self.max_players()))
 
     def start(self) -> None:
-        overrides: dict[str, Any] = {"players": self.count, "seed": int(self.host.clock() * 1000) % (2**31)}
+        overrides: dict[str, object] = {
+            "players": self.count,
+            "seed": int(self.host.clock() * 1000) % (2**31),
+        }
         if self.variant is not None:
             overrides[rules.get_game(self.game).variant_field] = self.variant
         if self.hands is not None:

@@ -15,19 +15,19 @@ decides; this draws), and the end-of-hand review screen.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import Any
+from typing import Protocol
 
 import pygame
 
 from device.host import Host
 from device.i18n import Translator
 from device.screens.base import Screen, screen
+from device.session import GameSession
 from device.sessions.rummikub import EnteringRack, RummikubSession
 from device.sessions.rummikub_coach import RummikubCoach
 from device.ui.canvas import Canvas
 from device.ui.theme import ACCENT, GOOD, PANEL, TEXT, TEXT_DIM, WARNING
-from device.voice.kinds import CTX, Kind, register_kind
+from device.voice.kinds import CTX, Kind, Params, register_kind, whole_param
 from rules.rummikub import Tile
 from rules.rummikub.advice import Advice
 
@@ -36,8 +36,25 @@ log = logging.getLogger(__name__)
 # The advice said aloud too, where the device has a voice (device/voice): "Ala: 3 tiles laid, 7 possible."
 
 
-def _advice_sentence(tr: Translator, p: Mapping[str, Any]) -> str:
-    laid, best = int(p["laid"]), int(p["best"])
+class TileScreen(Protocol):
+    """A screen that draws Rummikub's tiles and the coach's panels (the table screen, the puzzle's)."""
+
+    @property
+    def host(self) -> Host: ...
+
+    def _(self, msgid: str, **values: object) -> str: ...
+
+    def draw_tile(
+        self, canvas: Canvas, tile: Tile, rect: pygame.Rect, *, kind: str = "table_tile"
+    ) -> None: ...
+
+    def draw_melds(
+        self, canvas: Canvas, melds: list[list[Tile]], area: pygame.Rect, tile: tuple[int, int]
+    ) -> None: ...
+
+
+def _advice_sentence(tr: Translator, p: Params) -> str:
+    laid, best = whole_param(p, "laid"), whole_param(p, "best")
     first = tr.npgettext(CTX, "{name}: {n} tile laid,", "{name}: {n} tiles laid,", laid).format(
         n=laid, name=p["name"]
     )
@@ -68,7 +85,7 @@ def _coach(session: object) -> RummikubCoach | None:
     return session.coach if isinstance(session, RummikubSession) else None
 
 
-def wants_picker(session: Any) -> bool:
+def wants_picker(session: GameSession | None) -> bool:
     """Whether the screen shows the tile picker for a rack being entered."""
     return (
         isinstance(session, RummikubSession)
@@ -77,7 +94,9 @@ def wants_picker(session: Any) -> bool:
     )
 
 
-def draw_coach_controls(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect) -> bool:
+def draw_coach_controls(
+    screen: TileScreen, canvas: Canvas, session: RummikubSession, area: pygame.Rect
+) -> bool:
     """The learning table's touches in ``area``; False (nothing drawn) at other tables."""
     coach = _coach(session)
     if coach is None:
@@ -117,7 +136,9 @@ def draw_coach_controls(screen: Any, canvas: Canvas, session: Any, area: pygame.
     return True
 
 
-def draw_rack_entry(screen: Any, canvas: Canvas, session: Any, entry: list[Tile], area: pygame.Rect) -> None:
+def draw_rack_entry(
+    screen: TileScreen, canvas: Canvas, session: RummikubSession, entry: list[Tile], area: pygame.Rect
+) -> None:
     """The rack (or the drawn tiles) being entered with the picker below (``entry``: so far)."""
     wanted = session.rack_to_show()
     missing, count = wanted if wanted is not None else (0, 0)
@@ -169,7 +190,7 @@ def _rows(lengths: list[int], width: int, tile_w: int, gap: int) -> int:
     return rows
 
 
-def move_lines(screen: Any, canvas: Canvas, advice: Advice, area: pygame.Rect) -> None:
+def move_lines(screen: TileScreen, canvas: Canvas, advice: Advice, area: pygame.Rect) -> None:
     """The best move as tiles: the melds to take apart, then the melds to lay (new and rearranged)."""
     y = area.top
     th = canvas.px(28)
@@ -190,19 +211,19 @@ def move_lines(screen: Any, canvas: Canvas, advice: Advice, area: pygame.Rect) -
         y += height + canvas.px(4)
 
 
-def _say(screen: Any, coach: RummikubCoach, index: int, **params: Any) -> None:
+def _say(screen: TileScreen, coach: RummikubCoach, index: int, *, name: str, laid: int, best: int) -> None:
     """Say the advice of the move at ``index`` once (where the device has a voice)."""
     voice = screen.host.voice
     if voice is None or coach.spoken >= index:
         return
     coach.spoken = index
     try:
-        voice.speak("coach_advice", **params)
+        voice.speak("coach_advice", name=name, laid=laid, best=best)
     except Exception:  # the voice never stops the game
         log.exception("coach: the advice could not be said")
 
 
-def draw_advice(screen: Any, canvas: Canvas, session: Any, area: pygame.Rect) -> bool:
+def draw_advice(screen: TileScreen, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> bool:
     """Under the camera: a hint asked now, or the advice after the last move; False when there is
     nothing to show (the screen then draws what it would)."""
     coach = _coach(session)
@@ -310,7 +331,7 @@ class ReviewScreen(Screen):
         super().__init__(host)
         self.hand: int | None = None
 
-    def enter(self, hand: int | None = None, **_: Any) -> None:
+    def enter(self, hand: int | None = None, **_: object) -> None:
         self.hand = hand
 
     def back(self) -> None:

@@ -4,11 +4,10 @@ picture with what it read, and the refusal line."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from device.camera_view import CameraView
+from device.host import Host
 from device.screens.base import Screen, screen
 from device.screens.rummikub_coach_panel import move_lines
 from device.screens.rummikub_table import RummikubTableScreen
@@ -35,7 +34,7 @@ class PuzzleScreen(TableScreen):
     ) -> None:
         RummikubTableScreen.draw_melds(self, canvas, melds, area, tile)  # type: ignore[arg-type]
 
-    def __init__(self, host: Any) -> None:
+    def __init__(self, host: Host) -> None:
         super().__init__(host)
         self.camera_panel = CameraPanel("seen_tile")
 

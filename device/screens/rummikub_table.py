@@ -17,7 +17,6 @@ Targets are labelled for the tests and the simulated players: ``start 2`` (seat 
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import numpy as np
 import pygame
@@ -103,7 +102,7 @@ class RummikubTableScreen(TableScreen):
         assert isinstance(session, RummikubSession)
         return session
 
-    def enter(self, **_: Any) -> None:
+    def enter(self, **_: object) -> None:
         self._pictured = -1
 
     def handle(self, event: Event) -> None:

@@ -11,7 +11,6 @@ screen says so.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import pygame
 
@@ -66,7 +65,7 @@ class SettingsScreen(Screen):
         self.failures = failures if isinstance(failures, int) else 0
         self.locked_until = host.clock() + pin_delay(self.failures)
 
-    def enter(self, unlocked: bool = False, **_: Any) -> None:
+    def enter(self, unlocked: bool = False, **_: object) -> None:
         """``unlocked``: back from the owner's own sub-screen (the voice), the PIN already given."""
         self.entered = ""
         self.unlocked = unlocked

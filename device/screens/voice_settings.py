@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Any
 
 from device.screens.base import Screen, screen
 from device.ui.canvas import Canvas
@@ -35,7 +34,7 @@ SILENT_WORDS = {
 
 @screen("voice_settings")
 class VoiceSettingsScreen(Screen):
-    def enter(self, **_: Any) -> None:
+    def enter(self, **_: object) -> None:
         pass
 
     def back(self) -> None:

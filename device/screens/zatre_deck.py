@@ -49,7 +49,7 @@ class ZatreDeckScreen(Screen):
         self._seq = -1
         self._preview: pygame.Surface | None = None
 
-    def enter(self, **_: Any) -> None:
+    def enter(self, **_: object) -> None:
         state = self.count.state
         if isinstance(state, Complete) and state.saved is not None:
             self.count = DeckCount()  # a new count after one was saved

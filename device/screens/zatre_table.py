@@ -13,7 +13,6 @@ first half), ``cell 3,-1`` (a half-cell of the board), ``pan left`` … ``pan do
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import pygame
 
@@ -73,7 +72,7 @@ class ZatreTableScreen(TableScreen):
         assert isinstance(session, ZatreSession)
         return session
 
-    def enter(self, **_: Any) -> None:
+    def enter(self, **_: object) -> None:
         self.view = "board"
         self.pan = (0, 0)
 

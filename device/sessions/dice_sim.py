@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any
 
 import numpy as np
 import pygame
@@ -56,7 +55,7 @@ def free_spot(
 ROLLING_AREA = (DIE_SIZE, DIE_SIZE, TABLE_SIZE[0] - DIE_SIZE, HOLD_TOP - 0.8 * DIE_SIZE)
 HOLD_AREA = (DIE_SIZE, HOLD_TOP + 0.65 * DIE_SIZE, TABLE_SIZE[0] - DIE_SIZE, TABLE_SIZE[1] - 0.65 * DIE_SIZE)
 
-Render = Callable[..., tuple[np.ndarray, Any]]
+Render = Callable[..., tuple[np.ndarray, object]]
 
 
 def _renderer() -> Render:

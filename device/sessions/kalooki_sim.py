@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any
 
 from device.session import GameSession
 from device.sessions.kalooki import KalookiSession
 from device.sessions.kalooki_plan import BUTTONS, next_tap
 from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
+from rules import Action
 from rules.kalooki import Deal, Discard, HandPoints, RevealHand, Session, TurnUp, hand_penalty, new_session
 from rules.kalooki.auto import random_turn
 
@@ -40,7 +40,7 @@ class KalookiTable(SimulatedTable):
         self.shadow: Session | None = None
         self.synced = 0  # the device's actions played on the shadow
         self.ended: Deal | None = None  # the shadow's last finished deal (its hands are revealed)
-        self.plan: list[Any] = []  # the rest of this turn's actions
+        self.plan: list[Action] = []  # the rest of this turn's actions
         self.plan_seq = -1
         self.turn_taps = 0
         self.taps: list[int] = []
@@ -49,7 +49,7 @@ class KalookiTable(SimulatedTable):
         self._pending_check: tuple[int, int] | None = None
 
     @classmethod
-    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, Any]:
+    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, object]:
         """Autoplay plays for money: two deals with a pool, either formula."""
         return {"deals": 2, "pool_cents": 1000, "payout": rng.choice(["slice", "proportional"])}
 
@@ -66,7 +66,7 @@ class KalookiTable(SimulatedTable):
                 self.ended = after
             self.shadow = self.shadow.apply(act)
 
-    def wanted(self, session: KalookiSession) -> Any:
+    def wanted(self, session: KalookiSession) -> Action | None:
         """The next action of the simulated players."""
         assert self.shadow is not None
         phase = session.phase

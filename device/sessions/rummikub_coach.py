@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rules import Action
 from rules.rummikub import (
@@ -38,6 +38,7 @@ from rules.rummikub import (
     Play,
     Redeal,
     RummikubOptions,
+    RummikubState,
     ShowRack,
     TakeHint,
     Tile,
@@ -47,6 +48,9 @@ from rules.rummikub import (
 from rules.rummikub.advice import Advice, advise, table_text
 from rules.rummikub.check import played_tiles
 from rules.rummikub.tiles import tiles_text
+
+if TYPE_CHECKING:
+    from device.journal import Journal
 
 __all__ = [
     "Advisor",
@@ -241,10 +245,32 @@ class Review:
     pending: int  # moves whose advice is still being computed
 
 
+class CoachedTable(Protocol):
+    """What the coach reads of its learning-table session (``device.sessions.rummikub.RummikubSession``)."""
+
+    @property
+    def rummikub(self) -> RummikubState: ...
+
+    @property
+    def history(self) -> Sequence[Action]: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def current_seat(self) -> int | None: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def players(self) -> Sequence[object]: ...
+
+
 class RummikubCoach:
     """The coach of one learning-table session (see the module docstring)."""
 
-    def __init__(self, session: Any, advisor: Advisor | None = None) -> None:
+    def __init__(self, session: CoachedTable, advisor: Advisor | None = None) -> None:
         self.session = session
         self.advisor = advisor or Advisor()
         self._known: Known | None = None
@@ -255,7 +281,7 @@ class RummikubCoach:
     def known(self) -> Known:
         session = self.session
         if self._known is None or self._seen != session.seq:
-            self._known = track(session.options, session.history)
+            self._known = track(session.rummikub.options, session.history)
             self._seen = session.seq
         return self._known
 
@@ -339,7 +365,8 @@ class RummikubCoach:
 
 
 def review_json(options: RummikubOptions, history: Sequence[Action], names: Sequence[str]) -> dict[str, Any]:
-    """The export's review of a learning-table game (computed here, synchronously)."""
+    """The export's review of a learning-table game (computed here, synchronously). Any: a JSON tree
+    built here of counts and texts (the export writes it as it is)."""
     if not options.learning:
         return {}
     known = track(options, history)
@@ -379,7 +406,9 @@ def review_json(options: RummikubOptions, history: Sequence[Action], names: Sequ
     return {"review": players}
 
 
-def journaled_position(journal: Any, *, newest: int = 5) -> tuple[tuple[Meld, ...], tuple[Tile, ...]] | None:
+def journaled_position(
+    journal: Journal, *, newest: int = 5
+) -> tuple[tuple[Meld, ...], tuple[Tile, ...]] | None:
     """A puzzle from the players' own games: of the ``newest`` learning-table games in the journal, the
     move that cost most (tiles possible minus laid; the latest on a tie), as ``(table, rack)``; a
     move that laid everything it could when none cost anything; ``None`` without such a game."""

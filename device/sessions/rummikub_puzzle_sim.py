@@ -10,7 +10,6 @@ puzzles in three, else the weaker.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pygame
 
@@ -84,7 +83,7 @@ class PuzzleTable(RummikubTable):
         return True
 
     @classmethod
-    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, Any]:
+    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, object]:
         return {"players": 1, "difficulty": rng.choice(("easy", "medium", "hard"))}
 
     def play(self, session: GameSession) -> None:

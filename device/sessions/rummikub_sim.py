@@ -39,7 +39,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pygame
@@ -138,13 +138,13 @@ class RummikubTable(SimulatedTable):
         self.held: Tile | None = None  # a tile picked up with the mouse
         self.seq = -1
         self.layout = 0  # which layout of the same tiles (a nudge gives another)
-        self._frame: tuple[Any, np.ndarray, TableTruth] | None = None
+        self._frame: tuple[object, np.ndarray, TableTruth] | None = None
         self.intent: Intent | None = None
         self.wait_until = 0.0
         self.filmed_at = 0.0
         self.answered = 0  # no camera: the readings asked for that the table answered
         self.restore_told = -1  # no camera: the action count at which the restored table was shown
-        self._laid_start: Any = ()
+        self._laid_start: object = ()
         self._revealing: tuple[int, int] | None = None  # (seat, how: 0 camera, 1 picker) of a reveal
         self._taps: list[str] = []  # queued screen taps (one per frame)
         self.tapped: list[str] = []  # every screen tap, in order
@@ -236,7 +236,7 @@ class RummikubTable(SimulatedTable):
     def scene(self) -> list[list[Tile]]:
         return [*self.table, *([t] for t in self.beside)]
 
-    def scene_key(self) -> Any:
+    def scene_key(self) -> object:
         return (tuple(map(tuple, self.scene())), tuple(sorted(self.tilts.items())))
 
     def filmed(self, now: float) -> bool:
@@ -479,7 +479,7 @@ class RummikubTable(SimulatedTable):
     # --- autoplay ------------------------------------------------------------------------------------
 
     @classmethod
-    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, Any]:
+    def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, object]:
         return {"move_seconds": 12, "hands": rng.choice((1, 2))}
 
     def tap(self, label: str) -> bool:

@@ -30,11 +30,13 @@ __all__ = [
     "GROUPS",
     "KINDS",
     "Kind",
+    "Params",
     "VoiceParamError",
     "names_text",
     "register_kind",
     "sentence",
     "spoken_refusal",
+    "whole_param",
 ]
 
 # The owner's switches (the settings screen, ``[voice] messages``): which groups of kinds are said.
@@ -48,7 +50,7 @@ class VoiceParamError(ValueError):
 
 
 # A message's parameters: from the code (numbers, names, tuples of dice) or typed on the command line
-# (``referee voice say``: text), read by each kind with :func:`_int` and :func:`_texts`.
+# (``referee voice say``: text), read by each kind with :func:`whole_param` and :func:`_texts`.
 Params = Mapping[str, object]
 
 
@@ -59,7 +61,8 @@ def _whole(value: object, what: str) -> int:
     raise TypeError(f"{what} must be a whole number, not {value!r}")
 
 
-def _int(p: Params, key: str) -> int:
+def whole_param(p: Params, key: str) -> int:
+    """The whole-number parameter ``key`` (a number, or its text)."""
     return _whole(p[key], key)
 
 
@@ -161,7 +164,7 @@ def _your_move(tr: Translator, p: Params) -> str:
 
 
 def _time_warning(tr: Translator, p: Params) -> str:
-    seconds = _int(p, "seconds")
+    seconds = whole_param(p, "seconds")
     return _n(tr, "{n} second left.", "{n} seconds left.", seconds)
 
 
@@ -169,7 +172,7 @@ def _timeout_box(tr: Translator, p: Params) -> str:
     from device.ui.names import box_name
 
     box = box_name(tr, str(p["game"]), str(p["box"]))
-    points = _int(p, "points")
+    points = whole_param(p, "points")
     return _n(
         tr,
         "Time! {box} for {name}: {n} point.",
@@ -185,12 +188,12 @@ def _timeout_roll(tr: Translator, p: Params) -> str:
 
 
 def _timeout_draw(tr: Translator, p: Params) -> str:
-    tiles = _int(p, "tiles")
+    tiles = whole_param(p, "tiles")
     return _n(tr, "Time! {name} draws a tile.", "Time! {name} draws {n} tiles.", tiles, name=p["name"])
 
 
 def _timeout_restore(tr: Translator, p: Params) -> str:
-    tiles = _int(p, "tiles")
+    tiles = whole_param(p, "tiles")
     return _n(
         tr,
         "Time! The table goes back; one tile for {name}.",
@@ -201,7 +204,7 @@ def _timeout_restore(tr: Translator, p: Params) -> str:
 
 
 def _timeout_lay(tr: Translator, p: Params) -> str:
-    points = _int(p, "points")
+    points = whole_param(p, "points")
     return _n(
         tr,
         "Time! The best cards are laid for {name}: {n} point.",
@@ -240,7 +243,7 @@ def _roll(tr: Translator, p: Params) -> str:
 def _score(tr: Translator, p: Params) -> str:
     from device.ui.names import box_base, box_name
 
-    game, box, points = str(p["game"]), str(p["box"]), _int(p, "points")
+    game, box, points = str(p["game"]), str(p["box"]), whole_param(p, "points")
     name = box_name(tr, game, box)
     if box_base(box) in TOP_BOXES and points > 0:
         return _n(
@@ -258,7 +261,7 @@ TOP_BOXES = ("yahtzee", "poker")  # Generał, Kości's poker: said with an excla
 
 
 def _tiles_laid(tr: Translator, p: Params) -> str:
-    tiles = _int(p, "tiles")
+    tiles = whole_param(p, "tiles")
     return _n(tr, "{name} laid a tile.", "{name} laid {n} tiles.", tiles, name=p["name"])
 
 
@@ -267,12 +270,12 @@ def _tile_drawn(tr: Translator, p: Params) -> str:
 
 
 def _points(tr: Translator, p: Params) -> str:
-    points = _int(p, "points")
+    points = whole_param(p, "points")
     return _n(tr, "{name} scores {n} point.", "{name} scores {n} points.", points, name=p["name"])
 
 
 def _penalty(tr: Translator, p: Params) -> str:
-    points = _int(p, "points")
+    points = whole_param(p, "points")
     return _n(tr, "{name}: {n} penalty point.", "{name}: {n} penalty points.", points, name=p["name"])
 
 
@@ -288,13 +291,13 @@ def _hand_over(tr: Translator, p: Params) -> str:
         "The hand is over: {names} win it with {points}.",
         len(names),
         names=names_text(tr, names),
-        points=_int(p, "points"),
+        points=whole_param(p, "points"),
     )
 
 
 def _game_over(tr: Translator, p: Params) -> str:
     names = _winners(p)
-    points = _int(p, "points")
+    points = whole_param(p, "points")
     if len(names) == 1:
         return _n(tr, "{names} wins with {n} point.", "{names} wins with {n} points.", points, names=names[0])
     return _n(
