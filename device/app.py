@@ -58,6 +58,7 @@ from device.ui.theme import ACCENT, PANEL
 from device.vision_worker import Vision
 from device.voice.speaker import Speaker
 from rules import Options
+from vision.observation import Observation
 
 __all__ = ["BANNER_SECONDS", "App", "AppReadings", "Banner"]
 
@@ -267,7 +268,7 @@ class App:
 
     # --- screens and games ---------------------------------------------------------------------------
 
-    def show(self, name: str, **kwargs: Any) -> None:
+    def show(self, name: str, **kwargs: Any) -> None:  # Any: the screen's own keywords (Screen.enter)
         self.screen = self.screens[name]
         self.screen.enter(**kwargs)
         self._screen_reader()
@@ -287,7 +288,9 @@ class App:
             (before,) = self._reader_before
             self._reader_before = None
             session = self.session
-            self.camera.use(session.reader if session is not None else cast("GameReader[Any] | None", before))
+            self.camera.use(
+                session.reader if session is not None else cast("GameReader[Observation] | None", before)
+            )
 
     def show_game(self) -> None:
         session = self.session

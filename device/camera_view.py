@@ -28,6 +28,7 @@ class GameReader(Generic[O_co]):
 
     read: Reader[O_co]
     zones: tuple[str, ...] = field(default=())
+    # Any: the reader's own observations (a covariant type may not be a parameter's)
     vote: Callable[[Sequence[Any]], O_co] | None = None
 
 

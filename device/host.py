@@ -59,7 +59,7 @@ class Host(Protocol):
 
     def clock(self) -> float: ...
 
-    def show(self, name: str, **kwargs: Any) -> None: ...
+    def show(self, name: str, **kwargs: Any) -> None: ...  # Any: the screen's own keywords (Screen.enter)
 
     def show_game(self) -> None:
         """Back to the game: the screen its phase needs, the end screen, or home without a game."""

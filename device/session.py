@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 import rules
 from device.camera_view import GameReader
@@ -32,12 +32,35 @@ from drivers.events import ButtonEvent
 from rules import Action, GameSpec, GameState, IllegalAction, Options
 from vision.observation import Observation
 
-__all__ = ["SESSIONS", "GameSession", "Player", "Refusal", "SessionEvent", "register_session", "seat_text"]
+__all__ = [
+    "SESSIONS",
+    "GameSession",
+    "Player",
+    "Refusal",
+    "SessionArgs",
+    "SessionEvent",
+    "register_session",
+    "seat_text",
+]
 
 # What the app hands to a session; a game adds its own (the dice games: ``DiceSeen``) through ``on_event``.
 SessionEvent = ButtonEvent | Seen | TimerSignal | CameraLost | CameraBack | object
 
 log = logging.getLogger(__name__)
+
+
+class SessionArgs(TypedDict):
+    """What every session is made with (:class:`GameSession`'s keywords): a game's own session takes
+    them on as ``**kwargs: Unpack[SessionArgs]`` and adds its own state."""
+
+    spec: GameSpec
+    options: Options
+    players: tuple[Player, ...]
+    journal: Journal
+    game_id: int
+    timer: MoveTimer
+    state: GameState
+    history: NotRequired[list[Action] | None]
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from device.ui.theme import ACCENT, PANEL
 if TYPE_CHECKING:
     from device.camera_view import GameReader
     from device.host import Host
+    from vision.observation import Observation
 
 __all__ = ["SCREENS", "Screen", "screen"]
 
@@ -29,7 +30,7 @@ class Screen:
     name: ClassVar[str] = ""
     # A screen that reads the table itself (the owner's Zatre deck count): the camera reads with this
     # while the screen shows, and its readings (``Seen``) come to :meth:`handle`, not to the game.
-    reader: ClassVar[GameReader[Any] | None] = None
+    reader: ClassVar[GameReader[Observation] | None] = None
 
     def __init__(self, host: Host) -> None:
         self.host = host
@@ -42,7 +43,7 @@ class Screen:
         """The text in the current language (``values`` are formatted in)."""
         return self.host.tr.format(msgid, **values)
 
-    def enter(self, **kwargs: Any) -> None:
+    def enter(self, **kwargs: Any) -> None:  # Any: each screen's own keywords (Host.show passes them)
         """Called each time the screen is shown."""
 
     def handle(self, event: Event) -> None:

@@ -15,8 +15,8 @@ Target labels for the tests and the simulated players: the ranks ``A`` … ``K``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 import pygame
 
@@ -28,7 +28,7 @@ from device.screens.table import TableScreen
 from device.sessions.kalooki import KalookiSession, money
 from device.ui.canvas import Canvas
 from device.ui.names import seat_colour
-from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING
+from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.kalooki import JOKER
 from rules.kalooki.cards import RANK_NAMES, SUITS
 
@@ -371,7 +371,7 @@ class KalookiTableScreen(TableScreen):
     def draw_actions(self, canvas: Canvas, session: KalookiSession, row: pygame.Rect) -> None:
         phase = session.phase
         gap = canvas.px(6)
-        buttons: list[tuple[str, Any, Any]] = []
+        buttons: list[tuple[str, Callable[[], None] | None, Colour | None]] = []
         if phase == "turn_up":
             buttons.append((self._("Turned-up card"), self.discard, GOOD))
         elif phase == "draw":

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 import pygame
@@ -32,6 +32,7 @@ from device.zatre_deck import MANIFEST_NAME
 from device.zatre_deck_flow import DECK_READER, BatchRead, Complete, DeckCount, Laying, Refused
 from rules.zatre import DECK_SIZE, Card
 from rules.zatre.cards import MAX_HALF
+from vision.observation import Observation
 from vision.zatre import LooseCards
 
 __all__ = ["ZatreDeckScreen"]
@@ -41,7 +42,7 @@ BATCH_HINT = 12  # the cards a batch is best laid in: apart, all in view
 
 @screen("zatre_deck")
 class ZatreDeckScreen(Screen):
-    reader: ClassVar[GameReader[Any] | None] = DECK_READER
+    reader: ClassVar[GameReader[Observation] | None] = DECK_READER
 
     def __init__(self, host: Host) -> None:
         super().__init__(host)

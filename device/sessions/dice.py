@@ -29,13 +29,13 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal, cast, get_args
+from typing import TYPE_CHECKING, ClassVar, Literal, cast, get_args
 
 from device.camera_view import GameReader
 from device.coach import Coaching
 from device.events import Seen, TimerSignal
 from device.journal import ReadingFix
-from device.session import GameSession, register_session
+from device.session import GameSession, SessionArgs, register_session
 from device.sessions.dice_events import DiceSeen, SeenDie
 from device.sessions.dice_rolls import Scene, Verdict, as_roll, judge, roll_of
 from device.states import State
@@ -45,6 +45,9 @@ from rules.dice import AmendRoll, Choose, Roll, RollDice
 from rules.dice_game import DiceGame, Sheet
 from vision.calibration import HOLD
 from vision.dice import DiceObservation, read_dice
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "DICE_READER",
@@ -244,7 +247,7 @@ class DiceSession(GameSession):
     screens = ("correction",)
     reader = DICE_READER
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Unpack[SessionArgs]) -> None:
         super().__init__(**kwargs)
         self.scene: Scene | None = None  # the dice as they last lay on the table (None: not seen yet)
         self.seen: Verdict | None = None  # the verdict on the latest reading (log, screen)

@@ -41,16 +41,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, cast, get_args
+from typing import TYPE_CHECKING, ClassVar, Literal, cast, get_args
 
 from device.events import Seen, TimerSignal
 from device.journal import Journal
-from device.session import GameSession, register_session
+from device.session import GameSession, SessionArgs, register_session
 from device.sessions.kalooki_camera import CardTable, TableMismatch, draw_seen, plan_turn
 from device.states import State
 from device.timer import MoveTimer
 from drivers.events import ButtonEvent
-from rules import Action, Options
+from rules import Action, GameState, Options
 from rules.errors import IllegalAction
 from rules.kalooki import (
     CODES,
@@ -69,6 +69,9 @@ from rules.kalooki import (
     TurnUp,
 )
 from rules.kalooki.melds import ACE_HIGH, RunMeld
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "PAD_DIGITS",
@@ -379,7 +382,7 @@ class KalookiSession(GameSession):
         "type_points_first",
     }
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Unpack[SessionArgs]) -> None:
         super().__init__(**kwargs)
         self.timed_out: tuple[int, float] | None = None  # the seat whose time ran out, and when
         self.last_entry: str = ""  # what the last accepted entry was, for the screen
@@ -525,7 +528,7 @@ class KalookiSession(GameSession):
 
     # --- entries -------------------------------------------------------------------------------------
 
-    def _enter(self, act: Any, what: str) -> bool:
+    def _enter(self, act: Action, what: str) -> bool:
         if not self.submit(act):
             return False
         self.last_entry = what
@@ -661,7 +664,7 @@ class KalookiSession(GameSession):
         return progress
 
     @classmethod
-    def exported(cls, state: object) -> dict[str, Any]:
+    def exported(cls, state: GameState) -> dict[str, object]:
         """The prize pool of a finished game: its formula, every deal's penalties and payouts, and each
         seat's winnings over the game (``payouts``, in cents: what the end screen shows). A deal's
         ``winner`` is his seat as a person reads it, from 1 (``device.export.SEATS_NOTE``)."""

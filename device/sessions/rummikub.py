@@ -63,13 +63,13 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Literal, cast, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast, get_args
 
 from device.camera_view import GameReader
 from device.events import Seen, TimerSignal
 from device.i18n import msgid
 from device.journal import Journal, ReadingFix
-from device.session import GameSession, register_session
+from device.session import GameSession, SessionArgs, register_session
 from device.sessions.rummikub_coach import RummikubCoach, review_json
 from device.states import State
 from device.timer import MoveTimer
@@ -96,6 +96,9 @@ from rules.rummikub.tiles import JOKER, full_set
 from vision.melds import group_melds
 from vision.tile_vote import vote_tiles
 from vision.tiles import SeenTile, TableObservation, read_tiles
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "PAGE_TILES",
@@ -748,7 +751,7 @@ class RummikubSession(GameSession):
         }
     )
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Unpack[SessionArgs]) -> None:
         super().__init__(**kwargs)
         self.asked = 0  # readings asked for so far (the simulated table answers each once)
         self.votes = 0  # votes asked for so far in this game (the bench counts them)

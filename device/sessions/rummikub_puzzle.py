@@ -15,16 +15,20 @@ Phases: ``solving``, ``checking`` (the reading asked for), ``over``.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from device.events import Seen
 from device.i18n import msgid
-from device.session import GameSession, register_session
+from device.session import GameSession, SessionArgs, register_session
 from device.sessions.rummikub import TILE_READER
+from rules import GameState
 from rules.rummikub import Meld
 from rules.rummikub.puzzle import Answer, NoMove, PuzzleState
 from rules.rummikub.tiles import tiles_text
 from vision.tiles import TableObservation
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["PuzzleSession"]
 
@@ -40,7 +44,7 @@ class PuzzleSession(GameSession):
         {"answer_unclear", "invalid_meld", "no_tile_played", "not_on_rack", "tile_removed"}
     )
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Unpack[SessionArgs]) -> None:
         super().__init__(**kwargs)
         self.awaiting = False
         self.live: TableObservation | None = None
@@ -93,7 +97,7 @@ class PuzzleSession(GameSession):
         return (msgid("Best answer"), "rummikub_puzzle_answer")
 
     @classmethod
-    def exported(cls, state: Any) -> dict[str, Any]:
+    def exported(cls, state: GameState) -> dict[str, object]:
         """The puzzle in the export: the position, the optimum, the answer."""
         if not isinstance(state, PuzzleState):
             return {}

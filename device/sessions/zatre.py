@@ -45,12 +45,12 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, cast, get_args
+from typing import TYPE_CHECKING, ClassVar, Literal, cast, get_args
 
 from device.camera_view import GameReader
 from device.events import Seen, TimerSignal
 from device.journal import Journal
-from device.session import GameSession, register_session
+from device.session import GameSession, SessionArgs, register_session
 from device.sessions.zatre_camera import BoardDiff, board_diff, seen_at
 from device.states import State
 from device.timer import MoveTimer
@@ -70,6 +70,9 @@ from rules.zatre import (
     place_cards,
 )
 from vision.zatre import ZatreObservation, read_zatre
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "ROTATIONS",
@@ -246,7 +249,7 @@ class ZatreSession(GameSession):
         {"card_moved", "card_unsure", "card_fits", "card_not_in_deck", "camera_lost_tap", "not_adjacent"}
     )
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Unpack[SessionArgs]) -> None:
         super().__init__(**kwargs)
         self.asked = 0  # readings asked for so far (the simulated table answers each)
         self.live: ZatreObservation | None = None  # the camera's latest reading
