@@ -2,13 +2,14 @@
 
     .venv/bin/python bench/reliability.py [--data ../shared/datasets] [--split val]
 
-For the tile reader (``rummikub-tiles``) and the dice reader (``dice-tray``, ``dice-webcam``) on one split
-of the photo sets (``val`` by default: scenes no reader learned from or was calibrated on; see
-``vision.dataset``): every object read is paired by position with a labelled one, and for each threshold
-the confident readings (confidence ≥ threshold) are counted with how many of them are wrong. The row
-marked ``*`` is the shipped threshold (``vision/models/*_reader.json``), fitted on ``calib`` so that at
-most 1 in 200 confident readings is wrong there. Targets (issue 32): tiles confident precision ≥ 0.995
-at coverage ≥ 0.93; dice tray ≥ 0.995 at coverage ≥ 0.97; dice webcam 1.000.
+For the tile reader (``rummikub-tiles``), the card reader (``playing-cards``) and the dice reader
+(``dice-tray``, ``dice-webcam``) on one split of the photo sets (``val`` by default: scenes no reader
+learned from or was calibrated on; see ``vision.dataset``): every object read is paired by position with
+a labelled one, and for each threshold the confident readings (confidence ≥ threshold) are counted with
+how many of them are wrong. The row marked ``*`` is the shipped threshold
+(``vision/models/*_reader.json``), fitted on ``calib`` so that at most 1 in 200 confident readings is
+wrong there. Targets (issue 32): tiles confident precision ≥ 0.995 at coverage ≥ 0.93; dice tray ≥ 0.995
+at coverage ≥ 0.97; dice webcam 1.000; cards (issue 30) ≥ 0.99 at coverage ≥ 0.90.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision.cards import default_models as card_models
+from vision.cards import read_cards
 from vision.dataset import load_folder
 from vision.dice import default_models as dice_models
 from vision.dice import read_dice
-from vision.evaluate import reliability, scored_dice, scored_tiles
+from vision.evaluate import reliability, scored_cards, scored_dice, scored_tiles
 from vision.tiles import default_models as tile_models
 from vision.tiles import read_tiles
 
@@ -64,6 +67,12 @@ def main() -> None:
         scored += s
         true += t
     curve(f"tiles ({args.split})", scored, true, tile_models().confidence_threshold)
+    scored, true = [], 0
+    for item in load_folder(args.data / "playing-cards", args.split):
+        s, t = scored_cards(item, read_cards(_image(item.path)))
+        scored += s
+        true += t
+    curve(f"playing-cards ({args.split})", scored, true, card_models().confidence_threshold)
     for name in ("dice-tray", "dice-webcam"):
         scored, true = [], 0
         for item in load_folder(args.data / name, args.split):

@@ -15,6 +15,8 @@ on every machine and never depends on the order of the CSV:
 
 >>> split_of("train/images/rummy3-12_jpeg.rf.0162f8cd.jpg"), scene_of("rummy4-88_jpeg.rf.1ce3.jpg")
 ('calib', 'rummikub-white-racks')
+>>> scene_of("IMG_20220316_160713_0457a3c6.jpg"), split_of("IMG_20220316_162700_0457a3c6.jpg")
+('cards-hearts-mid', 'val')
 """
 
 from __future__ import annotations
@@ -53,7 +55,40 @@ SCENE_SPLITS: dict[str, Split] = {
     "dice-webcam-six": "fit",
     "dice-webcam-three": "calib",
     "dice-webcam-five": "val",
+    # playing-cards: one day, thirteen sessions, each one same-suit run of cards photographed on many
+    # surfaces (white table, cloth, quilt, keyboard, chair, glass) -- the surfaces recur in every session,
+    # so the scene is the session: its hour of light and its cards. The held-out sessions' cards are
+    # never seen in a fit photo; their ranks and suits are (in other sessions), and the renderer draws
+    # every card.
+    "cards-spades-low": "fit",
+    "cards-spades-mid": "calib",
+    "cards-spades-high": "fit",
+    "cards-hearts-low": "fit",
+    "cards-hearts-mid": "fit",
+    "cards-hearts-high": "val",
+    "cards-diamonds-low": "val",
+    "cards-diamonds-mid": "fit",
+    "cards-diamonds-high": "calib",
+    "cards-clubs-low": "fit",
+    "cards-clubs-mid": "val",
+    "cards-clubs-high": "fit",
 }
+# playing-cards: the clock time (IMG_20220316_HHMMSS) each session starts at; the 5H-8H session was
+# taken in two sittings (14:44 and 16:06), one scene.
+CARD_SESSIONS: tuple[tuple[str, str], ...] = (
+    ("134500", "cards-spades-low"),
+    ("140200", "cards-spades-mid"),
+    ("141400", "cards-spades-high"),
+    ("142500", "cards-hearts-low"),
+    ("144400", "cards-hearts-mid"),
+    ("161000", "cards-hearts-high"),
+    ("162600", "cards-diamonds-low"),
+    ("163700", "cards-diamonds-mid"),
+    ("165000", "cards-diamonds-high"),
+    ("170500", "cards-clubs-low"),
+    ("171500", "cards-clubs-mid"),
+    ("172300", "cards-clubs-high"),
+)
 
 # Photos of no known scene (a new folder) fall back to a hash of the file name, in these shares.
 VAL_PERCENT = 24
@@ -77,6 +112,11 @@ def scene_of(image: str) -> str | None:
                 return "rummikub-grey"
             return "rummikub-fabric" if number <= 85 else "rummikub-white-racks"
         return None
+    if match := re.match(r"IMG_20220316_(\d{6})_[0-9a-f]{8}\.", name):
+        clock = match.group(1)
+        if clock < CARD_SESSIONS[0][0]:
+            return None
+        return [scene for start, scene in CARD_SESSIONS if start <= clock][-1]
     if match := re.match(r"IMG_(\d{8})_(\d{6})\.", name):
         day, clock = match.groups()
         if day == "20191208":

@@ -501,3 +501,175 @@ def threshold_for(scored: Sequence[tuple[float, bool]], wrong_share: float = 1 /
         if wrong <= wrong_share * k and (k == len(ordered) or ordered[k][0] < confidence):
             threshold = confidence
     return float(threshold)
+
+
+# ---------------------------------------------------------------- cards
+
+
+def card_name(name: str) -> str:
+    """A dataset class name (``10H``, ``AS``; ``JOKER``) as the card's text (``Card.parse`` spelling).
+
+    >>> card_name("th"), card_name("joker")
+    ('10H', 'JOKER')
+    """
+    from rules.kalooki.cards import Card
+
+    return str(Card.parse(name))
+
+
+def _card_rank(name: str) -> str:
+    return name if name == "JOKER" else name[:-1]
+
+
+def _card_suit(name: str) -> str:
+    return "" if name == "JOKER" else name[-1]
+
+
+@dataclass
+class CardEvaluation(Evaluation):
+    """The totals of the card reader: per-card multisets of names, position-paired rank and suit accuracy
+    apart, and the most frequent misreadings (a true card paired with another read in its place)."""
+
+    matched: int = 0
+    rank_right: int = 0
+    suit_right: int = 0
+    copy_errors: int = 0
+    pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def add(
+        self,
+        truth: Sequence[str],
+        read: Sequence[str],
+        confident: Sequence[str],
+        pairs: Sequence[tuple[str, str]],
+    ) -> None:
+        self.count(truth, read, confident)
+        for true, seen in pairs:
+            self.matched += 1
+            self.rank_right += int(_card_rank(true) == _card_rank(seen))
+            self.suit_right += int(_card_suit(true) == _card_suit(seen))
+            self.pairs[(true, seen)] += 1
+
+    def misreadings(self, count: int = 8) -> list[tuple[str, str, int]]:
+        return [(t, s, n) for (t, s), n in self.pairs.most_common() if t != s][:count]
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            **self.scores(),
+            "true_cards": self.true_objects,
+            "read_cards": self.read_objects,
+            "rank_accuracy": round(_ratio(self.rank_right, self.matched), 4),
+            "suit_accuracy": round(_ratio(self.suit_right, self.matched), 4),
+            "matched_cards": self.matched,
+            "copy_errors": self.copy_errors,
+            "misreadings": [{"true": t, "read": s, "count": n} for t, s, n in self.misreadings()],
+        }
+
+    def report(self) -> str:
+        s = self.summary()
+        lines = [
+            *self.score_lines("cards"),
+            f"matched cards {self.matched}: rank {s['rank_accuracy']:.4f}  suit {s['suit_accuracy']:.4f}",
+            f"readings refused as a third copy of a card: {self.copy_errors}",
+        ]
+        errors = self.misreadings()
+        if errors:
+            lines.append("most frequent misreadings: " + ", ".join(f"{t}->{s} ×{n}" for t, s, n in errors))
+        return "\n".join(lines)
+
+
+def card_matches(
+    item: LabelledImage, observation: Any
+) -> tuple[list[tuple[LabelledBox, int | None]], set[int]]:
+    """Each labelled card with the index of the card read nearest the centre of its visible box (within
+    half the box's short side), or None; and the indices of the cards read that no label took."""
+    unused = set(range(len(observation.cards)))
+    matches: list[tuple[LabelledBox, int | None]] = []
+    for box in sorted(item.boxes, key=lambda b: min(b.w, b.h)):
+        reach = 0.5 * min(box.w, box.h)
+
+        def away(i: int, box: LabelledBox = box) -> float:
+            return math.dist(observation.cards[i].center, (box.cx, box.cy))
+
+        best = min((i for i in unused if away(i) < reach), key=away, default=None)
+        if best is not None:
+            unused.remove(best)
+        matches.append((box, best))
+    return matches, unused
+
+
+def scored_cards(item: LabelledImage, observation: Any) -> tuple[list[tuple[float, bool]], int]:
+    """``([(confidence, right)], true cards)``: each card read, paired by position with a labelled card
+    (``card_matches``); a card read where none is labelled is wrong."""
+    matches, unused = card_matches(item, observation)
+    scored = [
+        (
+            observation.cards[best].confidence,
+            str(observation.cards[best].card) == card_name(box.name or str(box.cls)),
+        )
+        for box, best in matches
+        if best is not None
+    ]
+    scored.extend((observation.cards[i].confidence, False) for i in unused)
+    return scored, len(item.boxes)
+
+
+def annotate_cards(frame: np.ndarray, observation: Any, truth: Sequence[str]) -> np.ndarray:
+    """The frame with each card's visible box and reading (green: confident, orange: uncertain), each
+    meld's line, the backs, and the true and read multisets on top."""
+    out = frame.copy()
+    for meld in observation.melds:
+        points = np.array([observation.cards[i].center for i in meld], np.int32)
+        cv2.polylines(out, [points], False, (255, 0, 255), 2)
+    for i, card in enumerate(observation.cards):
+        colour = (0, 140, 255) if i in observation.uncertain else (0, 200, 0)
+        x0, y0, x1, y1 = (round(v) for v in card.box)
+        cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
+        x, y = card.center
+        label = f"{card.card} {card.confidence:.2f}"
+        cv2.putText(out, label, (round(x - 25), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 4)
+        cv2.putText(out, label, (round(x - 25), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 1)
+    for x, y in observation.backs:
+        cv2.putText(out, "back", (round(x - 20), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 0), 2)
+    read = [str(c.card) for c in observation.cards]
+    missing = Counter(truth) - Counter(read)
+    extra = Counter(read) - Counter(truth)
+    text = f"true {len(truth)} read {len(read)} | missed {' '.join(missing.elements())}"
+    text += f" | extra {' '.join(extra.elements())}"
+    cv2.putText(out, text, (5, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 3)
+    cv2.putText(out, text, (5, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1)
+    return out
+
+
+def evaluate_cards(
+    folder: str | Path,
+    split: Split | None = None,
+    show: Path | None = None,
+    reader: Callable[[np.ndarray], Any] | None = None,
+) -> CardEvaluation:
+    """Read every image of a labelled card folder (optionally one development split) and total the scores.
+
+    Raises ``FileNotFoundError`` for a folder without ``ground_truth.csv`` or an unreadable image, and
+    ``ValueError`` for a label that is not a card.
+    """
+    if reader is None:
+        from vision.cards import read_cards
+
+        reader = read_cards
+    evaluation = CardEvaluation()
+    for item, frame, observation, ms in read_folder(folder, split, reader, show):
+        truth = [card_name(v) for v in item.objects]
+        read = [str(c.card) for c in observation.cards]
+        confident = [str(c.card) for i, c in enumerate(observation.cards) if i not in observation.uncertain]
+        evaluation.times_ms.append(ms)
+        evaluation.copy_errors += int(bool(observation.copy_error))
+        matches, _ = card_matches(item, observation)
+        pairs = [
+            (card_name(box.name or str(box.cls)), str(observation.cards[best].card))
+            for box, best in matches
+            if best is not None
+        ]
+        evaluation.add(truth, read, confident, pairs)
+        if show is not None:
+            cv2.imwrite(str(show / item.path.name), annotate_cards(frame, observation, truth))
+    return evaluation

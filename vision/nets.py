@@ -67,10 +67,11 @@ class HeatmapDetector:
         # A cv2.dnn network keeps its input and output between calls: one caller at a time.
         self._lock = threading.Lock()
 
-    def resize(self, image: np.ndarray) -> tuple[np.ndarray, float]:
-        """The image scaled for the network (padded with grey) and the scale used."""
+    def resize(self, image: np.ndarray, net_long: int | None = None) -> tuple[np.ndarray, float]:
+        """The image scaled for the network (its long side ``net_long`` px, by default the detector's;
+        padded with grey) and the scale used."""
         h, w = image.shape[:2]
-        scale = self.net_long / max(h, w)
+        scale = (net_long or self.net_long) / max(h, w)
         nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
         if scale < 0.5:
             # Area averaging is slow at odd ratios: go most of the way linearly, halve the last step.
@@ -82,21 +83,26 @@ class HeatmapDetector:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(128, 128, 128))
         return small, scale
 
-    def heat(self, image: np.ndarray) -> tuple[np.ndarray, float]:
+    def heat(self, image: np.ndarray, net_long: int | None = None) -> tuple[np.ndarray, float]:
         """The raw network output (channels, grid h, grid w) and the scale of the image it saw."""
-        small, scale = self.resize(image)
+        small, scale = self.resize(image, net_long)
         with self._lock:
             self.net.setInput(normalise(small[None]))
             out = self.net.forward()[0].copy()
         return out, scale
 
     def detect(
-        self, image: np.ndarray, heat_threshold: float | None = None, overlap: float = 0.5
+        self,
+        image: np.ndarray,
+        heat_threshold: float | None = None,
+        overlap: float = 0.5,
+        net_long: int | None = None,
     ) -> list[Peak]:
         """Peaks in ``image`` (BGR), strongest first. Of two peaks closer than ``overlap`` × the smaller
-        size only the stronger is kept (two peaks on one object)."""
+        size only the stronger is kept (two peaks on one object). ``net_long`` overrides the long side
+        the image is scaled to (the further channels stay in network pixels at that scale)."""
         h, w = image.shape[:2]
-        out, scale = self.heat(image)
+        out, scale = self.heat(image, net_long)
         heat = 1.0 / (1.0 + np.exp(-out[0]))
         threshold = self.heat_threshold if heat_threshold is None else heat_threshold
         peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))

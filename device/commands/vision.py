@@ -1,4 +1,5 @@
-"""``referee vision eval-dice|eval-tiles DIR [--split S] [--json] [--show OUT]``: score a reader on photos;
+"""``referee vision eval-dice|eval-tiles|eval-cards DIR [--split S] [--json] [--show OUT]``: score a reader
+on photos;
 ``referee vision eval-zatre DIR|--synthetic N --seed S|--pips DIR [--json]``: the Zatre board reader."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vision.dataset import SPLITS, TABLE_COLUMNS
-from vision.evaluate import evaluate_dice, evaluate_tiles, read_groups
+from vision.evaluate import evaluate_cards, evaluate_dice, evaluate_tiles, read_groups
 
 if TYPE_CHECKING:
     from device.commands import Subcommands
@@ -50,6 +51,19 @@ def register(sub: Subcommands) -> None:
         help="CSV image,background,setting: the figures per background and rack/table too",
     )
     t.set_defaults(func=run_eval_tiles)
+    c = tasks.add_parser(
+        "eval-cards", help="read every photo of a labelled playing-card folder and print the scores"
+    )
+    c.add_argument("folder", help="a folder with ground_truth.csv and card labels (shared dataset layout)")
+    c.add_argument(
+        "--split",
+        choices=SPLITS,
+        default=None,
+        help="only one development split (by scene; val is never trained or tuned on)",
+    )
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.add_argument("--show", type=Path, default=None, help="write annotated images to this folder")
+    c.set_defaults(func=run_eval_cards)
     z = tasks.add_parser(
         "eval-zatre",
         help="read Zatre boards (a labelled folder, or N synthetic boards) and print the scores",
@@ -139,6 +153,30 @@ def run_eval_tiles(args: argparse.Namespace) -> int:
     if evaluation.images == 0:
         print(
             f"referee vision eval-tiles: {args.folder}: no images"
+            + (f" in split {args.split}" if args.split else ""),
+            file=sys.stderr,
+        )
+        return 2
+    print(json.dumps(evaluation.summary()) if args.json else evaluation.report())
+    return 0
+
+
+def run_eval_cards(args: argparse.Namespace) -> int:
+    if args.split is None:
+        # On stderr, so that --json stays one JSON object on stdout.
+        print(
+            "referee vision eval-cards: every photo of the folder, the training photos included; "
+            "--split val scores only photos the reader was never trained or tuned on",
+            file=sys.stderr,
+        )
+    try:
+        evaluation = evaluate_cards(args.folder, args.split, args.show)
+    except (OSError, ValueError) as exc:  # a missing folder or image, a bad table, row or label line
+        print(f"referee vision eval-cards: {exc}", file=sys.stderr)
+        return 2
+    if evaluation.images == 0:
+        print(
+            f"referee vision eval-cards: {args.folder}: no images"
             + (f" in split {args.split}" if args.split else ""),
             file=sys.stderr,
         )

@@ -95,6 +95,11 @@ def test_the_shared_tile_set_loads_every_polygon() -> None:
         ("dice_10.jpg", "dice-webcam-dice", "fit"),
         ("three_25.jpg", "dice-webcam-three", "calib"),
         ("five_35.jpg", "dice-webcam-five", "val"),
+        ("IMG_20220316_134551_20b0af98.jpg", "cards-spades-low", "fit"),
+        ("IMG_20220316_140221_0badcafe.jpg", "cards-spades-mid", "calib"),
+        ("IMG_20220316_160657_0badcafe.jpg", "cards-hearts-mid", "fit"),
+        ("IMG_20220316_161209_0badcafe.jpg", "cards-hearts-high", "val"),
+        ("IMG_20220316_171506_0badcafe.jpg", "cards-clubs-mid", "val"),
     ],
 )
 def test_the_split_follows_the_scene(name: str, scene: str, split: str) -> None:
@@ -112,12 +117,12 @@ def test_a_photo_of_no_known_scene_is_split_by_its_file_name() -> None:
 
 def test_every_split_is_a_set_of_whole_scenes() -> None:
     assert set(SCENE_SPLITS.values()) == {"fit", "calib", "val"}
-    for prefix in ("rummikub", "dice-tray", "dice-webcam"):
+    for prefix in ("rummikub", "dice-tray", "dice-webcam", "cards"):
         splits = {s for scene, s in SCENE_SPLITS.items() if scene.startswith(prefix)}
         assert splits == {"fit", "calib", "val"}, prefix
 
 
-@pytest.mark.parametrize("name", ["rummikub-tiles", "dice-tray", "dice-webcam"])
+@pytest.mark.parametrize("name", ["rummikub-tiles", "dice-tray", "dice-webcam", "playing-cards"])
 def test_no_val_photo_shares_its_scene_or_its_layout_with_a_fit_photo(name: str) -> None:
     folder = DATASETS / name
     if not folder.is_dir():
@@ -132,6 +137,6 @@ def test_no_val_photo_shares_its_scene_or_its_layout_with_a_fit_photo(name: str)
             layouts[item.split].add(tuple(sorted(item.objects)))
     assert not by_split["val"] & by_split["fit"] and not by_split["calib"] & by_split["fit"]
     assert not by_split["val"] & by_split["calib"]
-    if name == "rummikub-tiles":  # a dice layout of five or more is a throw, not a scene
+    if name in ("rummikub-tiles", "playing-cards"):  # a dice layout of five or more is a throw
         assert not layouts["val"] & (layouts["fit"] | layouts["calib"])
         assert not layouts["calib"] & layouts["fit"]

@@ -1,0 +1,536 @@
+"""Train the card reader's two small networks and export them to ONNX.
+
+    pip install -e '.[train]'
+    nice -n 5 python -m training.cards --data ../shared/datasets --out vision/models
+
+1. **Detector**: the shared stride-4 CenterNet (``training.common.Detector``) with six channels:
+   heat, log short side, dx, dy, log width, log height of the axis-aligned box of each card's *visible*
+   part (what the real photos' labels are). The short side keeps neighbours in a tight fan apart.
+2. **Classifier**: a small CNN on a square ``CROP`` × ``CROP`` crop (``MARGIN`` × the box's long side,
+   not turned: the card may lie any way, so crops are shown at every quarter turn) with two heads:
+   the rank (A … K, joker, a face-down card, not a card) and the suit (S H D C, not asked of a joker,
+   back or not-a-card).
+3. **Calibration**: both heads' temperatures are fitted by likelihood on the ``calib`` photos (real
+   sessions the training never saw), and the confidence threshold is the lowest at which at most 1 in
+   200 confident cards read on those photos is wrong (``vision.evaluate.threshold_for``). Rendered
+   tables are never used to calibrate: the confidence is a statement about real photos.
+
+Real and rendered cards teach the same thing because they are cut the same way: the same box (the
+visible part's, from the labels or from the renderer's owner map), the same crop geometry, the same
+augmentation; the detector and the classifier see real photos in most batches (``REAL_SHARE``). The
+renderer adds what the photos lack (jokers, mixed melds, tight fans, backs, other tables and light).
+
+Data: the ``fit`` split of ``playing-cards`` plus tables rendered by ``vision.cards_synth`` (cached in
+``--cache``). ``calib`` calibrates; ``val`` is never touched. Seeds are fixed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import pickle
+import random
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from training.common import Detector, cbr, export, focal, photometric
+from vision.dataset import load_folder
+from vision.nets import cut, edge_angles, normalise
+
+NET_LONG = 384  # the first look's long side; the second look scales a card to about CARD_NET px
+CARD_NET = 64
+STRIDE = 4
+CROP = 96
+MARGIN = 1.1
+CHANNELS = 6
+DETECTOR_WIDTHS = (12, 16, 32, 48, 24)
+DATASET = "playing-cards"
+REAL_SHARE = 0.3  # of the samples drawn from real photos (the rest rendered)
+CREDIT = """Card reader models (cards_detector.onnx, cards_classifier.onnx, cards_reader.json)
+
+Trained by training/cards.py on the "fit" split of a public photo set:
+- playing-cards: Roboflow 100 "poker cards" v2 (Team Roboflow, Augmented Startups;
+  universe.roboflow.com/roboflow-100/poker-cards-cxcvz), via github.com/kom1323/CV_Object_Detection,
+  licence CC BY 4.0 (creativecommons.org/licenses/by/4.0/); class names corrected
+plus tables rendered by vision/cards_synth.py from the public-domain "Vector Playing Cards" (Byron Knoll)
+as rendered by github.com/hayeah/playing-cards-assets (MIT). The models are derived from those
+photographs and that artwork; keep this notice with them.
+"""
+
+
+@dataclass(frozen=True)
+class CardLabel:
+    """A labelled card: the box of its visible part (x0, y0, x1, y1, image px) and its classes."""
+
+    box: tuple[float, float, float, float]
+    rank: int  # index into vision.cards.RANKS
+    suit: int  # index into vision.cards.SUITS, or -1 (joker, back)
+
+
+@dataclass
+class Photo:
+    image: np.ndarray
+    cards: list[CardLabel]
+    real: bool
+
+    @property
+    def card_size(self) -> float:
+        """About a card's long side (image px): the median long side of the visible boxes (a strip of a
+        fan is as long as its card)."""
+        if not self.cards:
+            return min(self.image.shape[:2]) / 4
+        return float(np.median([max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in self.cards]))
+
+
+def _classes(name: str) -> tuple[int, int]:
+    from vision.cards import RANKS, SUITS
+
+    if name == "back":
+        return RANKS.index("back"), -1
+    if name == "JOKER":
+        return RANKS.index("JOKER"), -1
+    return RANKS.index(name[:-1]), SUITS.index(name[-1])
+
+
+def load_photos(data: Path, split: str) -> list[Photo]:
+    photos = []
+    for item in load_folder(data / DATASET, split):  # type: ignore[arg-type]
+        cards = []
+        for b in item.boxes:
+            rank, suit = _classes(b.name)
+            cards.append(
+                CardLabel((b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2), rank, suit)
+            )
+        photos.append(Photo(cv2.imread(str(item.path)), cards, True))
+    return photos
+
+
+def synthetic_photos(count: int, seed: int, cache: Path) -> list[Photo]:
+    """Rendered tables (cached in ``cache``): Kalooki melds fanned any way, loose cards, a stock."""
+    path = cache / f"cards_synth_{count}_{seed}.pkl"
+    if path.is_file():
+        with path.open("rb") as handle:
+            stored = pickle.load(handle)
+        return [Photo(cv2.imdecode(img, cv2.IMREAD_COLOR), cards, False) for img, cards in stored]
+    from vision.cards_synth import random_kalooki_melds, render_card_table
+
+    rng = np.random.default_rng(seed + 17)
+    picker = random.Random(seed)
+    photos: list[Photo] = []
+    stored = []
+    while len(photos) < count:
+        size = (int(rng.integers(800, 1281)), int(rng.integers(600, 801)))
+        melds = random_kalooki_melds(picker, int(rng.integers(3, 16)))
+        loose = (
+            [m[0] for m in random_kalooki_melds(picker, int(rng.integers(0, 3)))]
+            if rng.random() < 0.4
+            else []
+        )
+        tight = rng.random() < 0.5
+        try:
+            frame, truth = render_card_table(
+                melds,
+                loose,
+                rng,
+                size=size,
+                card_height=float(rng.uniform(0.13, 0.36) * min(size)),
+                spread=(0.2, 0.4) if tight else (0.3, 1.05),
+                backs=int(rng.integers(0, 4)) if rng.random() < 0.4 else 0,
+            )
+        except ValueError:
+            continue
+        cards = []
+        for c in truth.cards:
+            if c.card is not None and not c.index_visible:
+                continue  # a card whose index is hidden: no label (the reader may call it unsure or miss it)
+            rank, suit = _classes(c.label)
+            cards.append(CardLabel(c.box, rank, suit))
+        photos.append(Photo(frame, cards, False))
+        stored.append((cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cards))
+        if len(photos) % 50 == 0:
+            print(f"rendered {len(photos)} tables", flush=True)
+    cache.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        pickle.dump(stored, handle)
+    return photos
+
+
+def _pick(real: list[Photo], synthetic: list[Photo], rng: np.random.Generator) -> Photo:
+    photos = real if real and (rng.random() < REAL_SHARE or not synthetic) else synthetic
+    return photos[rng.integers(len(photos))]
+
+
+# ---------------------------------------------------------------- detector
+
+
+def _turn_box(box: tuple[float, float, float, float], m: np.ndarray) -> tuple[float, float, float, float]:
+    pts = np.array([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])], np.float64)
+    out = pts @ m[:, :2].T + m[:, 2]
+    return float(out[:, 0].min()), float(out[:, 1].min()), float(out[:, 0].max()), float(out[:, 1].max())
+
+
+def _detector_sample(
+    photo: Photo, rng: np.random.Generator, out: int
+) -> tuple[np.ndarray, list[tuple[float, ...]]]:
+    h, w = photo.image.shape[:2]
+    # The reader scales each frame so that a card is about CARD_NET px long (vision.cards); train around it.
+    scale = math.exp(rng.uniform(math.log(CARD_NET / 1.8), math.log(CARD_NET * 1.6))) / photo.card_size
+    if photo.cards and rng.random() < 0.85:
+        b = photo.cards[rng.integers(len(photo.cards))].box
+        cx = (b[0] + b[2]) / 2 + rng.uniform(-0.4, 0.4) * out / scale
+        cy = (b[1] + b[3]) / 2 + rng.uniform(-0.4, 0.4) * out / scale
+    else:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    # Quarter turns only: they keep an axis-aligned box axis-aligned.
+    m = cv2.getRotationMatrix2D((cx, cy), 90.0 * int(rng.integers(4)), scale)
+    m[:, 2] += (out / 2 - cx, out / 2 - cy)
+    border = tuple(int(v) for v in rng.integers(0, 256, 3))
+    img = cv2.warpAffine(photo.image, m, (out, out), flags=cv2.INTER_AREA, borderValue=border)
+    return photometric(img, rng, hue=False), [_turn_box(c.box, m) for c in photo.cards]
+
+
+def _detector_targets(boxes: list[tuple[float, ...]], out: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    g = out // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((CHANNELS - 1, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for x0, y0, x1, y1 in boxes:
+        bw, bh = max(2.0, x1 - x0), max(2.0, y1 - y0)
+        x, y = (x0 + x1) / 2 / STRIDE, (y0 + y1) / 2 / STRIDE
+        if not (0 <= x < g and 0 <= y < g):
+            continue
+        sigma = max(0.6, min(bw, bh) / STRIDE * 0.15)
+        heat = np.maximum(heat, np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * sigma**2)))
+        ix, iy = int(x), int(y)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (math.log(min(bw, bh)), x - ix, y - iy, math.log(bw), math.log(bh))
+        mask[iy, ix] = 1.0
+    return heat, reg, mask
+
+
+def train_detector(real: list[Photo], synthetic: list[Photo], steps: int, seed: int) -> Detector:
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    net = Detector(CHANNELS, DETECTOR_WIDTHS)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    out, batch = 192, 8
+    start = time.monotonic()
+    for step in range(steps):
+        imgs, heats, regs, masks = [], [], [], []
+        for _ in range(batch):
+            img, boxes = _detector_sample(_pick(real, synthetic, rng), rng, out)
+            heat, reg, mask = _detector_targets(boxes, out)
+            imgs.append(img)
+            heats.append(heat)
+            regs.append(reg)
+            masks.append(mask)
+        pred = net(torch.from_numpy(normalise(np.stack(imgs))))
+        heat_t, reg_t, mask_t = (torch.from_numpy(np.stack(a)) for a in (heats, regs, masks))
+        n = mask_t.sum().clamp(min=1.0)
+        reg_loss = (torch.abs(pred[:, 1:] - reg_t) * mask_t[:, None]).sum() / n
+        loss = focal(pred[:, 0], heat_t) + reg_loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            print(
+                f"detector step {step} loss {loss.item():.3f} ({time.monotonic() - start:.0f} s)", flush=True
+            )
+    return net.eval()
+
+
+# ---------------------------------------------------------------- classifier
+
+
+class Classifier(nn.Module):
+    """Square crops (3 × CROP × CROP) -> rank logits then suit logits."""
+
+    def __init__(self, ranks: int, suits: int) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, 16, 2),
+            cbr(16, 24),
+            nn.MaxPool2d(2),
+            cbr(24, 48),
+            nn.MaxPool2d(2),
+            cbr(48, 64),
+            cbr(64, 64),
+            nn.MaxPool2d(2),
+            cbr(64, 96),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.2),
+            nn.Linear(96, ranks + suits),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+def card_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
+    return cut(image, (cx, cy), (side, side), angle, (CROP, CROP))
+
+
+def _negative(photo: Photo, rng: np.random.Generator) -> tuple[float, float, float] | None:
+    """A crop centre and side that is no card's: off to a side of a card, between two, or the table."""
+    h, w = photo.image.shape[:2]
+    centres = [
+        ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2, min(c.box[2] - c.box[0], c.box[3] - c.box[1]))
+        for c in photo.cards
+    ]
+    for _ in range(20):
+        if photo.cards and rng.random() < 0.6:
+            b = photo.cards[rng.integers(len(photo.cards))].box
+            side = max(b[2] - b[0], b[3] - b[1]) * math.exp(rng.uniform(-0.5, 0.2))
+            x = rng.uniform(b[0] - 0.4 * side, b[2] + 0.4 * side)
+            y = rng.uniform(b[1] - 0.4 * side, b[3] + 0.4 * side)
+        else:
+            side = min(h, w) * rng.uniform(0.15, 0.4)
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+        if all(math.hypot(x - cx, y - cy) > max(0.5 * short, 0.25 * side) for cx, cy, short in centres):
+            return x, y, side
+    return None
+
+
+def _classifier_sample(
+    real: list[Photo], synthetic: list[Photo], rng: np.random.Generator, none: int
+) -> tuple[np.ndarray, int, int]:
+    photo = _pick(real, synthetic, rng)
+    if rng.random() < 0.14 or not photo.cards:
+        found = _negative(photo, rng)
+        if found is None:
+            return _classifier_sample(real, synthetic, rng, none)
+        x, y, side = found
+        rank, suit = none, -1
+    else:
+        card = photo.cards[rng.integers(len(photo.cards))]
+        x0, y0, x1, y1 = card.box
+        bw, bh = x1 - x0, y1 - y0
+        # The detector's centre and sides are off by about this much: cover it.
+        x = (x0 + x1) / 2 + rng.normal(0, 0.07) * bw
+        y = (y0 + y1) / 2 + rng.normal(0, 0.07) * bh
+        side = MARGIN * max(bw, bh) * math.exp(rng.normal(0, 0.15))
+        rank, suit = card.rank, card.suit
+    # Straightened by the turn of the edges around it, as the reader does (a quarter turn is left over).
+    angle = float(edge_angles(photo.image, [(x, y)], [side / MARGIN])[0]) + rng.normal(0, 3.0)
+    crop = card_crop(photo.image, x, y, side, angle)
+    crop = np.ascontiguousarray(np.rot90(crop, int(rng.integers(4))))
+    crop = photometric(_light(crop, rng), rng, hue=False)
+    return crop, rank, suit
+
+
+def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Warm or cold light, dim light with its noise, now and then."""
+    out = img.astype(np.float32)
+    if rng.random() < 0.5:
+        kelvin = rng.uniform(-1.0, 1.0)
+        out *= np.array((1 + 0.3 * kelvin, 1 + rng.uniform(-0.06, 0.06), 1 - 0.25 * kelvin), np.float32)
+    if rng.random() < 0.15:
+        out = out * rng.uniform(0.35, 0.65) + rng.normal(0, rng.uniform(2, 6), out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def train_classifier(real: list[Photo], synthetic: list[Photo], steps: int, seed: int) -> Classifier:
+    from vision.cards import RANKS, SUITS
+
+    rng = np.random.default_rng(seed + 1)
+    torch.manual_seed(seed + 1)
+    none = RANKS.index("none")
+    net = Classifier(len(RANKS), len(SUITS))
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    batch = 48
+    start = time.monotonic()
+    for step in range(steps):
+        samples = [_classifier_sample(real, synthetic, rng, none) for _ in range(batch)]
+        x = torch.from_numpy(normalise(np.stack([s[0] for s in samples])))
+        ranks = torch.tensor([s[1] for s in samples])
+        suits = torch.tensor([s[2] for s in samples])
+        out = net(x)
+        loss = F.cross_entropy(out[:, : len(RANKS)], ranks, label_smoothing=0.02)
+        if (suits >= 0).any():
+            loss = loss + F.cross_entropy(out[:, len(RANKS) :], suits, ignore_index=-1, label_smoothing=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 50 == 0 or step == steps - 1:
+            acc = (out[:, : len(RANKS)].argmax(1) == ranks).float().mean().item()
+            print(
+                f"classifier step {step} loss {loss.item():.3f} rank acc {acc:.3f} "
+                f"({time.monotonic() - start:.0f} s)",
+                flush=True,
+            )
+    return net.eval()
+
+
+# ---------------------------------------------------------------- calibration
+
+
+def calibrate(data: Path, out: Path, wrong_share: float = 1 / 200) -> dict[str, float]:
+    """Fit both heads' temperatures on the calib photos' detections (paired with the labelled card
+    nearest), then the threshold through the real reader on the same photos."""
+    from vision.cards import RANKS, CardModels, read_cards
+    from vision.evaluate import scored_cards, threshold_for
+
+    models = CardModels.load(out)
+    none = RANKS.index("none")
+    rank_logits, rank_labels, suit_logits, suit_labels = [], [], [], []
+    items = load_folder(data / DATASET, "calib")
+    for item in items:
+        image = cv2.imread(str(item.path))
+        dets = models.detect(image)
+        raw = models.logits(image, dets)
+        for d, row in zip(dets, raw, strict=True):
+            best = None
+            for b in item.boxes:
+                dist = math.hypot(d.x - b.cx, d.y - b.cy)
+                if dist < 0.5 * min(b.w, b.h) and (best is None or dist < best[0]):
+                    best = (dist, b)
+            rank_logits.append(row[: len(RANKS)])
+            if best is None:
+                rank_labels.append(none)
+            else:
+                rank, suit = _classes(best[1].name)
+                rank_labels.append(rank)
+                suit_logits.append(row[len(RANKS) :])
+                suit_labels.append(suit)
+    temperatures = []
+    for logits, labels in ((rank_logits, rank_labels), (suit_logits, suit_labels)):
+        z = torch.tensor(np.array(logits), dtype=torch.float32)
+        y = torch.tensor(labels)
+        log_t = torch.zeros(1, requires_grad=True)
+        opt = torch.optim.LBFGS([log_t], lr=0.1, max_iter=200)
+
+        def closure(
+            z: torch.Tensor = z,
+            y: torch.Tensor = y,
+            log_t: torch.Tensor = log_t,
+            opt: torch.optim.LBFGS = opt,
+        ) -> torch.Tensor:
+            opt.zero_grad()
+            loss = F.cross_entropy(z / log_t.exp(), y)
+            loss.backward()
+            return loss
+
+        opt.step(closure)
+        temperatures.append(float(log_t.exp().item()))
+    models.rank_temperature, models.suit_temperature = temperatures
+    models.confidence_threshold = 0.0
+    scored: list[tuple[float, bool]] = []
+    true = 0
+    for item in items:
+        s, t = scored_cards(item, read_cards(cv2.imread(str(item.path)), models=models))
+        scored += s
+        true += t
+    threshold = threshold_for(scored, wrong_share)
+    sure = [right for conf, right in scored if conf >= threshold]
+    print(
+        f"calibration: temperatures rank {temperatures[0]:.3f} suit {temperatures[1]:.3f}, threshold "
+        f"{threshold:.4f}: confident precision {sum(sure) / max(1, len(sure)):.4f}, coverage "
+        f"{sum(sure) / max(1, true):.4f} ({len(sure) - sum(sure)} wrong of {len(sure)}) "
+        f"on {len(items)} photos"
+    )
+    return {
+        "rank_temperature": temperatures[0],
+        "suit_temperature": temperatures[1],
+        "confidence_threshold": round(threshold, 4),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data", type=Path, default=Path("../shared/datasets"))
+    parser.add_argument("--out", type=Path, default=Path("vision/models"))
+    parser.add_argument("--cache", type=Path, default=Path("/work/cache/cards"))
+    parser.add_argument("--detector-steps", type=int, default=1600)
+    parser.add_argument("--classifier-steps", type=int, default=1500)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
+    parser.add_argument("--synthetic", type=int, default=400, help="rendered tables mixed into training")
+    parser.add_argument(
+        "--synthetic-classifier",
+        action="store_true",
+        help="train the classifier on rendered tables only (the real photos then only calibrate it)",
+    )
+    parser.add_argument(
+        "--stage",
+        choices=("all", "detector", "classifier", "calibrate"),
+        default="all",
+        help="all (default), or one stage reusing the others' files in --out",
+    )
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    args.out.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    config_path = args.out / "cards_reader.json"
+    config = {
+        "detector": "cards_detector.onnx",
+        "classifier": "cards_classifier.onnx",
+        "net_long": NET_LONG,
+        "card_net": CARD_NET,
+        "stride": STRIDE,
+        "crop": CROP,
+        "margin": MARGIN,
+        "straighten": True,
+        "heat_threshold": 0.3,
+        "recheck_below": 0.95,
+        "rank_temperature": 1.0,
+        "suit_temperature": 1.0,
+        "confidence_threshold": 0.5,
+    }
+    if config_path.is_file():
+        kept = ("rank_temperature", "suit_temperature", "confidence_threshold", "heat_threshold")
+        config.update({k: v for k, v in json.loads(config_path.read_text()).items() if k in kept})
+    if args.stage != "calibrate":
+        real = load_photos(args.data, "fit")
+        synthetic = synthetic_photos(args.synthetic, args.seed, args.cache)
+        print(f"{len(real)} photos, {len(synthetic)} tables ({time.monotonic() - start:.0f} s)", flush=True)
+    if args.stage in ("all", "detector"):
+        detector = train_detector(real, synthetic, args.detector_steps, args.seed)
+        export(detector, torch.zeros(1, 3, 192, 256), args.out / "cards_detector.onnx", dynamic=True)
+    if args.stage in ("all", "classifier"):
+        from vision.cards import RANKS, SUITS
+
+        shown = [] if args.synthetic_classifier else real
+        classifier = train_classifier(shown, synthetic, args.classifier_steps, args.seed)
+        export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "cards_classifier.onnx", dynamic=False)
+        del RANKS, SUITS
+    config_path.write_text(json.dumps(config, indent=2) + "\n")
+    if args.stage in ("all", "calibrate"):
+        config.update(calibrate(args.data, args.out))
+        config_path.write_text(json.dumps(config, indent=2) + "\n")
+        (args.out / "MODELS.txt").write_text(_credits(args.out))
+    shutil.rmtree(args.out / "__pycache__", ignore_errors=True)
+    print(f"done in {time.monotonic() - start:.0f} s")
+
+
+def _credits(out: Path) -> str:
+    """MODELS.txt with the card notice beside the other readers' notices (replaced, never duplicated)."""
+    path = out / "MODELS.txt"
+    text = path.read_text() if path.is_file() else ""
+    head = CREDIT.splitlines()[0]
+    if head in text:
+        start = text.index(head)
+        rest = text[start + len(CREDIT) :] if text[start:].startswith(CREDIT) else ""
+        text = (text[:start].rstrip("\n") + ("\n\n" + rest.lstrip("\n") if rest.strip() else "")).strip("\n")
+    return (text + "\n\n" if text else "") + CREDIT
+
+
+if __name__ == "__main__":
+    main()

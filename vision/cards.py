@@ -1,0 +1,457 @@
+"""Reading playing cards from a camera frame: every face-up card (rank and suit, or joker), the face-down
+ones, and the melds as they lie.
+
+Both networks are small ONNX files in ``vision/models`` run by ``cv2.dnn`` through the shared detector and
+crop classifier of ``vision.nets`` (trained by ``training/cards.py``; ``vision/models/MODELS.txt``
+credits the photo set and the artwork they come from).
+
+1. The detector finds the *visible part* of each card — the whole card, or the strip of a card under
+   others in a fan, where its corner index (rank over suit) shows — as an axis-aligned box.
+2. Each box is cut as a square crop (its long side and a margin) and classified by two heads: the rank
+   (A … K, joker, a face-down card, not a card) and the suit. A card lies any way, so a crop the first
+   look is not sure of is read at the other three quarter turns too and all four averaged.
+3. The confidence is the rank's probability times the suit's (each softmax divided by its fitted
+   temperature); a card below ``confidence_threshold`` is listed as uncertain, never guessed silently.
+4. Cards whose boxes touch or overlap form a meld (a fan or a row), in order along it; a card apart from
+   all others is loose.
+5. Kalooki is played with two decks: two equal cards are two cards, but a third copy of a card (or a
+   third joker) read with confidence makes the reading an error naming the card (``copy_error``;
+   ``cards_on_table`` raises ``CardCopyError``), never a table state.
+
+>>> from rules.kalooki.cards import parse_cards
+>>> from vision.cards_synth import render_card_table
+>>> meld = parse_cards("7H 8H 9H")
+>>> frame, _ = render_card_table([meld], seed=4, spread=(0.9, 0.95), angle=8, card_height=190)
+>>> observation = read_cards(frame)
+>>> len(observation.cards), [len(m) for m in observation.melds], observation.loose
+(3, [3], ())
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rules.kalooki.cards import JOKER, Card
+from rules.kalooki.cards import SUITS as CARD_SUITS
+from vision.calibration import Calibration
+from vision.frame import check_frame
+from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, edge_angles, load_settings
+
+# The rank head's classes: the thirteen ranks as the cards print them, the joker, a face-down card and
+# "not a card"; the suit head's: the four suits. A joker, a back or not-a-card has no suit.
+RANKS: tuple[str, ...] = (
+    "A",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "J",
+    "Q",
+    "K",
+    "JOKER",
+    "back",
+    "none",
+)
+SUITS: tuple[str, ...] = tuple(CARD_SUITS)
+BACK_CLASS = RANKS.index("back")
+NONE_CLASS = RANKS.index("none")
+JOKER_CLASS = RANKS.index("JOKER")
+COPIES = 2  # two decks: at most two of each card (and two jokers)
+
+
+class CardCopyError(ValueError):
+    """A reading shows more copies of a card than two decks hold; the message names the card."""
+
+
+def card_of(rank: int, suit: int) -> Card:
+    """The card of a rank class (not back or none) and a suit class.
+
+    >>> card_of(9, 1), card_of(RANKS.index("JOKER"), 0)
+    (Card.parse('10H'), Card.parse('JOKER'))
+    """
+    if rank == JOKER_CLASS:
+        return JOKER
+    return Card.parse(RANKS[rank] + SUITS[suit])
+
+
+@dataclass(frozen=True)
+class CardDetection:
+    """A detector peak read as the visible part of a card: centre, the box's width and height (image px)
+    and the heat score."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    score: float
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        return (
+            self.x - self.width / 2,
+            self.y - self.height / 2,
+            self.x + self.width / 2,
+            self.y + self.height / 2,
+        )
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """One face-up card as seen: what it is, the centre and axis-aligned box of its visible part (frame
+    px), the turn of its edges (degrees in [-45, 45): known modulo a quarter turn), its confidence, and
+    the likeliest readings with their probabilities."""
+
+    card: Card
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    angle: float
+    confidence: float
+    candidates: tuple[tuple[Card, float], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return str(self.card)
+
+    @property
+    def size(self) -> float:
+        """Its extent for drawing (``vision.observation.Item``): the visible box's long side."""
+        x0, y0, x1, y1 = self.box
+        return max(x1 - x0, y1 - y0)
+
+    @property
+    def zone(self) -> str | None:
+        """Zones (stock, discard pile) are the session's to name from a calibration."""
+        return None
+
+    def __str__(self) -> str:
+        x, y = self.center
+        return f"{self.card}@({x:.0f},{y:.0f}) p={self.confidence:.2f}"
+
+
+@dataclass(frozen=True)
+class CardObservation:
+    """Every face-up card in one frame, the melds they form and the loose ones, and the face-down cards.
+
+    ``melds`` are tuples of card indices in order along their line; ``loose`` indexes cards apart from
+    all others; ``uncertain`` indexes cards read below the confidence threshold; ``backs`` are the
+    centres of face-down cards (a stock). ``copy_error`` names a card read with confidence more often
+    than two decks hold (empty when there is none).
+    """
+
+    cards: tuple[SeenCard, ...]
+    melds: tuple[tuple[int, ...], ...] = ()
+    loose: tuple[int, ...] = ()
+    uncertain: tuple[int, ...] = ()
+    backs: tuple[tuple[float, float], ...] = ()
+
+    @property
+    def items(self) -> tuple[SeenCard, ...]:
+        return self.cards
+
+    @property
+    def empty(self) -> bool:
+        return not self.cards
+
+    @property
+    def certain(self) -> bool:
+        return not self.uncertain
+
+    @property
+    def copy_error(self) -> str:
+        """``""``, or what is wrong: the card read (with confidence) more than twice."""
+        counts = Counter(c.card for i, c in enumerate(self.cards) if i not in self.uncertain)
+        over = sorted(card for card, n in counts.items() if n > COPIES)
+        if not over:
+            return ""
+        names = ", ".join(f"{counts[c]} × {c}" for c in over)
+        return f"{names} on the table: two decks hold only {COPIES} of each card (misread or a third deck?)"
+
+    def cards_on_table(self) -> list[list[Card]]:
+        """The table: one card sequence per meld, then each loose card on its own. Raises
+        ``CardCopyError`` naming the card when the reading shows a third copy of one."""
+        error = self.copy_error
+        if error:
+            raise CardCopyError(error)
+        return [
+            *([self.cards[i].card for i in m] for m in self.melds),
+            *([self.cards[i].card] for i in self.loose),
+        ]
+
+    def same_as(self, other: CardObservation) -> bool:
+        """The same cards in the same melds (order along a line aside), for settling."""
+        return sorted(c.label for c in self.cards) == sorted(c.label for c in other.cards) and _canonical(
+            self
+        ) == _canonical(other)
+
+    def __str__(self) -> str:
+        melds = " | ".join(" ".join(str(self.cards[i].card) for i in m) for m in self.melds)
+        loose = " ".join(str(self.cards[i].card) for i in self.loose)
+        return f"melds [{melds}] loose [{loose}]" + (
+            f" uncertain {len(self.uncertain)}" if self.uncertain else ""
+        )
+
+
+def _canonical(observation: CardObservation) -> list[str]:
+    out = []
+    for meld in observation.melds:
+        words = [observation.cards[i].label for i in meld]
+        out.append(" ".join(min(words, words[::-1])))
+    return sorted(out)
+
+
+class CardModels:
+    """The card reader: the shared detector (six channels) and a crop classifier with two heads, with
+    the card settings (``cards_reader.json``)."""
+
+    def __init__(self, folder: Path, config: dict[str, Any]) -> None:
+        self.config = config
+        self.detector = HeatmapDetector(
+            folder / config["detector"], config["net_long"], config["stride"], config["heat_threshold"]
+        )
+        self.card_net = float(config["card_net"])
+        self.crop = int(config["crop"])
+        self.margin = float(config["margin"])
+        self.straighten = bool(config.get("straighten", False))
+        self.classifier = CropClassifier(
+            folder / config["classifier"],
+            (*RANKS, *SUITS),
+            (self.crop, self.crop),
+            first=(0,),
+            rest=(1, 2, 3),
+            recheck_below=config["recheck_below"],
+            temperature=1.0,
+        )
+        self.rank_temperature = float(config["rank_temperature"])
+        self.suit_temperature = float(config["suit_temperature"])
+        self.confidence_threshold = float(config["confidence_threshold"])
+
+    @classmethod
+    def load(cls, folder: Path = MODELS) -> CardModels:
+        return cls(folder, load_settings("cards", folder))
+
+    def detect(self, image: np.ndarray, heat_threshold: float | None = None) -> list[CardDetection]:
+        """Candidate cards (visible parts) in ``image`` (BGR), strongest first.
+
+        Cards come at any size (a close photo, a whole table from above), so the detector looks twice:
+        first at ``net_long``, which is enough to tell how long a card is (the median long side of the
+        boxes found: a strip of a fan is as long as its card); then, unless that already showed a card
+        at about ``card_net`` network pixels, again with the frame scaled so that it does."""
+        first = self._detect(image, heat_threshold, self.detector.net_long)
+        sizes = [max(d.width, d.height) for d in first]
+        if not sizes:
+            return first
+        h, w = image.shape[:2]
+        wanted = max(h, w) * self.card_net / float(np.median(sizes))
+        net_long = int(np.clip(round(wanted / 16) * 16, MIN_NET_LONG, MAX_NET_LONG))
+        if abs(math.log(net_long / self.detector.net_long)) < math.log(1.2):
+            return first
+        return self._detect(image, heat_threshold, net_long)
+
+    def _detect(self, image: np.ndarray, heat_threshold: float | None, net_long: int) -> list[CardDetection]:
+        # Channel 1 is the box's short side: two strips of a tight fan lie about one short side apart.
+        peaks = self.detector.detect(image, heat_threshold, overlap=0.5, net_long=net_long)
+        scale = net_long / max(image.shape[:2])
+        return [
+            CardDetection(p.x, p.y, math.exp(p.extra[0]) / scale, math.exp(p.extra[1]) / scale, p.score)
+            for p in peaks
+        ]
+
+    def turns(self, image: np.ndarray, detections: Sequence[CardDetection]) -> np.ndarray:
+        """The turn of the edges around each detection (degrees in [-45, 45): a card's edges, known
+        modulo a quarter turn)."""
+        return edge_angles(
+            image, [(d.x, d.y) for d in detections], [max(d.width, d.height) for d in detections]
+        )
+
+    def crops(
+        self, image: np.ndarray, detections: Sequence[CardDetection], turns: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Square crops of the detections, straightened by ``turns`` (with ``straighten``) so that the
+        card lies square to the crop, upright or a quarter or half turn off."""
+        out = np.empty((len(detections), self.crop, self.crop, 3), np.uint8)
+        if turns is None:
+            turns = self.turns(image, detections) if self.straighten else np.zeros(len(detections))
+        for i, d in enumerate(detections):
+            side = self.margin * max(d.width, d.height)
+            out[i] = cut(image, (d.x, d.y), (side, side), float(turns[i]), (self.crop, self.crop))
+        return out
+
+    def logits(
+        self, image: np.ndarray, detections: Sequence[CardDetection], turns: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Raw logits (n, ranks + suits): the first look, and all four quarter turns averaged where the
+        first look is not sure of the rank or the suit."""
+        crops = self.crops(image, detections, turns)
+        if len(crops) == 0:
+            return np.zeros((0, len(RANKS) + len(SUITS)), np.float32)
+        logits = self.classifier.turn_logits(crops, (0,))[0]
+        rank_p, suit_p = self.probabilities(logits)
+        sure = rank_p.max(axis=1) * np.where(_suited(rank_p.argmax(axis=1)), suit_p.max(axis=1), 1.0)
+        doubtful = sure < self.classifier.recheck_below
+        if doubtful.any():
+            more = self.classifier.turn_logits(crops[doubtful], (1, 2, 3))
+            logits[doubtful] = (logits[doubtful] + more.sum(axis=0)) / 4
+        return logits
+
+    def probabilities(self, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rank and the suit probabilities (softmax over each head divided by its temperature)."""
+        return (
+            _softmax(logits[:, : len(RANKS)] / self.rank_temperature),
+            _softmax(logits[:, len(RANKS) :] / self.suit_temperature),
+        )
+
+
+def _suited(ranks: np.ndarray) -> np.ndarray:
+    return ranks < JOKER_CLASS
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@cache
+def default_models() -> CardModels:
+    """The shipped models, loaded once per process."""
+    return CardModels.load()
+
+
+CANDIDATES = 3
+MIN_NET_LONG, MAX_NET_LONG = 192, 1280  # the detector's second look: a long side in this range
+TOUCH = 0.08  # boxes this share of the median short side apart still touch (a meld's cards overlap)
+
+
+def read_cards(
+    frame: np.ndarray, calibration: Calibration | None = None, models: CardModels | None = None
+) -> CardObservation:
+    """Every face-up card in a BGR frame with its value, place and confidence, grouped into melds, and
+    the face-down cards.
+
+    With a calibration only the play area is read (in its top-down view); centres and boxes are given in
+    that view's pixels mapped back to the frame. Raises ``FrameError`` (a ``ValueError``) for anything
+    that is not a readable BGR image.
+    """
+    check_frame(frame)
+    models = models or default_models()
+    image = calibration.rectify(frame) if calibration is not None else frame
+    detections = models.detect(image)
+    turns = models.turns(image, detections)
+    rank_p, suit_p = models.probabilities(
+        models.logits(image, detections, turns if models.straighten else None)
+    )
+    faces: list[tuple[CardDetection, Card, float, tuple[tuple[Card, float], ...], float]] = []
+    backs: list[tuple[float, float]] = []
+    for d, rp, sp, turn in zip(detections, rank_p, suit_p, turns, strict=True):
+        rank = int(rp.argmax())
+        if rank == NONE_CLASS:
+            continue
+        if rank == BACK_CLASS:
+            backs.append((d.x, d.y))
+            continue
+        suit = int(sp.argmax())
+        confidence = float(rp[rank] * (1.0 if rank == JOKER_CLASS else sp[suit]))
+        faces.append((d, card_of(rank, suit), confidence, _candidates(rp, sp), float(turn)))
+    cards = [SeenCard(card, (d.x, d.y), d.box, turn, conf, cands) for d, card, conf, cands, turn in faces]
+    if calibration is not None:
+        cards = [_to_frame(c, calibration) for c in cards]
+        backs = [tuple(float(v) for v in calibration.to_frame(b, 1.0)[0]) for b in backs]  # type: ignore[misc]
+    melds, loose = group_cards(cards)
+    uncertain = tuple(i for i, c in enumerate(cards) if c.confidence < models.confidence_threshold)
+    return CardObservation(tuple(cards), tuple(melds), tuple(loose), uncertain, tuple(backs))
+
+
+def _candidates(rank_p: np.ndarray, suit_p: np.ndarray) -> tuple[tuple[Card, float], ...]:
+    joint = [(float(rank_p[JOKER_CLASS]), JOKER)]
+    for r in range(JOKER_CLASS):
+        for s in range(len(SUITS)):
+            joint.append((float(rank_p[r] * suit_p[s]), card_of(r, s)))
+    joint.sort(key=lambda pair: -pair[0])
+    return tuple((card, p) for p, card in joint[:CANDIDATES])
+
+
+def group_cards(cards: Sequence[SeenCard]) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Melds (cards whose visible boxes touch or overlap, chained; in order along the chain's long
+    direction) and loose cards (touching none).
+
+    >>> from rules.kalooki.cards import Card
+    >>> def at(x, y): return SeenCard(Card.parse("AS"), (x, y), (x - 20, y - 60, x + 20, y + 60), 0.0, 1.0)
+    >>> group_cards([at(100, 100), at(135, 100), at(170, 100), at(400, 100)])
+    ([(0, 1, 2)], [3])
+    """
+    n = len(cards)
+    if n == 0:
+        return [], []
+    boxes = np.array([c.box for c in cards], np.float64)
+    short = float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    pad = TOUCH * short
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = boxes[i], boxes[j]
+            if a[0] - pad <= b[2] and b[0] - pad <= a[2] and a[1] - pad <= b[3] and b[1] - pad <= a[3]:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    melds, loose = [], []
+    for members in sorted(groups.values()):
+        if len(members) == 1:
+            loose.append(members[0])
+            continue
+        points = np.array([cards[i].center for i in members], np.float64)
+        centred = points - points.mean(axis=0)
+        direction = np.linalg.svd(centred, full_matrices=False)[2][0]
+        if direction[0] < 0 or (abs(direction[0]) < 1e-9 and direction[1] < 0):
+            direction = -direction
+        order = np.argsort(centred @ direction, kind="stable")
+        melds.append(tuple(members[k] for k in order))
+    return melds, loose
+
+
+def _to_frame(card: SeenCard, calibration: Calibration) -> SeenCard:
+    x0, y0, x1, y1 = card.box
+    corners = [calibration.to_frame(p, 1.0)[0] for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+    xs, ys = [float(p[0]) for p in corners], [float(p[1]) for p in corners]
+    center = calibration.to_frame(card.center, 1.0)[0]
+    return SeenCard(
+        card.card,
+        (float(center[0]), float(center[1])),
+        (min(xs), min(ys), max(xs), max(ys)),
+        card.angle,
+        card.confidence,
+        card.candidates,
+    )
+
+
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "CardCopyError",
+    "CardDetection",
+    "CardModels",
+    "CardObservation",
+    "SeenCard",
+    "card_of",
+    "group_cards",
+    "read_cards",
+]
