@@ -20,8 +20,9 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Protocol
 
 from device.config import CameraConfig, Config, ConfigError, config_path, load_config
+from drivers.events import Post
 from drivers.seat_backends import open_pods, open_seats
-from drivers.seats import KeyboardSeats, Post, Seats
+from drivers.seats import KeyboardSeats, Seats
 
 if TYPE_CHECKING:
     import pygame

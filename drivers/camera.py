@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -39,6 +39,8 @@ import numpy as np
 from drivers.errors import CameraError
 from drivers.events import CameraBack, CameraLost, guarded
 from drivers.lifecycle import Closeable
+
+CameraPost = Callable[[CameraLost | CameraBack], None]  # the cameras post their status
 
 __all__ = [
     "CameraChain",
@@ -55,7 +57,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 Frame = np.ndarray
-Post = Callable[[Any], None]
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
 
@@ -268,7 +269,7 @@ class CameraChain(Closeable):
         sources: Sequence[str],
         width: int = 1280,
         height: int = 720,
-        post: Post = lambda event: None,
+        post: CameraPost = lambda event: None,
         synthetic: Callable[[], Frame | None] | None = None,
         opener: Callable[[str], FrameSource] | None = None,
         retry_seconds: tuple[float, float] = (0.5, 10.0),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, TypeVar
 
 __all__ = [
     "ButtonEvent",
@@ -18,6 +18,7 @@ __all__ = [
     "DriverEvent",
     "PodConnected",
     "PodLost",
+    "Post",
     "guarded",
 ]
 
@@ -58,12 +59,16 @@ class PodLost:
 
 
 DriverEvent = ButtonEvent | CameraLost | CameraBack | PodConnected | PodLost
+# What a driver is given to post its events with (each driver takes one for the events it posts:
+# ``drivers.seats.ButtonPost``, ``drivers.pods.PodPost``, ``drivers.camera.CameraPost``).
+Post = Callable[[DriverEvent], None]
+E = TypeVar("E")
 
 
-def guarded(post: Callable[[Any], None]) -> Callable[[Any], None]:
+def guarded(post: Callable[[E], None]) -> Callable[[E], None]:
     """``post`` for a driver's own thread: a failure to deliver is logged, and the thread lives on."""
 
-    def deliver(event: Any) -> None:
+    def deliver(event: E) -> None:
         try:
             post(event)
         except Exception:

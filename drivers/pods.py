@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable
 from functools import reduce
-from typing import Any, Literal
+from typing import Literal
 
 import serial
 
@@ -40,6 +40,8 @@ from drivers.errors import PodError, PodProtocolError
 from drivers.events import ButtonEvent, PodConnected, PodLost, guarded
 from drivers.lifecycle import Closeable
 from drivers.seats import LedPattern
+
+PodPost = Callable[[ButtonEvent | PodConnected | PodLost], None]  # the pods post their buttons and their link
 
 __all__ = ["MAX_LINE", "PROTOCOL_VERSION", "PodLink", "checksum", "frame_line", "parse_line"]
 
@@ -53,7 +55,6 @@ BUTTON_KINDS: dict[str, Literal["press", "hold", "release"]] = {
     "HOLD": "hold",
     "RELEASE": "release",
 }
-Post = Callable[[Any], None]
 
 
 def checksum(body: str) -> int:
@@ -122,7 +123,7 @@ class WarningLimit:
         self.suppressed: dict[str, int] = {}
         self.total: dict[str, int] = {}  # every warning of each kind since the start, logged or not
 
-    def warn(self, kind: str, message: str, *args: Any) -> bool:
+    def warn(self, kind: str, message: str, *args: object) -> bool:
         """Log (or count) one warning of ``kind``; ``True`` if it was logged."""
         now = self._clock()
         self.total[kind] = self.total.get(kind, 0) + 1
@@ -196,7 +197,7 @@ class PodLink(Closeable):
     def __init__(
         self,
         url: str,
-        post: Post,
+        post: PodPost,
         baudrate: int = 115200,
         retry_seconds: tuple[float, float] = (0.5, 10.0),
         handshake_seconds: float = 3.0,
@@ -311,7 +312,7 @@ class PodLink(Closeable):
             self._stop.wait(delay)
             delay = min(delay * 2, self._retry_max)
 
-    def _connect(self, port: Any) -> None:
+    def _connect(self, port: serial.Serial) -> None:
         """Mark the link up and send every seat's LED and clock (the pod may have restarted)."""
         with self._lock:
             self._connected = True
@@ -321,11 +322,11 @@ class PodLink(Closeable):
                 self._outbox.put(command)
         self._flush(port)
 
-    def _flush(self, port: Any) -> None:
+    def _flush(self, port: serial.Serial) -> None:
         while not self._outbox.empty():
             port.write(frame_line(self._outbox.get_nowait()))
 
-    def _lines(self, port: Any, reader: LineReader) -> list[str]:
+    def _lines(self, port: serial.Serial, reader: LineReader) -> list[str]:
         bodies = []
         for raw in reader.feed(port.read(port.in_waiting or 1)):
             try:
@@ -334,7 +335,7 @@ class PodLink(Closeable):
                 self.warnings.warn("bad line", "dropped a line: %s", exc)
         return bodies
 
-    def _handshake(self, port: Any, reader: LineReader) -> str:
+    def _handshake(self, port: serial.Serial, reader: LineReader) -> str:
         now = time.monotonic()
         deadline, next_hello = now + self._handshake_seconds, now
         while not self._stop.is_set() and now < deadline:
@@ -353,7 +354,7 @@ class PodLink(Closeable):
             now = time.monotonic()
         raise PodError(f"no HELLO answer within {self._handshake_seconds:g} s")
 
-    def _serve(self, port: Any, reader: LineReader) -> None:
+    def _serve(self, port: serial.Serial, reader: LineReader) -> None:
         heard = next_ping = time.monotonic()
         while not self._stop.is_set():
             self._flush(port)
@@ -370,7 +371,7 @@ class PodLink(Closeable):
             if now - heard > self._silence_seconds:
                 raise PodError(f"the pod has been silent for {self._silence_seconds:g} s")
 
-    def _handle(self, port: Any, body: str) -> None:
+    def _handle(self, port: serial.Serial, body: str) -> None:
         words = body.split()
         seat = _seat(words[0])
         if seat is not None and len(words) == 2 and words[1] in BUTTON_KINDS:

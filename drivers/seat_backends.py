@@ -27,15 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from drivers.errors import SeatError
-from drivers.pods import PodLink
-from drivers.seats import KeyboardSeats, SeatPanel, Seats
+from drivers.pods import PodLink, PodPost
+from drivers.seats import KeyboardSeats, PinFactory, SeatPanel, Seats
 
 __all__ = ["BACKENDS", "Line", "LineSettings", "SeatSettings", "Settings", "open_pods", "open_seats"]
-
-Post = Callable[[Any], None]
 
 
 class SeatSettings(Protocol):
@@ -85,7 +83,7 @@ class Line:
     baudrate: int = 115200
 
 
-def open_pods(line: LineSettings, post: Post, seats: int) -> PodLink:
+def open_pods(line: LineSettings, post: PodPost, seats: int) -> PodLink:
     """The seat pods on ``line``, started (raises what :class:`~drivers.pods.PodLink` raises)."""
     if not line.port:
         raise SeatError("the seat pods need a serial port ([serial] port)")
@@ -98,21 +96,21 @@ def open_pods(line: LineSettings, post: Post, seats: int) -> PodLink:
     return link
 
 
-def _gpio(s: SeatSettings, line: LineSettings, post: Post, pin_factory: Any) -> Seats:
+def _gpio(s: SeatSettings, line: LineSettings, post: PodPost, pin_factory: PinFactory) -> Seats:
     buttons, leds = s.buttons[: s.count], s.leds[: s.count]
     return SeatPanel(buttons, leds, s.buzzer, post, s.bounce_seconds, s.hold_seconds, pin_factory)
 
 
-def _keyboard(s: SeatSettings, line: LineSettings, post: Post, pin_factory: Any) -> Seats:
+def _keyboard(s: SeatSettings, line: LineSettings, post: PodPost, pin_factory: PinFactory) -> Seats:
     return KeyboardSeats(s.count, post, s.hold_seconds)
 
 
-def _pods(s: SeatSettings, line: LineSettings, post: Post, pin_factory: Any) -> Seats:
+def _pods(s: SeatSettings, line: LineSettings, post: PodPost, pin_factory: PinFactory) -> Seats:
     return open_pods(line, post, s.count)
 
 
 #: every seat backend by its config name: ``(seats, line, post, pin_factory) -> Seats``
-BACKENDS: dict[str, Callable[[SeatSettings, LineSettings, Post, Any], Seats]] = {
+BACKENDS: dict[str, Callable[[SeatSettings, LineSettings, PodPost, PinFactory], Seats]] = {
     "gpio": _gpio,
     "keyboard": _keyboard,
     "pods": _pods,
@@ -122,10 +120,10 @@ BACKENDS: dict[str, Callable[[SeatSettings, LineSettings, Post, Any], Seats]] = 
 def open_seats(
     settings: SeatSettings,
     line: LineSettings,
-    post: Post,
+    post: PodPost,
     *,
     backend: str | None = None,
-    pin_factory: Any = None,
+    pin_factory: PinFactory = None,
 ) -> Seats:
     """The seats of ``backend`` (default: ``settings.backend``), opened; :class:`SeatError` for a name
     no backend has, else what the backend raises when its hardware is missing. ``pin_factory``: the

@@ -20,15 +20,28 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from drivers.errors import SeatError
 from drivers.events import ButtonEvent, guarded
 from drivers.lifecycle import Closeable
 
-__all__ = ["Beep", "KeyboardSeats", "LedPattern", "SeatPanel", "Seats"]
+ButtonPost = Callable[[ButtonEvent], None]  # the seat buttons post only button events
+# gpiozero has no type information: its pin factory and its devices (Button, LED, PWMLED, Buzzer) are
+# untyped here, named for what they are.
+PinFactory = Any
+GpioDevice = Any
 
-Post = Callable[[Any], None]
+__all__ = [
+    "Beep",
+    "ButtonPost",
+    "GpioDevice",
+    "KeyboardSeats",
+    "LedPattern",
+    "PinFactory",
+    "SeatPanel",
+    "Seats",
+]
 
 
 class LedPattern(enum.Enum):
@@ -89,10 +102,10 @@ class SeatPanel(Closeable):
         buttons: Sequence[int],
         leds: Sequence[int],
         buzzer: int | None,
-        post: Post,
+        post: ButtonPost,
         bounce_seconds: float = 0.05,
         hold_seconds: float = 1.0,
-        pin_factory: Any = None,
+        pin_factory: PinFactory = None,
     ) -> None:
         if len(leds) != len(buttons):
             raise ValueError(f"{len(buttons)} buttons but {len(leds)} LEDs; every seat needs both")
@@ -101,11 +114,11 @@ class SeatPanel(Closeable):
 
         self._post = guarded(post)
         self._lock = threading.Lock()
-        self._buttons: list[Any] = []
-        self._leds: list[Any] = []
+        self._buttons: list[GpioDevice] = []
+        self._leds: list[GpioDevice] = []
         self._pwm: list[bool] = []
         self._patterns = [LedPattern.OFF] * len(buttons)
-        self._buzzer: Any = None
+        self._buzzer: GpioDevice = None
         what = ""
         try:
             for seat, pin in enumerate(buttons):
@@ -136,7 +149,7 @@ class SeatPanel(Closeable):
             self.close()
             raise SeatError(f"{what}: {exc}") from exc
 
-    def _poster(self, seat: int, kind: Any) -> Callable[[], None]:
+    def _poster(self, seat: int, kind: Literal["press", "hold", "release"]) -> Callable[[], None]:
         def post() -> None:
             self._post(ButtonEvent(seat, kind, "gpio"))
 
@@ -206,7 +219,7 @@ class KeyboardSeats(Closeable):
 
     what = "the keyboard seats"
 
-    def __init__(self, seats: int, post: Post, hold_seconds: float = 1.0) -> None:
+    def __init__(self, seats: int, post: ButtonPost, hold_seconds: float = 1.0) -> None:
         self._post = post
         self._hold_seconds = hold_seconds
         self._down_since: list[float | None] = [None] * seats

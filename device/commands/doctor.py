@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from drivers.camera import CameraChain
 from drivers.errors import DriverError
 from drivers.events import ButtonEvent, PodConnected, PodLost
 from drivers.pods import PodLink
-from drivers.seats import LedPattern, SeatPanel
+from drivers.seats import LedPattern, PinFactory, SeatPanel
 
 if TYPE_CHECKING:
     from device.commands import Subcommands
@@ -127,7 +127,7 @@ class Doctor:
         button_seconds: float = 15.0,
         camera_seconds: float = 10.0,
         pod_seconds: float = 8.0,
-        pin_factory: Any = None,  # gpiozero's Factory: gpiozero has no type information
+        pin_factory: PinFactory = None,
         synthesiser: str | None = None,
         output: tuple[Output | None, str] | None = None,
     ) -> None:
