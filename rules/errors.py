@@ -17,8 +17,6 @@ Catch :class:`RulesError` for all three.
 
 from __future__ import annotations
 
-from typing import Any
-
 __all__ = ["IllegalAction", "NotationError", "OptionError", "RulesError"]
 
 
@@ -50,7 +48,7 @@ class IllegalAction(RulesError):
     ('box_filled', 'chance')
     """
 
-    def __init__(self, code: str, message: str, **details: Any) -> None:
+    def __init__(self, code: str, message: str, **details: object) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 MIN_SIDE = 16
@@ -19,7 +17,7 @@ class FrameError(ValueError):
     """
 
 
-def check_frame(frame: Any) -> np.ndarray:
+def check_frame(frame: object) -> np.ndarray:
     """Return ``frame`` if it is a readable BGR ``uint8`` image, else raise ``FrameError`` naming the flaw."""
     if frame is None:
         raise FrameError("frame is None: the camera returned no image")

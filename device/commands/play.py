@@ -50,11 +50,9 @@ def run(args: argparse.Namespace) -> int:
     except (KeyError, OptionError) as exc:
         print(f"referee play: {exc.args[0] if isinstance(exc, KeyError) else exc}")
         return 2
-    if not args.auto:
-        interactive = getattr(spec, "play_interactive", None)
-        if interactive is None:
-            print(f"referee play {spec.name}: only --auto is available in the terminal")
-            return 2
+    if not args.auto:  # no game is played move by move in the terminal
+        print(f"referee play {spec.name}: only --auto is available in the terminal")
+        return 2
     state = spec.auto_play(options)
     print(spec.describe(state))
     return 0

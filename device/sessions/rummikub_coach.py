@@ -133,7 +133,13 @@ def track(options: RummikubOptions, history: Sequence[Action]) -> Known:
             known.hints.append((state.hand, act.seat, turn, act.stage))
         elif isinstance(act, (Play, Open, Draw, Timeout)) and seat is not None and state.ended is None:
             before, rack, opened = state.table, known.rack(seat), state.opened[seat]
-            after = (*state.table, *act.melds) if isinstance(act, Open) else getattr(act, "table", before)
+            after = (
+                (*state.table, *act.melds)
+                if isinstance(act, Open)
+                else act.table
+                if isinstance(act, Play)
+                else before
+            )
             laid = played_tiles(before, after)[0] if isinstance(act, (Play, Open)) else []
             known.turns[(state.hand, seat)] += 1
             if rack is not None:

@@ -18,7 +18,7 @@ against the engine by the tests:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -46,7 +46,7 @@ class DiceModel(Protocol):
         ...
 
     @property
-    def signature(self) -> Mapping[str, Any]:
+    def signature(self) -> Mapping[str, object]:
         """The game and options the table is built for (stored with it, checked when loading)."""
         ...
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -75,7 +74,7 @@ class KosciModel:
         return (1 << len(BOXES), small + 1, large + 1, 2)
 
     @property
-    def signature(self) -> Mapping[str, Any]:
+    def signature(self) -> Mapping[str, object]:
         return {
             "game": "poker_dice",
             "allow_voluntary_zero": self.allow_voluntary_zero,

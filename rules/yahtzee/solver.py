@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -94,7 +94,7 @@ class GeneralModel:
         return (1 << len(BOXES), CAP + 1, 2)
 
     @property
-    def signature(self) -> Mapping[str, Any]:
+    def signature(self) -> Mapping[str, object]:
         return {
             "game": "yahtzee",
             "variant": "classic",

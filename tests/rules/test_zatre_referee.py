@@ -89,7 +89,9 @@ def test_a_shown_hand_is_checked_against_the_table() -> None:
     with pytest.raises(IllegalAction) as info:
         state.apply(Show(parse_cards("1|2 0|4 5|5")))
     assert info.value.code == "card_fits"
-    placement = Placement.parse(info.value.details["placement"])
+    named = info.value.details["placement"]
+    assert isinstance(named, str)
+    placement = Placement.parse(named)
     assert placement.card.same_card(parse_cards("0|4")[0])
     rules.zatre.place(state.board, placement)  # the named place really takes it
     assert "0|4" in info.value.message or "4|0" in info.value.message
