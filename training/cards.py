@@ -288,7 +288,10 @@ class Classifier(nn.Module):
 
 
 def card_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
-    return cut(image, (cx, cy), (side, side), angle, (CROP, CROP))
+    return cut(image, (cx, cy), (side, side), angle, (_crop[0], _crop[0]))
+
+
+_crop = [CROP]  # the crop size of this run (--crop)
 
 
 def _negative(photo: Photo, rng: np.random.Generator) -> tuple[float, float, float] | None:
@@ -473,6 +476,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     parser.add_argument("--synthetic", type=int, default=400, help="rendered tables mixed into training")
+    parser.add_argument("--crop", type=int, default=CROP, help="the classifier's crop side (px)")
     parser.add_argument(
         "--synthetic-classifier",
         action="store_true",
@@ -485,6 +489,7 @@ def main(argv: list[str] | None = None) -> None:
         help="all (default), or one stage reusing the others' files in --out",
     )
     args = parser.parse_args(argv)
+    _crop[0] = args.crop
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -496,7 +501,7 @@ def main(argv: list[str] | None = None) -> None:
         "net_long": NET_LONG,
         "card_net": CARD_NET,
         "stride": STRIDE,
-        "crop": CROP,
+        "crop": args.crop,
         "margin": MARGIN,
         "straighten": True,
         "heat_threshold": 0.3,
@@ -520,7 +525,12 @@ def main(argv: list[str] | None = None) -> None:
 
         shown = [] if args.synthetic_classifier else real
         classifier = train_classifier(shown, synthetic, args.classifier_steps, args.seed)
-        export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "cards_classifier.onnx", dynamic=False)
+        export(
+            classifier,
+            torch.zeros(1, 3, args.crop, args.crop),
+            args.out / "cards_classifier.onnx",
+            dynamic=False,
+        )
         del RANKS, SUITS
     config_path.write_text(json.dumps(config, indent=2) + "\n")
     if args.stage in ("all", "calibrate"):

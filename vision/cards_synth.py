@@ -167,6 +167,7 @@ class SyntheticCard:
     visible: float
     index_visible: bool
     meld: int | None = None
+    zone: str | None = None
 
     @property
     def label(self) -> str:
@@ -253,6 +254,7 @@ class _Laid:
     center: tuple[float, float]
     angle: float
     meld: int | None
+    zone: str | None = None
 
 
 def _lay_melds(
@@ -366,6 +368,23 @@ def render_card_table(
             break
     if laid is None:
         raise ValueError(f"the cards do not fit a {w}×{h} frame at a card height of {height:.0f} px")
+    return _film(laid, len(melds), size, height, rng, background, warm, slant, noise, look)
+
+
+def _film(
+    laid: list[_Laid],
+    melds: int,
+    size: tuple[int, int],
+    height: float,
+    rng: np.random.Generator,
+    background: str | None,
+    warm: float | None,
+    slant: float | None,
+    noise: float,
+    look: DeckLook | None,
+) -> tuple[np.ndarray, CardTableTruth]:
+    """The cards laid (bottom to top) on a table, lit and seen by the camera, and the truth."""
+    w, h = size
     kind = background if background is not None else str(rng.choice(BACKGROUNDS))
     frame = table_background(size, kind, rng)
     owner = np.full((h, w), -1, np.int16)
@@ -383,9 +402,57 @@ def render_card_table(
     frame = frame * gains[None, None] * light[..., None]
     if noise > 0:
         frame += rng.normal(0, noise, frame.shape).astype(np.float32)
-    frame = np.clip(frame, 0, 255).astype(np.uint8)
-    truth = _truth(laid, owner, height, melds, view)
-    return frame, truth
+    return np.clip(frame, 0, 255).astype(np.uint8), _truth(laid, owner, height, melds, view)
+
+
+ZONES = {"stock": (0.07, 0.86), "discard": (0.2, 0.86)}  # zone centres (share of the frame's width, height)
+
+
+def render_kalooki_table(
+    melds: Sequence[Sequence[Card]],
+    discard: Sequence[Card] = (),
+    stock: int = 0,
+    *,
+    seed: int = 0,
+    size: tuple[int, int] = (1920, 1080),
+    card_height: float = 150.0,
+    spread: float = 0.34,
+    background: str | None = "felt",
+    warm: float | None = 0.0,
+    slant: float | None = 0.0,
+    look: DeckLook | None = None,
+) -> tuple[np.ndarray, CardTableTruth]:
+    """A Kalooki table as the session's camera films it: the melds as fans, upright, in rows across the
+    upper part of the frame in the given order (the same melds lie in the same places from frame to
+    frame: a meld built on grows to the right), the stock (``stock`` backs) and the discard pile
+    (``discard``, its last card on top) in their zones (``ZONES``; ``SyntheticCard.zone``). The deck's
+    look and the light come from ``seed`` and stay the same for a seed. Raises ``ValueError`` when the
+    melds do not fit.
+    """
+    rng = np.random.default_rng(seed)
+    deck = look or DeckLook.random(np.random.default_rng(seed + 7))
+    w, h = size
+    width = card_height * CARD_ASPECT
+    laid: list[_Laid] = []
+    x, y = 0.04 * w, 0.05 * h + card_height / 2
+    for m, meld in enumerate(melds):
+        span = width * (1 + spread * (len(meld) - 1))
+        if x + span > 0.96 * w:
+            x, y = 0.04 * w, y + 1.2 * card_height
+        if y + card_height / 2 > 0.74 * h:
+            raise ValueError(f"{len(melds)} melds do not fit a {w}×{h} table at {card_height:.0f} px cards")
+        for k, card in enumerate(meld):
+            centre = (x + width / 2 + k * spread * width + rng.normal(0, 1.0), y + rng.normal(0, 1.0))
+            laid.append(_Laid(_name(card, rng), card, centre, float(rng.normal(0, 1.5)), m))
+        x += span + 0.45 * width
+    piles: tuple[tuple[str, list[Card | None]], ...] = (("stock", [None] * stock), ("discard", list(discard)))
+    for zone, pile in piles:
+        zx, zy = ZONES[zone][0] * w, ZONES[zone][1] * h
+        for lying in pile:
+            name = BACK if lying is None else _name(lying, rng)
+            centre = (zx + rng.normal(0, 0.03 * width), zy + rng.normal(0, 0.03 * width))
+            laid.append(_Laid(name, lying, centre, float(rng.normal(0, 6.0)), None, zone))
+    return _film(laid, len(melds), size, card_height, rng, background, warm, slant, 3.0, deck)
 
 
 def _paste(
@@ -450,11 +517,7 @@ def _project(view: np.ndarray, points: Sequence[tuple[float, float]]) -> list[tu
 
 
 def _truth(
-    laid: list[_Laid],
-    owner: np.ndarray,
-    height: float,
-    melds: Sequence[Sequence[Card]],
-    view: np.ndarray,
+    laid: list[_Laid], owner: np.ndarray, height: float, melds: int, view: np.ndarray
 ) -> CardTableTruth:
     cards = []
     full = height * height * CARD_ASPECT
@@ -478,9 +541,10 @@ def _truth(
                 min(1.0, len(xs) / full),
                 _index_seen(owner, k, card, height, view),
                 card.meld,
+                card.zone,
             )
         )
-    meld_index: list[tuple[int, ...]] = [() for _ in melds]
+    meld_index: list[tuple[int, ...]] = [() for _ in range(melds)]
     for k, card in enumerate(laid):
         if card.meld is not None:
             meld_index[card.meld] = (*meld_index[card.meld], k)

@@ -16,6 +16,7 @@ from vision.cards_synth import (
     face_image,
     random_kalooki_melds,
     render_card_table,
+    render_kalooki_table,
 )
 
 
@@ -97,3 +98,21 @@ def test_the_bench_table_is_a_full_1080p_table() -> None:
     frame, truth = bench_card_table(0)
     assert frame.shape == (1080, 1920, 3)
     assert len(truth.readable()) >= 30
+
+
+def test_a_kalooki_table_keeps_its_melds_in_place_and_names_the_zones() -> None:
+    melds = [parse_cards("7H 8H 9H"), parse_cards("QS QD QC")]
+    _, before = render_kalooki_table(melds, parse_cards("4D"), stock=4, seed=3)
+    # The same table a turn later: a card built on the first meld, another card on the discard pile.
+    _, after = render_kalooki_table(
+        [[*melds[0], *parse_cards("10H")], melds[1]], parse_cards("4D KS"), 4, seed=3
+    )
+    first = [before.cards[i] for i in before.melds[0]]
+    again = [after.cards[i] for i in after.melds[0]][:3]
+    assert all(math.dist(a.center, b.center) < 8 for a, b in zip(first, again, strict=True))
+    assert sorted(c.label for c in after.readable() if c.zone is None) == sorted(
+        ["7H", "8H", "9H", "10H", "QS", "QD", "QC"]
+    )
+    discard = [c for c in after.cards if c.zone == "discard"]
+    assert [c.label for c in discard] == ["4D", "KS"] and discard[-1].index_visible
+    assert [c.label for c in after.cards if c.zone == "stock"] == ["back"] * 4
