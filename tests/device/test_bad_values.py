@@ -62,6 +62,7 @@ def test_rule_options_refuse_values_out_of_range(game: str, values: dict, key: s
 
 
 def test_a_preset_name_must_be_text() -> None:
+    bad: object
     for bad in ([], {}, 3, None):
         with pytest.raises(rules.OptionError, match="preset name"):
             rules.get_game("yahtzee").options_type.preset(bad)  # type: ignore[arg-type]

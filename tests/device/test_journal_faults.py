@@ -63,7 +63,8 @@ def test_the_last_action_and_the_finish_are_one_transaction(tmp_path: Path) -> N
     assert writes == ["INSERT", "UPDATE"]
     assert len(commits) == 1 and commits[0] == len(statements) - 1
     stored = journal.game(session.game_id)
-    assert stored.finished is not None and stored.scores == session.state.outcome.scores
+    outcome = session.state.outcome
+    assert outcome is not None and stored.finished is not None and stored.scores == outcome.scores
 
 
 def test_a_complete_but_unfinished_game_is_finished_on_open(tmp_path: Path) -> None:
@@ -79,7 +80,7 @@ def test_a_complete_but_unfinished_game_is_finished_on_open(tmp_path: Path) -> N
     assert again.unfinished() is None
     stored = again.game(gid)
     outcome = rules.replay(options, actions).outcome
-    assert stored.finished is not None
+    assert stored.finished is not None and outcome is not None
     assert (stored.scores, stored.places) == (outcome.scores, outcome.places)
     assert [g.id for g in again.games(finished_only=True)] == [gid]
     assert again.repaired == (gid,)
@@ -92,7 +93,8 @@ def test_an_unfinished_game_stays_unfinished_on_open(tmp_path: Path) -> None:
     gid = store_game(journal, options, actions[:-1])
     journal.close()
     again = Journal.open(path)
-    assert again.unfinished() is not None and again.unfinished().id == gid
+    unfinished = again.unfinished()
+    assert unfinished is not None and unfinished.id == gid
     assert again.repaired == ()
 
 

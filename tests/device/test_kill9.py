@@ -102,6 +102,7 @@ def check(path: Path, confirmed: int, label: str) -> None:
         assert stored == ACTIONS[: len(stored)], f"{label}: the journal's actions differ from the game's"
         if len(stored) == len(ACTIONS):
             outcome = rules.replay(OPTIONS, ACTIONS).outcome
+            assert outcome is not None
             assert first.finished is not None, f"{label}: a complete game is not finished"
             assert (first.scores, first.places) == (outcome.scores, outcome.places), label
         else:

@@ -86,8 +86,8 @@ def test_triple_table_pages_by_column(make_app) -> None:
     tap(app, "×3")
     assert "120" in shot(app)
     tap(app, "Sheets")
-    texts = sheet_texts(app)
-    assert "Yahtzee bonus" in texts and "Player 4" in texts
+    sheets = sheet_texts(app)
+    assert "Yahtzee bonus" in sheets and "Player 4" in sheets
 
 
 def test_refusal_is_shown_in_the_players_language(make_app) -> None:

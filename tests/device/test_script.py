@@ -198,7 +198,8 @@ def test_the_issues_example_journals_two_rolls_the_second_with_two_held_dice(tmp
     journal = Journal.open(state / "journal.sqlite3")
     try:
         (game,) = journal.games()
-        actions = [a.action for a in journal.actions(game.id)]
+        actions = [a.action for a in journal.actions(game.id) if isinstance(a.action, dict)]
+        assert len(actions) == len(journal.actions(game.id))  # every action a JSON object
     finally:
         journal.close()
     assert [a["kind"] for a in actions] == ["dice.roll", "dice.roll"], actions

@@ -18,6 +18,7 @@ def test_a_seat_press_behind_the_settings_screen_is_not_lost(make_app) -> None:
     roll(app, (2, 3, 4, 5, 6))
     tap(app, "Large straight")
     seat = session.current_seat
+    assert seat is not None
     app.show("settings")
     press(app, seat)
     assert session.seq == 2 and app.screen.name == "settings"

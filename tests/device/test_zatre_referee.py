@@ -225,7 +225,7 @@ def replays(app: App) -> ZatreState:
     assert options.information == "referee"  # type: ignore[attr-defined]
     state = rules.replay(options, actions)
     assert isinstance(state, ZatreState) and state.outcome is not None
-    assert list(state.outcome.scores) == list(game.scores)
+    assert game.scores is not None and list(state.outcome.scores) == list(game.scores)
     return state
 
 
