@@ -10,18 +10,21 @@ tile not of the rack) is named and he tries again. *No move* says he sees none. 
 shows the score (the share of the optimum, in percent: the history and the statistics keep it) and
 the best answer.
 
-Phases: ``solving``, ``checking`` (the reading asked for), ``over``.
+Its phases are states (``device.states``): :class:`Solving`, :class:`Checking` (the reading asked for
+through the camera port on enter, awaited), :class:`Over`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal, cast, get_args
 
 from device.events import Seen
 from device.i18n import msgid
 from device.session import GameSession, SessionArgs, register_session
 from device.sessions.rummikub import TILE_READER
-from rules import GameState
+from device.states import State
+from drivers.events import ButtonEvent
+from rules import Action, GameState
 from rules.rummikub import Meld
 from rules.rummikub.puzzle import Answer, NoMove, PuzzleState
 from rules.rummikub.tiles import tiles_text
@@ -30,9 +33,48 @@ from vision.tiles import TableObservation
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["PuzzleSession"]
+__all__ = ["Checking", "Over", "PuzzleSession", "Solving"]
 
 PuzzlePhase = Literal["solving", "checking", "over"]
+
+
+class Solving(State["PuzzleSession"]):
+    """The player works out his move and lays it; his seat button asks for the reading."""
+
+    name: ClassVar[str] = "solving"
+
+    def handle(self, session: PuzzleSession, event: object) -> State[PuzzleSession] | None:
+        if isinstance(event, ButtonEvent) and event.kind == "press":
+            return Checking()
+        if isinstance(event, Seen) and isinstance(event.observation, TableObservation):
+            session.live = event.observation
+        return None
+
+
+class Checking(State["PuzzleSession"]):
+    """The answer read: the reading asked for on enter; the requested reading is the answer."""
+
+    name: ClassVar[str] = "checking"
+
+    def enter(self, session: PuzzleSession) -> None:
+        session.request_reading()
+
+    def handle(self, session: PuzzleSession, event: object) -> State[PuzzleSession] | None:
+        if not isinstance(event, Seen) or not isinstance(event.observation, TableObservation):
+            return None
+        obs = session.live = event.observation
+        if event.kind != "requested":
+            return None
+        if obs.uncertain:
+            session.refuse("answer_unclear", "a tile is not clear: lay it straight and press again")
+            return Solving()
+        if not session.submit(Answer(tuple(Meld(tuple(m)) for m in obs.table()))):
+            return Solving()
+        return None  # answered: over (acted)
+
+
+class Over(State["PuzzleSession"]):
+    name: ClassVar[str] = "over"
 
 
 @register_session
@@ -46,8 +88,14 @@ class PuzzleSession(GameSession):
 
     def __init__(self, **kwargs: Unpack[SessionArgs]) -> None:
         super().__init__(**kwargs)
-        self.awaiting = False
         self.live: TableObservation | None = None
+
+    def initial_stage(self) -> State[PuzzleSession]:
+        return Over() if self.finished else Solving()
+
+    def acted(self, act: Action) -> None:
+        assert self.machine is not None
+        self.machine.go(self.initial_stage(), cause=type(act).__name__)
 
     @property
     def puzzle(self) -> PuzzleState:
@@ -57,35 +105,23 @@ class PuzzleSession(GameSession):
 
     @property
     def phase(self) -> PuzzlePhase:
-        if self.finished:
-            return "over"
-        return "checking" if self.awaiting else "solving"
+        phase = super().phase
+        assert phase in get_args(PuzzlePhase)
+        return cast(PuzzlePhase, phase)
 
-    def on_press(self, seat: int) -> None:
-        self.check_answer()
+    @property
+    def awaiting(self) -> bool:
+        """Whether the answer's reading is awaited (:class:`Checking`)."""
+        return isinstance(self.stage, Checking)
 
     def check_answer(self) -> None:
         """The seat button or *Check my answer*: the camera reads the table once it is still."""
-        if self.phase == "solving":
-            self.awaiting = True
-            self.request_reading()
+        if isinstance(self.stage, Solving) and self.machine is not None:
+            self.machine.go(Checking(), cause="check_answer")
 
     def no_move(self) -> None:
-        if self.phase == "solving":
+        if isinstance(self.stage, Solving):
             self.submit(NoMove())
-
-    def on_reading(self, seen: Seen) -> None:
-        obs = seen.observation
-        if not isinstance(obs, TableObservation):
-            return
-        self.live = obs
-        if seen.kind != "requested" or not self.awaiting:
-            return
-        self.awaiting = False
-        if obs.uncertain:
-            self.refuse("answer_unclear", "a tile is not clear: lay it straight and press again")
-            return
-        self.submit(Answer(tuple(Meld(tuple(m)) for m in obs.table())))
 
     def end_notes(self) -> list[tuple[str, dict[str, object]]]:
         """The end screen's line: the tiles laid against the optimum (*Best answer* shows the move)."""
