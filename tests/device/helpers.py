@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from device.app import App
 from device.events import Tap
 from device.session import GameSession
+from device.sessions.dice import DiceSession
 from device.sessions.dice_events import DiceSeen, SeenDie
 from device.ui.canvas import MIN_TARGET
 from drivers.events import ButtonEvent
@@ -33,6 +34,20 @@ def start(app: App, game: str = "Generał (classic)") -> GameSession:
     tap(app, "Start")
     assert app.session is not None, f"{game} did not start: {labels(app)}"
     return app.session
+
+
+def start_dice(app: App, game: str = "Generał (classic)") -> DiceSession:
+    """:func:`start` for a dice game: its session, as the dice session it is."""
+    session = start(app, game)
+    assert isinstance(session, DiceSession)
+    return session
+
+
+def seat_to_move(session: GameSession) -> int:
+    """The seat to move (a game on: there is one)."""
+    seat = session.current_seat
+    assert seat is not None
+    return seat
 
 
 def press(app: App, seat: int) -> None:

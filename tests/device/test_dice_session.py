@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from device.sessions.dice import roll_from_seen
 from device.sessions.dice_events import SeenDie
 from rules.dice import Roll
-from tests.device.helpers import press, roll, start, tap
+from tests.device.helpers import press, roll, seat_to_move, start, start_dice, tap
 
 faces = st.integers(1, 6)
 
@@ -37,11 +37,11 @@ def test_first_roll_ignores_the_hold_zone() -> None:
 
 def test_a_held_die_that_changed_is_refused_by_the_rules(make_app) -> None:
     app = make_app()
-    session = start(app, "Generał (classic)")
+    session = start_dice(app, "Generał (classic)")
     roll(app, (1, 1, 2, 3, 4))
     roll(app, (6, 6, 5, 5, 5), held=(0, 1))
     assert session.refusal is not None and session.refusal.code == "held_die_changed"
-    assert session.dice.values == (1, 1, 2, 3, 4) and session.rolls_used == 1
+    assert session.dice is not None and session.dice.values == (1, 1, 2, 3, 4) and session.rolls_used == 1
     assert any("held die changed" in t for t in app.canvas.texts())
 
 
@@ -55,19 +55,20 @@ def test_a_fourth_roll_is_refused(make_app) -> None:
 
 def test_only_the_current_seat_confirms(make_app) -> None:
     app = make_app()
-    session = start(app, "Generał (classic)")
+    session = start_dice(app, "Generał (classic)")
     roll(app, (2, 3, 4, 5, 6))
     tap(app, "Large straight")
-    current = session.current_seat
+    current = seat_to_move(session)
     other = 1 - current
     press(app, other)
+    assert session.refusal is not None
     assert session.refusal.code == "not_your_turn" and session.seq == 1
     # The sentence counts seats from 1 as the players do, both of them; the details stay 0-based.
     assert session.refusal.message == f"seat {other + 1} pressed during seat {current + 1}'s turn"
     assert session.refusal.details == {"seat": other, "to_move": current}
     assert any("Not your turn" in t for t in app.canvas.texts())
     press(app, 1 - other)
-    assert session.state.sheets[1 - other].get("large_straight") == 40
+    assert session.game_state.sheets[1 - other].get("large_straight") == 40
 
 
 def test_confirm_without_a_box_is_refused(make_app) -> None:

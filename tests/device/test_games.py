@@ -9,13 +9,13 @@ import rules
 from device.events import Key
 from device.sessions.dice import DiceSession
 from device.ui.names import box_name
-from tests.device.helpers import check_layout, press, roll, sheet_texts, start, tap
+from tests.device.helpers import check_layout, press, roll, seat_to_move, sheet_texts, start, start_dice, tap
 
 
 def play_turn(app, rng: random.Random, *, reroll: bool) -> None:
     session = app.session
     assert isinstance(session, DiceSession)
-    seat = session.current_seat
+    seat = seat_to_move(session)
     values = [rng.randint(1, 6) for _ in range(5)]
     roll(app, values)
     if reroll:
@@ -32,7 +32,7 @@ def play_turn(app, rng: random.Random, *, reroll: bool) -> None:
         tap(app, f"×{page}")
     tap(app, box_name(app.tr, session.spec.name, box))
     assert session.selected == box
-    filled_before = session.state.sheets[session.current_seat].get(box)
+    filled_before = session.game_state.sheets[seat].get(box)
     assert filled_before is None
     press(app, seat)
 
@@ -101,8 +101,8 @@ def test_a_whole_triple_general_game_solo(make_app) -> None:
     app = make_app()
     rng = random.Random(5)
     tap(app, "Triple Generał")
-    session = start(app, "−")
-    assert len(session.players) == 1 and len(session.state.sheets[0].boxes) == 39
+    session = start_dice(app, "−")
+    assert len(session.players) == 1 and len(session.game_state.sheets[0].boxes) == 39
     play_game(app, rng)
     assert app.screen.name == "end"
     assert_journal_matches(app)
@@ -112,8 +112,8 @@ def test_arrows_pick_a_box_and_enter_confirms(make_app) -> None:
     import pygame
 
     app = make_app()
-    session = start(app, "Generał (classic)")
-    seat = session.current_seat
+    session = start_dice(app, "Generał (classic)")
+    seat = seat_to_move(session)
     roll(app, (2, 2, 2, 5, 5))
     app.post(Key(pygame.K_RIGHT))
     app.step()
@@ -124,4 +124,4 @@ def test_arrows_pick_a_box_and_enter_confirms(make_app) -> None:
     chosen = session.selected
     app.post(Key(pygame.K_RETURN))
     app.step()
-    assert session.state.sheets[seat].get(chosen) is not None
+    assert chosen is not None and session.game_state.sheets[seat].get(chosen) is not None

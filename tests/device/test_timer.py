@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from device.timer import MoveTimer
 from tests.device.conftest import FakeClock, make_config
-from tests.device.helpers import press, roll, start, tap
+from tests.device.helpers import press, roll, seat_to_move, start, start_dice, tap
 
 
 def test_warning_then_timeout_once_each() -> None:
@@ -66,9 +66,9 @@ def test_table_warns_then_enters_the_best_box_on_timeout(tmp_path, make_app, clo
     app = make_app(config=config)
     panel = RecordingPanel()
     app.signals.panels = [panel]
-    session = start(app, "Generał (classic)")
+    session = start_dice(app, "Generał (classic)")
     assert session is not None and session.timer.limit_seconds == 30
-    seat = session.current_seat
+    seat = seat_to_move(session)
     roll(app, (6, 6, 6, 2, 2))
     clock.advance(21)
     app.step()
@@ -78,12 +78,12 @@ def test_table_warns_then_enters_the_best_box_on_timeout(tmp_path, make_app, clo
     clock.advance(10)
     app.step()
     assert panel.beeps == [1, 3]
-    assert session.state.sheets[seat].get(best) is not None
+    assert best is not None and session.game_state.sheets[seat].get(best) is not None
     assert session.current_seat != seat
-    assert panel.leds[session.current_seat] == "ON" and panel.leds[seat] == "OFF"
+    assert panel.leds[seat_to_move(session)] == "ON" and panel.leds[seat] == "OFF"
     # The next player sees for a few seconds what the timer entered, for whom and why.
     name = session.players[seat].name
-    points = session.state.sheets[seat].get(best)
+    points = session.game_state.sheets[seat].get(best)
     notice = [t for t in app.canvas.texts() if t.startswith("Time ran out")]
     assert notice and name in notice[0] and f"({points})" in notice[0]
     clock.advance(9)
@@ -94,13 +94,13 @@ def test_table_warns_then_enters_the_best_box_on_timeout(tmp_path, make_app, clo
 def test_timeout_before_rolling_enters_the_best_box_on_the_roll(tmp_path, make_app, clock) -> None:
     config = make_config(tmp_path, games={"poker_dice": {"timer_seconds": 30}})
     app = make_app(config=config)
-    session = start(app, "Kości (poker dice)")
-    seat = session.current_seat
+    session = start_dice(app, "Kości (poker dice)")
+    seat = seat_to_move(session)
     clock.advance(31)
     app.step()
     assert session.current_seat == seat
     roll(app, (5, 5, 5, 5, 5))
-    assert session.state.sheets[seat].get("poker") == 75
+    assert session.game_state.sheets[seat].get("poker") == 75
     assert session.current_seat != seat
     app.step()
     assert any(t.startswith("Time ran out before the roll") and "(75)" in t for t in app.canvas.texts())

@@ -491,14 +491,14 @@ def test_doctor_plays_the_test_sentence_in_the_chosen_language(tmp_path: Path) -
 
 def test_the_end_of_a_move_cuts_its_sentence_in_the_app(make_app, tmp_path: Path) -> None:
     from device.voice import attach
-    from tests.device.helpers import press, roll, start
+    from tests.device.helpers import press, roll, start_dice
 
     app = make_app()
     output = FakeOutput()
     voice = Voice(EchoSynth(), output, log_path=tmp_path / "voice.log")
     try:
         attach(app, voice)
-        session = start(app)
+        session = start_dice(app)
         wait_for(output.playing.is_set)  # "Player 1, your move." is being said
         roll(app, [6, 6, 6, 2, 1])
         session.select("chance")
@@ -518,14 +518,14 @@ def test_the_end_of_a_move_cuts_its_sentence_in_the_app(make_app, tmp_path: Path
 
 def test_the_owner_switches_the_voice_and_its_groups(make_app, tmp_path: Path) -> None:
     from device.voice import attach
-    from tests.device.helpers import press, roll, start
+    from tests.device.helpers import press, roll, start_dice
 
     app = make_app()
     voice = Voice(None, None, log_path=tmp_path / "voice.log")
     try:
         attach(app, voice)
         app.settings.set("voice", {"messages": ["scores", "rolls"]})
-        session = start(app)
+        session = start_dice(app)
         roll(app, [5, 5, 6, 6, 6])
         session.select("full_house")
         press(app, 0)
@@ -543,7 +543,7 @@ def test_the_owner_switches_the_voice_and_its_groups(make_app, tmp_path: Path) -
 
 def test_a_failing_narrator_never_stops_the_game(make_app, tmp_path: Path, caplog) -> None:
     from device.voice import attach
-    from tests.device.helpers import roll, start
+    from tests.device.helpers import roll, start_dice
 
     app = make_app()
     narrator = attach(app, None)
@@ -552,7 +552,7 @@ def test_a_failing_narrator_never_stops_the_game(make_app, tmp_path: Path, caplo
         raise RuntimeError("no words")
 
     narrator._say = broken  # type: ignore[method-assign]
-    session = start(app)
+    session = start_dice(app)
     for _ in range(3):
         roll(app, [1, 2, 3, 4, 5])
     assert app.failure is None and session.rolls_used == 3
@@ -561,10 +561,10 @@ def test_a_failing_narrator_never_stops_the_game(make_app, tmp_path: Path, caplo
 
 def test_a_resumed_game_says_whose_move_it_is(make_app, tmp_path: Path) -> None:
     from device.voice import attach
-    from tests.device.helpers import press, roll, start
+    from tests.device.helpers import press, roll, start_dice
 
     app = make_app()
-    session = start(app)
+    session = start_dice(app)
     roll(app, [1, 2, 3, 4, 5])
     session.select("chance")
     press(app, 0)
