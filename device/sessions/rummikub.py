@@ -775,7 +775,9 @@ class RummikubSession(GameSession):
         return super().start(journal, referee, names, timer)
 
     @classmethod
-    def reviewed(cls, options: Options, history: list[Action], names: list[str]) -> dict[str, Any]:
+    def reviewed(
+        cls, options: Options, history: list[Action], names: list[str]
+    ) -> dict[str, Any]:  # Any: review_json
         """The learning table's review in the export: each player's moves, tiles laid against tiles
         possible, the best move of each, the hints, the costliest moves."""
         if not isinstance(options, RummikubOptions):
