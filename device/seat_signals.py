@@ -13,16 +13,27 @@ import logging
 import math
 from collections.abc import Sequence
 from functools import partial
+from typing import Protocol
 
-from drivers.seats import LedPattern, Seats
+from drivers.seats import LedPattern
 
-__all__ = ["SeatSignals"]
+__all__ = ["Panel", "SeatSignals"]
 
 log = logging.getLogger(__name__)
 
 
+class Panel(Protocol):
+    """What the signals ask of a panel of seats (``drivers.seats.Seats``: GPIO, keyboard, pods)."""
+
+    def set_led(self, seat: int, pattern: LedPattern) -> None: ...
+
+    def beep(self, count: int = 1, on_time: float = 0.1, off_time: float = 0.1) -> None: ...
+
+    def show_clock(self, seat: int, seconds_left: float | None) -> None: ...
+
+
 class SeatSignals:
-    def __init__(self, panels: Sequence[Seats] = (), seats: int = 4) -> None:
+    def __init__(self, panels: Sequence[Panel] = (), seats: int = 4) -> None:
         self.panels = list(panels)
         self.seats = seats
         self.patterns: dict[int, str] = {}  # seat -> LedPattern name, as last shown
@@ -69,13 +80,13 @@ class SeatSignals:
                 log.exception("%s: %s%s failed", type(panel).__name__, call.func.__name__, call.args)
 
 
-def _set_led(seat: int, pattern: LedPattern, panel: Seats) -> None:
+def _set_led(seat: int, pattern: LedPattern, panel: Panel) -> None:
     panel.set_led(seat, pattern)
 
 
-def _show_clock(seat: int, seconds: int | None, panel: Seats) -> None:
+def _show_clock(seat: int, seconds: int | None, panel: Panel) -> None:
     panel.show_clock(seat, seconds)
 
 
-def _beep(count: int, panel: Seats) -> None:
+def _beep(count: int, panel: Panel) -> None:
     panel.beep(count, 0.1, 0.1)

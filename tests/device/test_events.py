@@ -8,7 +8,7 @@ from device.events import EventQueue, Key, Quit, Tap, from_pygame
 from device.seat_signals import SeatSignals
 from drivers.events import ButtonEvent
 from drivers.seats import LedPattern
-from tests.device.helpers import roll, start
+from tests.device.helpers import roll, seat_to_move, start_dice
 
 
 def test_touch_mouse_keys_and_quit_are_converted() -> None:
@@ -30,9 +30,12 @@ def test_queue_keeps_order_across_threads() -> None:
     import threading
 
     queue = EventQueue()
-    threads = [
-        threading.Thread(target=lambda s=s: [queue.post((s, i)) for i in range(100)]) for s in range(3)
-    ]
+
+    def post_all(seat: int) -> None:
+        for i in range(100):
+            queue.post(ButtonEvent(seat, "press", str(i)))
+
+    threads = [threading.Thread(target=post_all, args=(s,)) for s in range(3)]
     for t in threads:
         t.start()
     for t in threads:
@@ -40,18 +43,19 @@ def test_queue_keeps_order_across_threads() -> None:
     events = queue.drain()
     assert len(events) == 300
     for s in range(3):
-        assert [i for seat, i in events if seat == s] == list(range(100))
+        assert [int(e.source) for e in events if isinstance(e, ButtonEvent) and e.seat == s] == list(
+            range(100)
+        )
     assert queue.drain() == []
 
 
 def test_button_hold_and_release_do_not_confirm(make_app) -> None:
     app = make_app()
-    start(app, "Generał (classic)")
+    session = start_dice(app, "Generał (classic)")
     roll(app, (6, 6, 6, 6, 6))
-    session = app.session
     session.select("yahtzee")
     for kind in ("hold", "release"):
-        app.post(ButtonEvent(session.current_seat, kind))
+        app.post(ButtonEvent(seat_to_move(session), kind))
         app.step()
     assert session.seq == 1
 
@@ -65,6 +69,9 @@ def test_leds_light_the_current_seat_only() -> None:
 
         def beep(self, count: int = 1, on_time: float = 0.1, off_time: float = 0.1) -> None:
             raise OSError("buzzer wire cut")
+
+        def show_clock(self, seat: int, seconds_left: float | None) -> None:
+            pass  # no clock display
 
     signals = SeatSignals([Panel()], 3)
     signals.show(1)
@@ -84,8 +91,11 @@ def test_pod_clocks_show_the_seconds_left_of_the_current_seat() -> None:
         def set_led(self, seat: int, pattern: LedPattern) -> None:
             pass
 
-        def show_clock(self, seat: int, seconds_left: int | None) -> None:
-            clocks.append((seat, seconds_left))
+        def show_clock(self, seat: int, seconds_left: float | None) -> None:
+            clocks.append((seat, None if seconds_left is None else int(seconds_left)))
+
+        def beep(self, count: int = 1, on_time: float = 0.1, off_time: float = 0.1) -> None:
+            pass
 
     signals = SeatSignals([Pods()], 2)
     signals.show(0, seconds_left=30.0)

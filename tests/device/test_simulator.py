@@ -7,8 +7,9 @@ import numpy as np
 import pygame
 
 from device.events import Key
+from device.sessions.dice_sim import DiceTable
 from device.simulator import Simulator
-from tests.device.helpers import start
+from tests.device.helpers import seat_to_move, start, start_dice
 
 
 def key(app, code: int, down: bool = True) -> None:
@@ -25,6 +26,7 @@ def test_roll_hold_and_reroll(make_app) -> None:
     key(app, pygame.K_r)
     session = app.session
     first = session.dice.values
+    assert isinstance(sim.table, DiceTable) and sim.table.values is not None
     assert session.rolls_used == 1 and sorted(first) == sorted(sim.table.values)
     key(app, pygame.K_1)
     key(app, pygame.K_3)
@@ -59,6 +61,7 @@ def test_the_synthetic_camera_renders_the_rolled_dice(make_app) -> None:
     app = make_app()
     sim = Simulator(app, seed=2, camera=True)
     start(app, "Kości (poker dice)")
+    assert isinstance(sim.table, DiceTable)
     sim.table.render = render
     assert sim.camera_frame().shape == (720, 1280, 3)  # the empty tray before the first roll
     key(app, pygame.K_r)
@@ -87,14 +90,14 @@ def test_keyboard_seats_of_the_drivers_light_and_press(make_app) -> None:
     seats = KeyboardSeats(2, app.post)
     app.signals = SeatSignals([seats], 2)
     Simulator(app, seed=5, seats=seats)
-    session = start(app, "Generał (classic)")
-    seat = session.current_seat
+    session = start_dice(app, "Generał (classic)")
+    seat = seat_to_move(session)
     assert seats.led_pattern(seat) is LedPattern.ON and seats.led_pattern(1 - seat) is LedPattern.OFF
     key(app, pygame.K_r)
     session.select("chance")
     key(app, pygame.K_F1 + seat)
     key(app, pygame.K_F1 + seat, down=False)
-    assert session.state.sheets[seat].get("chance") is not None
+    assert session.game_state.sheets[seat].get("chance") is not None
     assert seats.led_pattern(seat) is LedPattern.OFF and seats.led_pattern(1 - seat) is LedPattern.ON
 
 
