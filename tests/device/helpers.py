@@ -50,6 +50,11 @@ def seat_to_move(session: GameSession) -> int:
     return seat
 
 
+def phase_of(session: GameSession) -> str:
+    """The session's phase now (read afresh: an assertion on an earlier phase does not narrow it)."""
+    return session.phase
+
+
 def press(app: App, seat: int) -> None:
     app.post(ButtonEvent(seat, "press", "test"))
     app.step()

@@ -13,7 +13,7 @@ import pytest
 import rules
 from device.app import App
 from device.config import ConfigError, config_from_dict
-from device.events import Tap
+from device.events import Event, Tap
 from device.export import to_csv, to_json
 from device.i18n import LANGUAGES, Translator
 from device.sessions.kalooki import KalookiSession, Picker, money
@@ -22,7 +22,7 @@ from device.simulator import Simulator
 from device.ui.names import refusal_text
 from rules.kalooki import Card, parse_cards, payouts
 from tests.device.conftest import make_config
-from tests.device.helpers import check_layout, labels, press, tap
+from tests.device.helpers import check_layout, labels, phase_of, press, tap
 
 SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
@@ -113,7 +113,7 @@ def test_a_deal_entered_by_taps_with_every_refusal_and_the_payouts(money_app) ->
     press(app, 0)
     refused(app, "draw_first")
     button(app, "Stock")
-    assert session.phase == "play" and session.deal.counts[0] == 14
+    assert phase_of(session) == "play" and session.deal.counts[0] == 14
     button(app, "Lay down")
     refused(app, "pick_cards_first")
     taps(app, "2 ♥ to 4")
@@ -160,7 +160,7 @@ def test_a_deal_entered_by_taps_with_every_refusal_and_the_payouts(money_app) ->
     assert session.deal.counts[0] == 1
     taps(app, "8 ♠")
     press(app, 0)
-    assert session.phase == "reveal" and session.revealing() == 1
+    assert phase_of(session) == "reveal" and session.revealing() == 1
     app.step()
     assert any("holds 13 cards" in t for t in app.canvas.texts())
     taps(app, "2 ♠ to 10")
@@ -168,7 +168,7 @@ def test_a_deal_entered_by_taps_with_every_refusal_and_the_payouts(money_app) ->
     refused(app, "hand_count")  # 9 cards for a hand of 13
     taps(app, "J ♦ to A")
     button(app, "Enter hand")
-    assert len(session.kalooki.results) == 1 and session.phase == "turn_up"
+    assert len(session.kalooki.results) == 1 and phase_of(session) == "turn_up"
     result = session.kalooki.results[0]
     penalty = sum(range(2, 11)) + 10 + 10 + 10 + 11
     assert result.penalties == (0, penalty) and not result.kalooki
@@ -250,7 +250,12 @@ def test_autoplay_plays_whole_games_through_the_picker(make_app, clock) -> None:
     sim = Simulator(app, seed=4, autoplay="kalooki")
     posted: list[object] = []
     real = app.post
-    app.post = lambda event: (posted.append(event), real(event))[1]
+
+    def recording(event: Event) -> None:
+        posted.append(event)
+        real(event)
+
+    app.post = recording
     results_seen = set()
     for _ in range(20000):
         sim.poll()
@@ -274,9 +279,9 @@ def test_autoplay_plays_whole_games_through_the_picker(make_app, clock) -> None:
     for result in session.kalooki.results:
         expected = payouts(options.pool_cents, list(result.penalties), result.winner, options.payout)
         assert list(result.payouts) == expected and sum(expected) == options.pool_cents
-    texts = " ".join(app.canvas.texts())
+    shown = " ".join(app.canvas.texts())
     for player, won in zip(session.players, session.kalooki.winnings, strict=True):
-        assert f"{player.name} wins {money(won)}" in texts
+        assert f"{player.name} wins {money(won)}" in shown
     kinds = {type(a) for a in session.history}
     assert {rules.kalooki.RevealHand, rules.kalooki.HandPoints} <= kinds  # cards, or points on the pad
     table = sim.table

@@ -128,7 +128,7 @@ def test_a_score_is_not_drawn_in_the_refusal_red(make_app) -> None:
     app.step()
     line = next(d for d in app.canvas.log if d.kind == "text" and "scored" in d.text)
     pixels = pygame.PixelArray(app.canvas.surface.subsurface(pygame.Rect(line.rect)).copy())
-    colours = {app.canvas.surface.unmap_rgb(p)[:3] for row in pixels for p in row}
+    colours = {app.canvas.surface.unmap_rgb(p)[:3] for row in pixels for p in row}  # type: ignore[attr-defined]  # pygame's stubs: PixelArray has no __iter__
     assert WARNING not in colours, line
 
 

@@ -11,7 +11,7 @@ from device.sessions.rummikub import RummikubSession
 from rules.rummikub import parse_tiles
 from rules.rummikub.tiles import Tile
 from tests.device.conftest import make_config
-from tests.device.helpers import press, tap
+from tests.device.helpers import phase_of, press, tap
 from tests.device.test_rummikub_table import read, seen, start_game
 
 MELDS = ["R1 R2 R3 R4 R5", "B9 B10 B11 B12 B13", "K7 O7 R7 B7"]
@@ -32,12 +32,12 @@ def test_the_next_hand_shows_nothing_of_the_last(make_app, tmp_path) -> None:
     read(app, seen(MELDS, RACK.split()))
     assert session.phase == "hand_over"
     tap(app, "Next hand")
-    assert session.phase == "start"
+    assert phase_of(session) == "start"
     app.step()
     texts = " ".join(app.canvas.texts())
     assert "laid" not in texts, texts  # the last hand's line
     tap(app, "start 2")
-    assert session.phase == "playing" and not session.before
+    assert phase_of(session) == "playing" and not session.before
     app.step()
     assert "The table is empty." in app.canvas.texts()
     assert "seen_tile_drawn" not in kinds(app)  # Seen: not the last hand's table
