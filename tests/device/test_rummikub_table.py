@@ -21,10 +21,10 @@ from device.sessions.rummikub import Reading, RummikubSession, same_table
 from device.sessions.rummikub_sim import RummikubTable, laid_out
 from device.simulator import Simulator
 from drivers.events import ButtonEvent
-from rules.rummikub import Meld, Play, RevealRack, Start, Timeout, parse_tiles
+from rules.rummikub import Meld, Play, RevealRack, RummikubOptions, Start, Timeout, parse_tiles
 from rules.rummikub.tiles import Tile, full_set
 from tests.device.conftest import make_config
-from tests.device.helpers import check_layout, labels, press, tap
+from tests.device.helpers import check_layout, labels, phase_of, press, tap
 from vision.tiles import TableObservation, read_tiles
 
 
@@ -109,7 +109,7 @@ def test_who_starts_by_the_drawn_tiles_ties_draw_again(make_app) -> None:
     tap(app, "Read the drawn tiles")
     read(app, seen([], ["O3", "J"]))  # a joker counts as no number: seat 2 starts
     assert session.history == [Start(1)]
-    assert session.current_seat == 1 and session.phase == "playing"
+    assert session.current_seat == 1 and phase_of(session) == "playing"
 
 
 def test_starter_chosen_on_screen(make_app) -> None:
@@ -155,10 +155,10 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     read(app, seen(["R10 R11", "R12 B12 K12"]))
     assert session.history[-1] == Timeout(True)
     assert session.rummikub.rack_counts == (14, 15)
-    assert session.phase == "restore"
+    assert phase_of(session) == "restore"
     clock.advance(100)  # the next player's clock waits for the table: no timeout while restoring
     app.step()
-    assert session.history[-1] == Timeout(True) and session.phase == "restore"
+    assert session.history[-1] == Timeout(True) and phase_of(session) == "restore"
     assert session.timer.paused  # the top bar says "Paused" instead of a running clock
     # The restore view's "before" picture is the accepted table's, not the changed one at the timeout.
     assert screen.before_picture is not None and screen.before_picture.get_at((0, 0)) == accepted
@@ -166,7 +166,7 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     texts = " ".join(app.canvas.texts())
     assert "Missing: R12" not in texts and "Take away" in texts  # B12 K12 are extra, R12 is there
     read(app, seen(["R10 R11 R12"]), kind="settled")
-    assert session.phase == "playing" and session.current_seat == 1
+    assert phase_of(session) == "playing" and session.current_seat == 1
     assert session.timer.remaining() is not None
     # Seat 2: an unsure tile; the table is read again over the next frames, which stay unsure of it:
     # corrected with the picker, then checked.
@@ -174,7 +174,7 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]), vote=False)
     assert session.phase == "checking" and voting(session) and app.camera.frames[-1] == 5
     read(app, seen(["R10 R11 R12 R13", "K9 K10 K11"], unsure=[3]))
-    assert session.phase == "correcting"
+    assert phase_of(session) == "correcting"
     app.step()
     check_layout(app)
     assert "Check" not in labels(app)  # nothing is checked on a guess
@@ -191,7 +191,7 @@ def test_a_hand_opening_refusal_fix_draw_timeout_restore_unsure_reveal(make_app,
     clock.advance(61)
     app.step()
     read(app, seen(["R10 R11 R12", "K9 K10 K11", "B8 O8 R8"]))
-    assert session.history[-1] == Timeout(False) and session.phase == "playing"
+    assert session.history[-1] == Timeout(False) and phase_of(session) == "playing"
     assert session.rummikub.rack_counts == (15, 9)
 
 
@@ -256,7 +256,7 @@ def test_several_hands_totals_and_next_hand(make_app, tmp_path) -> None:
             check_layout(app)
             assert "Hand 1 is over" in app.canvas.texts()
             tap(app, "Next hand")
-            assert session.phase == "start" and session.rummikub.hand == 2
+            assert phase_of(session) == "start" and session.rummikub.hand == 2
     assert session.finished
     assert session.score_progress()[0] == [200, 400]  # an unopened rack holding an opening: −200
 
@@ -396,7 +396,7 @@ def test_autoplay_plays_whole_games_and_the_journal_replays_them(make_app, clock
         kinds.update(type(a).__name__ for a in actions)
         # The journal replays to the same result the game showed.
         options = RummikubSession.stored_options(game)
-        assert options.information == "referee"
+        assert isinstance(options, RummikubOptions) and options.information == "referee"
         state = rules.get_game("rummikub").new_game(options)
         for act in actions:
             state = state.apply(act)

@@ -8,6 +8,7 @@ import pygame
 
 import vision
 from device.events import Key
+from device.sessions.dice_sim import DiceTable
 from device.simulator import Simulator
 from device.vision_worker import VisionWorker
 from tests.device.helpers import start
@@ -53,6 +54,7 @@ def test_a_roll_and_a_reroll_through_the_camera(make_app) -> None:
     app.step()
     settle(app, worker)
     session = app.session
+    assert isinstance(sim.table, DiceTable) and sim.table.values is not None
     assert session.rolls_used == 1 and sorted(session.dice.values) == sorted(sim.table.values)
     kept = sim.table.values[0]
     app.post(Key(pygame.K_1))
@@ -60,6 +62,7 @@ def test_a_roll_and_a_reroll_through_the_camera(make_app) -> None:
     app.post(Key(pygame.K_r))
     app.step()
     settle(app, worker)
+    assert sim.table.values is not None
     assert session.rolls_used == 2 and sorted(session.dice.values) == sorted(sim.table.values)
     (held,) = session.history[-1].held
     assert session.dice.values[held] == kept

@@ -8,9 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pygame
+
 from device.app import App
 from device.events import from_pygame
 from device.script import ScriptPlayer, Step, load_script
+from device.sessions.rummikub_sim import RummikubTable
 from device.simulator import Simulator
 from device.voice import Voice, attach
 
@@ -53,12 +56,17 @@ class Driver:
         self.clock.advance(DT)
         self.frames += 1
 
+    def post_pygame(self, event: pygame.event.Event) -> None:
+        converted = from_pygame(event, self.size)
+        assert converted is not None, event  # the script posts taps and keys
+        self.app.post(converted)
+
     def play(self, steps: list[Step], game: str, limit: int = 100_000) -> None:
         player = ScriptPlayer(
             translated(steps, self.app, game),
             self.app,
             self.clock,
-            post=lambda e: self.app.post(from_pygame(e, self.size)),
+            post=self.post_pygame,
         )
         while not player.done:
             assert self.app.failure is None, self.app.failure
@@ -123,9 +131,10 @@ def rummikub_script(app: App, sim: Simulator, clock: Any, voice: Voice) -> list[
             if seat == 0 and moves[0] == 3:
                 run("wait 61", "wait 0.5")
                 continue
-            taken = len(sim.table.taken) if sim.table is not None else 0
+            table = sim.table
+            taken = len(table.taken) if isinstance(table, RummikubTable) else 0
             run("key m", "wait 0.2")
-            laid = sim.table is not None and len(sim.table.taken) > taken
+            laid = isinstance(table, RummikubTable) and len(table.taken) > taken
             if seat == 1 and moves[1] >= 2 and laid and restore:
                 restore = False
                 run("wait 61", "key r", "wait 0.5")
