@@ -57,7 +57,7 @@ from vision.nets import cut, edge_angles, normalise
 NET_LONG = 384  # the first look's long side; the second look scales a card to about CARD_NET px
 CARD_NET = 64
 STRIDE = 4
-CROP = 96
+CROP = 128
 MARGIN = 1.1
 CHANNELS = 6
 DETECTOR_WIDTHS = (12, 16, 32, 48, 24)
