@@ -13,7 +13,10 @@
 3. **Calibration**: the softmax temperature is fitted by likelihood on the ``calib`` photos (scenes the
    training never saw), and the confidence threshold is the lowest at which at most 1 in 200 confident
    tiles is wrong, through the real reader, both on the ``calib`` photos and on rendered 1920×1080
-   tables (``--calibration-tables`` of each kind of ``vision.synth.bench_table``).
+   tables (``--calibration-tables`` of each kind of ``vision.synth.bench_table``). Then the twin margin
+   (``fit_twin_margin``; ``--stage twin-margin`` fits it alone): the lead a reading needs over its
+   confusable twin (``vision.tiles.TWINS``) to be confident, grown while it costs at most 1 % of the
+   confident right readings on the same photos and tables.
 
 Data: the ``fit`` split of ``rummikub-tiles`` (polygon labels: each tile's four corners) plus tables
 rendered by ``vision.synth`` (with face-down tiles as negatives). ``calib`` sets temperature and
@@ -431,8 +434,10 @@ def calibrate(data: Path, out: Path, tables: int, wrong_share: float = 1 / 200) 
     temperature = fit_temperature(logits, labels)
     models.classifier.temperature = temperature
     # The melds' say depends on the threshold (a doubtful tile may be decided by its meld): read with a
-    # provisional one, fit, and read again with the fitted one.
+    # provisional one, fit, and read again with the fitted one. The threshold is fitted without the twin
+    # margin, which is fitted after it.
     models.confidence_threshold = 0.5
+    models.twin_margin = 0.0
     for _ in range(2):
         real: list[tuple[float, bool]] = []
         real_true = 0
@@ -461,10 +466,116 @@ def calibrate(data: Path, out: Path, tables: int, wrong_share: float = 1 / 200) 
             f"coverage {sum(sure) / max(1, true):.4f} ({len(sure) - sum(sure)} wrong of {len(sure)})"
         )
     print(f"calibration: temperature {temperature:.3f}, threshold {threshold:.3f}")
-    return {"temperature": temperature, "confidence_threshold": round(threshold, 4)}
+    margin = fit_twin_margin(calibration_reads(data, models, tables), threshold)
+    print(f"calibration: twin margin {margin:.2f}")
+    return {"temperature": temperature, "confidence_threshold": round(threshold, 4), "twin_margin": margin}
 
 
 CALIBRATION_SEED = 5000  # rendered tables for the threshold; bench/tiles_tables.py uses 1000
+TWIN_MARGINS = tuple(round(0.02 * k, 2) for k in range(51))  # the twin margins tried: 0, 0.02 … 1
+TWIN_LOSS = 0.01  # the share of confident right readings the twin margin may make unsure
+
+
+@dataclass
+class CalibrationRead:
+    """The classifier's say on one calib photo or rendered table (``TileModels.read``) and the truth: the
+    expensive part of reading, kept so each twin margin is tried on the same reads."""
+
+    truth: object  # a LabelledImage (photo) or a TableTruth (rendered table)
+    photo: bool
+    detections: list
+    probs: np.ndarray
+    sure: np.ndarray
+    leads: np.ndarray
+
+
+def calibration_reads(data: Path, models: object, tables: int) -> list[CalibrationRead]:
+    """The calib photos and ``tables`` rendered tables of each kind (seed ``CALIBRATION_SEED``), read."""
+    from vision.synth import TABLE_KINDS, bench_table
+
+    reads = []
+    for item in load_folder(data / DATASET, "calib"):
+        image = cv2.imread(str(item.path))
+        found, probs, sure, leads = models.read(image, models.detect(image))  # type: ignore[attr-defined]
+        reads.append(CalibrationRead(item, True, found, probs, sure, leads))
+    for kind in TABLE_KINDS:
+        for n in range(tables):
+            frame, truth = bench_table(kind, n, CALIBRATION_SEED)
+            found, probs, sure, leads = models.read(frame, models.detect(frame))  # type: ignore[attr-defined]
+            reads.append(CalibrationRead(truth, False, found, probs, sure, leads))
+    return reads
+
+
+def twin_misreads(reads: list[CalibrationRead], threshold: float, margin: float) -> tuple[int, int, int]:
+    """``(confident readings wrong as the true tile's twin, confident readings wrong, confident right)``
+    over ``reads`` with the given threshold and twin margin (``vision.tiles.observe``: the melds' say
+    included; a tile is confident when the reader does not list it as uncertain)."""
+    from vision.evaluate import tile_matches, tile_name
+    from vision.tiles import LABELS, TWINS, observe
+
+    twin_wrong = wrong = right = 0
+    for read in reads:
+        observation = observe(read.detections, read.probs, read.sure, read.leads, threshold, margin)
+        if read.photo:
+            matches, unused = tile_matches(read.truth, observation)  # type: ignore[arg-type]
+            pairs = [(tile_name(box.name or str(box.cls)), best) for box, best in matches if best is not None]
+        else:
+            pairs, unused = _rendered_pairs(observation, read.truth)
+        for truth, i in pairs:
+            if i in observation.uncertain:
+                continue
+            seen = str(observation.tiles[i].tile)
+            if seen == truth:
+                right += 1
+                continue
+            wrong += 1
+            if truth != "J" and LABELS.index(truth) in TWINS[LABELS.index(seen)] + TWINS[LABELS.index(truth)]:
+                twin_wrong += 1
+        wrong += sum(i not in observation.uncertain for i in unused)
+    return twin_wrong, wrong, right
+
+
+def _rendered_pairs(observation: object, truth: object) -> tuple[list[tuple[str, int]], set[int]]:
+    """Each tile of a rendered table (its text) with the tile read nearest it, as ``bench/tiles_tables.py``
+    pairs them; and the tiles read that no tile took."""
+    tiles = observation.tiles  # type: ignore[attr-defined]
+    unused = set(range(len(tiles)))
+    pairs = []
+    for t in truth.tiles:  # type: ignore[attr-defined]
+        best = min(
+            (i for i in unused if math.dist(tiles[i].center, t.center) < 0.36 * t.size),
+            key=lambda i: math.dist(tiles[i].center, t.center),
+            default=None,
+        )
+        if best is not None:
+            unused.remove(best)
+            pairs.append((str(t.tile), best))
+    return pairs, unused
+
+
+def fit_twin_margin(reads: list[CalibrationRead], threshold: float, loss: float = TWIN_LOSS) -> float:
+    """The twin margin: grown over ``TWIN_MARGINS`` while the confident right readings it makes unsure
+    (after the melds' say) stay within ``loss`` of those without a margin, on the calib photos and on the
+    rendered tables each; it stops at the first margin that leaves no confident reading that is the true
+    tile's twin."""
+    photos = [r for r in reads if r.photo]
+    tables = [r for r in reads if not r.photo]
+    base = [twin_misreads(part, threshold, 0.0)[2] for part in (photos, tables)]
+    fitted = 0.0
+    for margin in TWIN_MARGINS:
+        counts = [twin_misreads(part, threshold, margin) for part in (photos, tables)]
+        lost = [1 - c[2] / max(1, b) for c, b in zip(counts, base, strict=True)]
+        print(
+            f"twin margin {margin:.2f}: confident twin misreads {counts[0][0]} (photos) {counts[1][0]} "
+            f"(tables), right readings lost {lost[0]:.2%} / {lost[1]:.2%}",
+            flush=True,
+        )
+        if max(lost) > loss:
+            break
+        fitted = margin
+        if counts[0][0] + counts[1][0] == 0:
+            break
+    return fitted
 
 
 def _scored_rendered(observation: object, truth: object) -> list[tuple[float, bool]]:
@@ -496,9 +607,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--stage",
-        choices=("all", "detector", "classifier", "calibrate"),
+        choices=("all", "detector", "classifier", "calibrate", "twin-margin"),
         default="all",
-        help="all (default), or one stage reusing the others' files in --out",
+        help="all (default), or one stage reusing the others' files in --out (twin-margin: the twin margin "
+        "alone, for the temperature and threshold in the settings)",
     )
     parser.add_argument(
         "--no-hard-negatives", action="store_true", help="train the classifier without the detector's misses"
@@ -519,11 +631,22 @@ def main(argv: list[str] | None = None) -> None:
         "white_reference": True,
         "temperature": 1.0,
         "confidence_threshold": 0.5,
+        "twin_margin": 0.0,
     }
     if config_path.is_file():
         # Only what the stages fit is kept from an earlier run; the crop and the reading are this code's.
-        kept = ("temperature", "confidence_threshold", "heat_threshold")
+        kept = ("temperature", "confidence_threshold", "heat_threshold", "twin_margin")
         config.update({k: v for k, v in json.loads(config_path.read_text()).items() if k in kept})
+    if args.stage == "twin-margin":
+        from vision.tiles import TileModels
+
+        write_config(config_path, config)
+        models = TileModels.load(args.out)
+        reads = calibration_reads(args.data, models, args.calibration_tables)
+        config["twin_margin"] = fit_twin_margin(reads, models.confidence_threshold)
+        write_config(config_path, config)
+        print(f"twin margin {config['twin_margin']} ({time.monotonic() - start:.0f} s)")
+        return
     if args.stage != "calibrate":
         real = load_photos(args.data, "fit")
         synthetic = synthetic_photos(args.synthetic, args.seed)

@@ -11,8 +11,10 @@ credits the photo set they come from).
    classifier reads the maker's mark at the tile's foot, so a 6 and an upside-down 9 differ; a crop
    that is not clear is read at the other half turn too and the two averaged.
 3. The confidence is the kind's probability (softmax divided by a fitted temperature) times the
-   detector's score; tiles below ``confidence_threshold`` are listed as uncertain, never guessed
-   silently.
+   detector's score, held below ``confidence_threshold`` where the reading's confusable twin (``TWINS``:
+   black and blue of one number, 6 and 9, 7 and 1, 10 or 11 and 1, 12 and 13, 8 and 3) comes within
+   ``twin_margin`` of it; tiles below the threshold are listed as uncertain, never guessed silently, the
+   twin offered first among the other readings.
 4. Tiles lying edge to edge in a line form a meld (``vision.melds``); a doubtful tile inside a meld
    that only one reading makes valid is resolved by the meld, and the tile says so (``corrected``).
 
@@ -64,6 +66,57 @@ def label_of_name(name: str) -> int:
 
 def tile_of_label(label: int) -> Tile:
     return Tile.parse(LABELS[label])
+
+
+# The readings each number is confused with (issue 32): 6 and 9 are each other upside down, a 7 or a 10 or
+# 11 that loses a stroke reads as 1, 12 and 13, 8 and 3 differ by a stroke; black and blue of one number
+# swap under warm or dim light.
+TWIN_NUMBERS: dict[int, tuple[int, ...]] = {
+    1: (7, 10, 11),
+    7: (1,),
+    10: (1,),
+    11: (1,),
+    6: (9,),
+    9: (6,),
+    12: (13,),
+    13: (12,),
+    8: (3,),
+    3: (8,),
+}
+TWIN_COLOURS = {"B": "K", "K": "B"}
+
+
+def _twin_labels() -> tuple[tuple[int, ...], ...]:
+    """For each class, the classes it is confused with (none for the joker and "not a tile")."""
+    out: list[tuple[int, ...]] = []
+    for name in LABELS:
+        if name in ("J", "none"):
+            out.append(())
+            continue
+        colour, number = name[0], int(name[1:])
+        twins = [f"{colour}{n}" for n in TWIN_NUMBERS.get(number, ())]
+        if colour in TWIN_COLOURS:
+            twins.append(f"{TWIN_COLOURS[colour]}{number}")
+        out.append(tuple(LABELS.index(t) for t in twins))
+    return tuple(out)
+
+
+TWINS = _twin_labels()
+
+
+def twin_lead(probs: np.ndarray, label: int) -> tuple[float, int]:
+    """How far the class ``label``'s probability leads that of its likeliest twin, and that twin
+    (``(1.0, -1)`` for a class without twins).
+
+    >>> p = np.zeros(len(LABELS)); p[LABELS.index("K7")] = 0.6; p[LABELS.index("K1")] = 0.3
+    >>> lead, twin = twin_lead(p, LABELS.index("K7")); round(lead, 2), LABELS[twin]
+    (0.3, 'K1')
+    """
+    twins = TWINS[label]
+    if not twins:
+        return 1.0, -1
+    twin = max(twins, key=lambda k: probs[k])
+    return float(probs[label] - probs[twin]), int(twin)
 
 
 @dataclass(frozen=True)
@@ -206,6 +259,8 @@ class TileModels:
             temperature=config["temperature"],
         )
         self.confidence_threshold = float(config["confidence_threshold"])
+        # The lead a reading needs over its confusable twin to be confident (0: no such need).
+        self.twin_margin = float(config.get("twin_margin", 0.0))
         self.half_turns = bool(config.get("read_both_half_turns", False))
         self.white_reference = bool(config.get("white_reference", False))
 
@@ -244,8 +299,10 @@ class TileModels:
 
     def read(
         self, image: np.ndarray, detections: Sequence[TileDetection]
-    ) -> tuple[list[TileDetection], np.ndarray, np.ndarray]:
-        """The detections, their class probabilities (n, 54) and how sure each reading is (n,).
+    ) -> tuple[list[TileDetection], np.ndarray, np.ndarray, np.ndarray]:
+        """The detections, their class probabilities (n, 54), how sure each reading is (n,) and how far it
+        leads its likeliest confusable twin (n,; ``twin_lead``, the least over the readings at each half
+        turn and their mean).
 
         With ``half_turns`` (the settings' ``read_both_half_turns``) every tile is read upright and upside
         down: the probabilities are those of the two readings' mean logits, and a reading is only as sure
@@ -257,28 +314,35 @@ class TileModels:
         a quarter off where edges alone decide it), and the turn under which some tile kind is likelier
         is kept."""
         found = list(detections)
-        probs, sure = self._read(image, found)
+        probs, sure, lead = self._read(image, found)
         doubtful = [i for i in range(len(found)) if probs[i].max() < self.classifier.recheck_below]
         if doubtful:
             turned = [replace(found[i], angle=(found[i].angle + 180.0) % 180.0 - 90.0) for i in doubtful]
-            other, other_sure = self._read(image, turned)
+            other, other_sure, other_lead = self._read(image, turned)
             for k, i in enumerate(doubtful):
                 if other[k, :NOT_A_TILE].max() > probs[i, :NOT_A_TILE].max():
-                    found[i], probs[i], sure[i] = turned[k], other[k], other_sure[k]
-        return found, probs, sure
+                    found[i], probs[i], sure[i], lead[i] = turned[k], other[k], other_sure[k], other_lead[k]
+        return found, probs, sure, lead
 
-    def _read(self, image: np.ndarray, detections: Sequence[TileDetection]) -> tuple[np.ndarray, np.ndarray]:
+    def _read(
+        self, image: np.ndarray, detections: Sequence[TileDetection]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         crops = self.crops(image, detections)
         if not self.half_turns:
             probs = self.probabilities(self.classifier.logits(crops))
-            return probs, probs[:, :NOT_A_TILE].max(axis=1)
+            best = probs[:, :NOT_A_TILE].argmax(axis=1)
+            lead = np.array([twin_lead(p, int(b))[0] for p, b in zip(probs, best, strict=True)])
+            return probs, probs[:, :NOT_A_TILE].max(axis=1), lead.reshape(len(best))
         logits = self.classifier.turn_logits(crops, (0, 2))
         probs = self.probabilities(logits.mean(axis=0))
         best = probs[:, :NOT_A_TILE].argmax(axis=1)
         each = np.stack([self.probabilities(turn) for turn in logits])  # (2, n, 54)
         rows = np.arange(len(best))
         sure = np.minimum(probs[rows, best], each[:, rows, best].min(axis=0))
-        return probs, sure
+        lead = np.array(
+            [min(twin_lead(p[i], int(b))[0] for p in (probs, *each)) for i, b in enumerate(best)]
+        ).reshape(len(best))
+        return probs, sure, lead
 
 
 FACE_WHITE = 225.0  # what a tile's face is scaled to in each channel
@@ -349,14 +413,38 @@ def read_tiles(
     check_frame(frame)
     models = models or default_models()
     image = calibration.rectify(frame) if calibration is not None else frame
-    detections, probs, sure = models.read(image, models.detect(image))
+    detections, probs, sure, leads = models.read(image, models.detect(image))
+    return observe(
+        detections, probs, sure, leads, models.confidence_threshold, models.twin_margin, calibration
+    )
+
+
+def observe(
+    detections: Sequence[TileDetection],
+    probs: np.ndarray,
+    sure: np.ndarray,
+    leads: np.ndarray,
+    threshold: float,
+    twin_margin: float = 0.0,
+    calibration: Calibration | None = None,
+) -> TableObservation:
+    """The table read from the classifier's say on each detection (``TileModels.read``): each tile's
+    confidence (held below ``threshold`` in proportion where it leads its twin by less than
+    ``twin_margin``), then the melds' say (``vision.melds``)."""
     tiles: list[SeenTile] = []
-    for d, p, s in zip(detections, probs, sure, strict=True):
+    for d, p, s, lead in zip(detections, probs, sure, leads, strict=True):
         if int(p.argmax()) == NOT_A_TILE:
             continue
-        order = np.argsort(-p[:NOT_A_TILE])[:CANDIDATES]
-        best = int(order[0])
-        candidates = tuple((tile_of_label(int(k)), float(p[k])) for k in order)
+        order = [int(k) for k in np.argsort(-p[:NOT_A_TILE])[:CANDIDATES]]
+        best = order[0]
+        confidence = float(s) * d.score
+        twin = twin_lead(p, best)[1]
+        if twin_margin > 0 and lead < twin_margin:
+            # The twin is close: the reading is unsure (the closer, the less sure), and the picker offers
+            # the twin first.
+            confidence = min(confidence, threshold * max(lead, 0.0) / twin_margin)
+            order = [best, twin, *(k for k in order[1:] if k != twin)][:CANDIDATES]
+        candidates = tuple((tile_of_label(k), float(p[k])) for k in order)
         tiles.append(
             SeenTile(
                 tile_of_label(best),
@@ -365,21 +453,19 @@ def read_tiles(
                 d.long_side,
                 d.short_side,
                 d.angle,
-                float(s) * d.score,
+                confidence,
                 candidates,
             )
         )
-    tiles = doubt_misfits(tiles, models.confidence_threshold)
+    tiles = doubt_misfits(tiles, threshold)
     melds, loose = group_melds(tiles)
-    resolved = correct_melds(tiles, melds, models.confidence_threshold)
+    resolved = correct_melds(tiles, melds, threshold)
     if any(t.corrected for t in resolved):
         melds, loose = group_melds(resolved)  # a decided tile may split a chain into its melds
     corrected = tuple(i for i, t in enumerate(resolved) if t.corrected)
     if calibration is not None:
         resolved = [_to_frame(t, calibration) for t in resolved]
-    uncertain = tuple(
-        i for i, t in enumerate(resolved) if t.confidence < models.confidence_threshold and not t.corrected
-    )
+    uncertain = tuple(i for i, t in enumerate(resolved) if t.confidence < threshold and not t.corrected)
     return TableObservation(tuple(resolved), tuple(melds), tuple(loose), uncertain, corrected)
 
 
@@ -409,5 +495,6 @@ __all__ = [
     "TileDetection",
     "TileModels",
     "label_of_name",
+    "observe",
     "read_tiles",
 ]
