@@ -13,7 +13,7 @@ import pytest
 import rules
 from device.app import App
 from device.config import ConfigError, config_from_dict
-from device.events import Tap
+from device.events import Event, Tap
 from device.export import to_csv, to_json
 from device.i18n import LANGUAGES, Translator
 from device.screens.zatre_table import ZatreTableScreen, sheet_cell
@@ -23,7 +23,7 @@ from device.sessions.zatre_sim import ZatreTable
 from device.simulator import Simulator
 from device.ui.names import refusal_text
 from rules.errors import IllegalAction
-from rules.zatre import Card, Lay, Placement, ZatreState, default_deck, place_cards
+from rules.zatre import Card, Lay, Placement, ZatreOptions, ZatreState, default_deck, place_cards
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, tap
 
@@ -85,7 +85,7 @@ def play_game(app: App, rng: random.Random, *, check_every: int = 5) -> list[int
         plan = choose_turn(before, rng)
         _, scoring = place_cards(before.board, plan.placements)
         taps.append(lay_turn(app, plan, use_seat=rng.random() < 0.5))
-        assert session.state.sheets[player] == before.sheets[player].enter(scoring)  # scored as laid
+        assert session.zatre.sheets[player] == before.sheets[player].enter(scoring)  # scored as laid
         if session.seq % check_every == 0 and not session.finished:
             check_layout(app)
             assert_pad_is_the_engines(app)
@@ -246,8 +246,9 @@ def test_a_row_of_13_is_refused_and_so_is_a_second_card(make_app) -> None:
     seq = session.seq
     tap_target(app, f"cell {cell[0]},{cell[1]}")
     refusal_shown(app, "row_too_high")
+    assert session.refusal is not None
     total = session.refusal.details["total"]
-    assert total >= 13 and str(total) in " ".join(app.canvas.texts())
+    assert isinstance(total, int) and total >= 13 and str(total) in " ".join(app.canvas.texts())
     assert not session.pending and session.seq == seq
     # A legal card, then a second one: the turn is complete.
     plan = best_turn(session.zatre)
@@ -400,7 +401,13 @@ def test_autoplay_lays_whole_games_by_tapping_the_screen(make_app, clock) -> Non
     sim = Simulator(app, seed=6, autoplay="zatre:full")
     taps: list[Tap] = []
     real_post = app.post
-    app.post = lambda event: (taps.append(event) if isinstance(event, Tap) else None, real_post(event))[1]
+
+    def recording(event: Event) -> None:
+        if isinstance(event, Tap):
+            taps.append(event)
+        real_post(event)
+
+    app.post = recording
     for _ in range(3000):
         sim.poll()
         app.step()
@@ -442,6 +449,7 @@ def test_the_config_loads_a_deck_manifest(make_app, tmp_path: Path) -> None:
     config = make_config(tmp_path, games={"zatre": {"deck_manifest": str(manifest)}})
     app = make_app(config=config)
     session = start(app)
+    assert isinstance(session.options, ZatreOptions)
     deck = session.options.cards()
     assert sorted({str(c) for c in deck}) == sorted(cards) and len(deck) == 50
     assert all(card.key in {Card.parse(k).key for k in cards} for card in session.hand)
