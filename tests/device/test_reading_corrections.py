@@ -19,10 +19,12 @@ from device.sessions.dice_events import DiceSeen, SeenDie
 from device.sessions.rummikub import VOTE_FRAMES, RummikubSession
 from device.sessions.rummikub_sim import RummikubTable, laid_out
 from device.simulator import Simulator
+from rules import Action
+from rules.dice import RollDice
 from rules.rummikub import Draw, Meld, Play, Timeout, parse_tiles
 from rules.rummikub.tiles import Tile
 from tests.device.conftest import make_config
-from tests.device.helpers import check_layout, labels, press, start, tap
+from tests.device.helpers import check_layout, labels, phase_of, press, start, tap
 from tests.device.test_rummikub_table import FakeCamera, hold, read, seen, start_game, voting
 from vision.tiles import TableObservation
 
@@ -284,7 +286,8 @@ def test_a_draw_and_a_timeout_on_a_misread_table_are_read_again(make_app, clock)
     read(app, seen(["R10 R11 R12", "B5 B6 K7"]), vote=False)
     assert voting(session) and session.phase == "checking"
     read(app, seen(TRUE_OPENING))
-    assert session.history[-1] == Timeout(False) and session.phase == "playing"
+    timed: Action = session.history[-1]
+    assert timed == Timeout(False) and phase_of(session) == "playing"
 
 
 def misreading(read: Callable[[], TableObservation]) -> Callable[[], TableObservation]:
@@ -445,4 +448,5 @@ def test_a_confident_die_misread_in_an_entered_roll_is_corrected_without_a_roll(
     app.post(DiceSeen(tuple(place([1, 1, 5, 1, 1], held=[2], dx=300))))
     app.step()
     assert session.refusal is None and session.rolls_used == 2, session.refusal
-    assert str(session.dice) == "1 1 4 1 1" and session.history[-1].held == (2,)
+    last = session.history[-1]
+    assert str(session.dice) == "1 1 4 1 1" and isinstance(last, RollDice) and last.held == (2,)
