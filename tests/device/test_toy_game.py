@@ -18,6 +18,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Self
 
@@ -181,7 +182,7 @@ class ToyScreen(TableScreen):
         self.draw_top(canvas)
         canvas.text(f"{session.toy.total} / {GOAL}", (40, 80, 720, 120), size=64, align="center")
         for i, step in enumerate((1, 2, 3)):
-            canvas.button((100 + 220 * i, 240, 160, 96), f"+{step}", lambda s=step: session.choose(s))
+            canvas.button((100 + 220 * i, 240, 160, 96), f"+{step}", partial(session.choose, step))
         self.draw_message(canvas, canvas.rect.clip((20, 400, 760, 60)))
 
 
@@ -201,7 +202,7 @@ class ToyTable(SimulatedTable):
     games = ("toy",)
     log = Played()
     press: ClassVar[Callable[[int], None]]  # a seat button pressed by hand (the test's GPIO pins)
-    camera: ClassVar[Vision]  # what the players see of the camera: whether it has seen the table still
+    vision: ClassVar[Vision]  # what the players see of the camera: whether it has seen the table still
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -235,7 +236,7 @@ class ToyTable(SimulatedTable):
             self.laid = step  # laid before the camera; the player presses once it has seen them still
         else:
             # Pressed once the camera has seen them still, once a move (its reading is on its way).
-            view = type(self).camera.view()
+            view = type(self).vision.view()
             pending = len(self.log.presses) > session.seq - len(self.log.waited)
             if view is not None and view.state == "settled" and not pending:
                 self.log.presses.append(seat)
@@ -268,7 +269,7 @@ def test_a_toy_game_plays_through_the_real_loop(toy_game, make_app, clock, tmp_p
 
     # The camera films the simulated table; the vision worker reads each frame in the loop below.
     vision = Vision(LiveFeed(sim.camera_frame), post, threaded=False)
-    app.camera = ToyTable.camera = vision
+    app.camera = ToyTable.vision = vision
     panel = SeatPanel(BUTTONS, LEDS, None, app.post, hold_seconds=5.0, pin_factory=factory)
 
     def press(seat: int) -> None:  # a real press on the mock GPIO pin: the driver posts the event

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Self
 
@@ -196,7 +197,7 @@ def draw_choosing(screen: TakeAwayScreen, canvas: Canvas, stage: Choosing) -> No
         canvas.button(
             (180 + 240 * i, 220, 200, 96),
             f"take {n}",
-            lambda n=n: screen.session_of().choose(n),
+            partial(screen.session_of().choose, n),
             selected=stage.chosen == n,
         )
 
@@ -225,7 +226,9 @@ class TakeAwayScreen(TableScreen):
         canvas.begin()
         self.draw_top(canvas)
         canvas.text(f"{session.pile.left} left", (40, 80, 720, 100), size=56, align="center")
-        PANELS[type(session.stage)](self, canvas, session.stage)
+        stage = session.stage
+        assert stage is not None
+        PANELS[type(stage)](self, canvas, stage)
         self.draw_message(canvas, canvas.rect.clip((20, 400, 760, 60)))
 
 
@@ -241,7 +244,7 @@ class Seen_:
 class TakeAwayTable(SimulatedTable):
     games = ("take_away",)
     log = Seen_()
-    camera: ClassVar[Vision]  # what the players see of the camera: whether it has seen the table still
+    vision: ClassVar[Vision]  # what the players see of the camera: whether it has seen the table still
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -271,7 +274,7 @@ class TakeAwayTable(SimulatedTable):
             self.wrong = False
             self.laid = session.pile.left - stage.chosen  # the counter put back
             return
-        view = type(self).camera.view()
+        view = type(self).vision.view()
         seen = None if view is None or view.state == "rolling" else view.observation
         if seen is not None and len(seen.items) == self.laid:  # the camera saw it still: press
             self.host.post(ButtonEvent(seat, "press", "sim"))
@@ -290,7 +293,7 @@ def test_a_game_of_three_states_plays_through_the_real_loop(take_away, make_app,
     app = make_app()
     sim = Simulator(app, seed=3, autoplay="take_away", camera=True)
     vision = Vision(LiveFeed(sim.camera_frame), app.post, threaded=False)
-    app.camera = TakeAwayTable.camera = vision
+    app.camera = TakeAwayTable.vision = vision
     for _ in range(3000):
         sim.poll()
         app.step()
