@@ -210,6 +210,10 @@ def correct_melds(tiles: Sequence[Any], melds: Sequence[Sequence[int]], threshol
             # Nor does a meld choose between readings that are each other turned over (a group of 6s
             # or of 9s): that takes the tiles' way up, which the meld does not know.
             continue
+        if any(other != best and all(map(_confusable, other, best)) for _, other in readings):
+            # Nor between readings that differ only by confusable twins (a group of 7s or of 1s): the
+            # tiles' own strokes decide that, and they were in doubt.
+            continue
         for i, tile in zip(meld, best, strict=True):
             if tiles[i].confidence < threshold:
                 out[i] = replace(tiles[i], tile=tile, confidence=share, corrected=True, read_as=tiles[i].tile)
@@ -218,6 +222,34 @@ def correct_melds(tiles: Sequence[Any], melds: Sequence[Sequence[int]], threshol
 
 # A tile and the tile it reads as upside down, where that is another tile: a 6 and a 9.
 HALF_TURN_TWIN = {6: 9, 9: 6}
+
+# The readings each number is confused with (issue 32): 6 and 9 are each other upside down, a 7 or a 10 or
+# 11 that loses a stroke reads as 1, 12 and 13, 8 and 3 differ by a stroke; black and blue of one number
+# swap under warm or dim light.
+TWIN_NUMBERS: dict[int, tuple[int, ...]] = {
+    1: (7, 10, 11),
+    7: (1,),
+    10: (1,),
+    11: (1,),
+    6: (9,),
+    9: (6,),
+    12: (13,),
+    13: (12,),
+    8: (3,),
+    3: (8,),
+}
+TWIN_COLOURS = {"B": "K", "K": "B"}
+
+
+def _confusable(a: Tile, b: Tile) -> bool:
+    """The same tile, or confusable twins (``TWIN_NUMBERS`` of one colour, ``TWIN_COLOURS`` of one number)."""
+    if a == b:
+        return True
+    if a.is_joker or b.is_joker:
+        return False
+    if a.colour == b.colour:
+        return b.number in TWIN_NUMBERS.get(a.number, ())
+    return a.number == b.number and TWIN_COLOURS.get(a.colour) == b.colour
 
 
 def _fits(readings: Sequence[Tile]) -> bool:

@@ -40,7 +40,7 @@ from rules.rummikub.melds import Meld
 from rules.rummikub.tiles import COLOURS, JOKER, NUMBERS, Tile
 from vision.calibration import Calibration
 from vision.frame import check_frame
-from vision.melds import correct_melds, doubt_misfits, group_melds
+from vision.melds import TWIN_COLOURS, TWIN_NUMBERS, correct_melds, doubt_misfits, group_melds
 from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, edge_angles, load_settings
 
 # The classifier's classes: the 52 numbered tiles (colour order R B K O), the joker, "not a tile".
@@ -66,24 +66,6 @@ def label_of_name(name: str) -> int:
 
 def tile_of_label(label: int) -> Tile:
     return Tile.parse(LABELS[label])
-
-
-# The readings each number is confused with (issue 32): 6 and 9 are each other upside down, a 7 or a 10 or
-# 11 that loses a stroke reads as 1, 12 and 13, 8 and 3 differ by a stroke; black and blue of one number
-# swap under warm or dim light.
-TWIN_NUMBERS: dict[int, tuple[int, ...]] = {
-    1: (7, 10, 11),
-    7: (1,),
-    10: (1,),
-    11: (1,),
-    6: (9,),
-    9: (6,),
-    12: (13,),
-    13: (12,),
-    8: (3,),
-    3: (8,),
-}
-TWIN_COLOURS = {"B": "K", "K": "B"}
 
 
 def _twin_labels() -> tuple[tuple[int, ...], ...]:

@@ -1,11 +1,14 @@
-"""A reading whose confusable twin is close is unsure; a clear one stays confident (issue 32)."""
+"""A reading whose confusable twin is close is unsure; a clear one stays confident; a meld does not
+choose between twins (issue 32)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.tiles import LABELS, TWINS, TileDetection, TileModels, observe, twin_lead
+from rules.rummikub.tiles import Tile
+from vision.melds import correct_melds
+from vision.tiles import LABELS, TWINS, SeenTile, TileDetection, TileModels, observe, twin_lead
 
 THRESHOLD = 0.5
 MARGIN = 0.3
@@ -83,3 +86,40 @@ def test_the_twins_are_the_named_pairs_both_ways() -> None:
 def test_the_shipped_reader_has_a_twin_margin() -> None:
     models = TileModels.load()
     assert 0.0 < models.twin_margin < 1.0
+
+
+def _row(readings: list[tuple[str, float, list[tuple[str, float]]]]) -> list[SeenTile]:
+    return [
+        SeenTile(
+            Tile.parse(text),
+            (100.0 + 50 * i, 80.0),
+            (),
+            70.0,
+            50.0,
+            0.0,
+            confidence,
+            tuple((Tile.parse(c), p) for c, p in candidates),
+        )
+        for i, (text, confidence, candidates) in enumerate(readings)
+    ]
+
+
+def test_a_meld_does_not_choose_between_twins() -> None:
+    # Three 7s read as 1s, each in doubt with the 7 as its twin: a group of 1s and a group of 7s are
+    # both valid, only the strokes can tell them apart, so the tiles stay unsure.
+    row = _row([(f"{c}1", 0.3, [(f"{c}1", 0.7), (f"{c}7", 0.28)]) for c in "RBO"])
+    out = correct_melds(row, [[0, 1, 2]], THRESHOLD)
+    assert [t.corrected for t in out] == [False, False, False]
+    assert [str(t.tile) for t in out] == ["R1", "B1", "O1"]
+
+
+def test_a_meld_still_decides_a_twin_that_only_one_reading_fits() -> None:
+    row = _row(
+        [
+            ("R8", 0.99, [("R8", 0.99)]),
+            ("R6", 0.3, [("R6", 0.55), ("R9", 0.44)]),
+            ("R10", 0.99, [("R10", 0.99)]),
+        ]
+    )
+    out = correct_melds(row, [[0, 1, 2]], THRESHOLD)
+    assert str(out[1].tile) == "R9" and out[1].corrected
