@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -71,7 +72,28 @@ def test_not_root_is_named_and_exits_2(tmp_path: Path) -> None:
         pytest.skip("setpriv (util-linux) is needed to run the script as another user")
     prefix = (setpriv, "--reuid=65534", "--regid=65534", "--clear-groups") if os.geteuid() == 0 else ()
     env = {"PATH": os.environ["PATH"], "ARM64_CACHE": str(tmp_path / "cache"), "HOME": "/"}
-    result = run(env, *(p for p in prefix if p))
+    if prefix:
+        # The other user must be able to read the script: a clone under `mktemp -d` (0700) is not
+        # readable by nobody, so the script runs from a copy in a folder anyone may enter.
+        shared = Path(tempfile.mkdtemp(prefix="arm64-script-"))
+        shared.chmod(0o755)
+        (shared / "systemd").mkdir(mode=0o755)
+        copy = shared / "systemd" / SCRIPT.name
+        shutil.copy2(SCRIPT, copy)
+        copy.chmod(0o755)
+        try:
+            result = subprocess.run(
+                [*(p for p in prefix if p), BASH, str(copy)],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                cwd=shared,
+            )
+        finally:
+            shutil.rmtree(shared)
+    else:
+        result = run(env)
     assert result.returncode == 2, result.stdout + result.stderr
     assert "root: mmdebstrap, the mounts and pivot_root need it (sudo make test-arm64)" in result.stderr
     assert not (tmp_path / "cache").exists()
