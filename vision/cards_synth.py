@@ -276,7 +276,7 @@ def _lay_melds(
     laid: list[_Laid] = []
 
     def free(points: list[tuple[float, float]], reach: float) -> bool:
-        grid = np.zeros_like(occupied)
+        grid = np.zeros(occupied.shape, np.uint8)  # OpenCV 4.11 (the Pi's) draws on no bool image
         for x, y in points:
             if not (reach * 0.75 <= x < w - reach * 0.75 and reach * 0.75 <= y < h - reach * 0.75):
                 return False
