@@ -378,13 +378,19 @@ def annotate_tiles(frame: np.ndarray, observation: Any, truth: Sequence[str]) ->
         label = f"{tile.tile} {tile.confidence:.2f}"
         cv2.putText(out, label, (round(x - 20), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 3)
         cv2.putText(out, label, (round(x - 20), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1)
-    missing = Counter(truth) - Counter(str(t.tile) for t in observation.tiles)
-    extra = Counter(str(t.tile) for t in observation.tiles) - Counter(truth)
-    text = f"true {len(truth)} read {len(observation.tiles)} | missed {' '.join(missing.elements())}"
-    text += f" | extra {' '.join(extra.elements())}"
-    cv2.putText(out, text, (5, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3)
-    cv2.putText(out, text, (5, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1)
+    _write_tally(out, truth, [str(t.tile) for t in observation.tiles], 0.5)
     return out
+
+
+def _write_tally(out: np.ndarray, truth: Sequence[str], read: Sequence[str], scale: float) -> None:
+    """The annotated image's top line: how many were labelled and read, which were missed, which extra."""
+    missing = Counter(truth) - Counter(read)
+    extra = Counter(read) - Counter(truth)
+    text = f"true {len(truth)} read {len(read)} | missed {' '.join(missing.elements())}"
+    text += f" | extra {' '.join(extra.elements())}"
+    y = round(36 * scale)
+    cv2.putText(out, text, (5, y), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3)
+    cv2.putText(out, text, (5, y), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 1)
 
 
 def evaluate_tiles(
@@ -631,13 +637,7 @@ def annotate_cards(frame: np.ndarray, observation: Any, truth: Sequence[str]) ->
         cv2.putText(out, label, (round(x - 25), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 1)
     for x, y in observation.backs:
         cv2.putText(out, "back", (round(x - 20), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 0), 2)
-    read = [str(c.card) for c in observation.cards]
-    missing = Counter(truth) - Counter(read)
-    extra = Counter(read) - Counter(truth)
-    text = f"true {len(truth)} read {len(read)} | missed {' '.join(missing.elements())}"
-    text += f" | extra {' '.join(extra.elements())}"
-    cv2.putText(out, text, (5, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 3)
-    cv2.putText(out, text, (5, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1)
+    _write_tally(out, truth, [str(c.card) for c in observation.cards], 0.6)
     return out
 
 
