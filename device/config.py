@@ -42,6 +42,7 @@ __all__ = [
     "game_table_keys",
     "load_config",
     "load_config_text",
+    "move_seconds",
 ]
 
 DEFAULT_PATH = Path("/etc/tabletop-referee/config.toml")
@@ -200,6 +201,32 @@ class VoiceConfig:
             raise ConfigError("voice.messages", f"{seen[0]!r} is listed twice")
 
 
+def move_seconds(options: Options, *, config: int | None = None, owner: int | None = None) -> int:
+    """The one answer to "how long may a move take" (seconds, 0 = no limit): the owner's setting on the
+    screen (``device.settings``), else the config file's ``timer_seconds`` for the game, else the rule
+    option of the ``options`` the game is played with (its preset: Rummikub's ``move_seconds``), else
+    none — within what the game's rules allow when on (``Options.fit_move_seconds``: Kalooki 30–120 s).
+    Here, not in ``device.settings``, so that the config (:meth:`Config.timer_seconds`) and the settings
+    both use it without importing each other.
+
+    >>> from rules.rummikub import RummikubOptions
+    >>> move_seconds(RummikubOptions()), move_seconds(RummikubOptions(move_seconds=90))
+    (60, 90)
+    >>> move_seconds(RummikubOptions(), config=45), move_seconds(RummikubOptions(), config=45, owner=0)
+    (45, 0)
+    >>> from rules.kalooki import KalookiOptions
+    >>> move_seconds(KalookiOptions()), move_seconds(KalookiOptions(), owner=180)
+    (0, 120)
+    """
+    if owner is not None:
+        chosen = owner
+    elif config is not None:
+        chosen = config
+    else:
+        chosen = options.move_limit_seconds
+    return type(options).fit_move_seconds(chosen)
+
+
 @dataclass(frozen=True)
 class Config:
     device: DeviceConfig = field(default_factory=DeviceConfig)
@@ -229,9 +256,7 @@ class Config:
     def timer_seconds(self, game: str, options: Options | None = None) -> int:
         """The move timer in seconds (0 = off) before the owner's setting: the table's
         ``timer_seconds`` if set, else the rule option of ``options`` (default: the file's preset;
-        Rummikub's 60 s ``move_seconds``, RULES.md §3), else off (``device.settings.move_seconds``)."""
-        from device.settings import move_seconds
-
+        Rummikub's 60 s ``move_seconds``, RULES.md §3), else off (:func:`move_seconds`)."""
         return move_seconds(options or self.game_options(game), config=self.config_timer(game))
 
     def config_timer(self, game: str) -> int | None:

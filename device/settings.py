@@ -10,12 +10,13 @@ import os
 from dataclasses import dataclass, field
 
 import rules
-from device.config import GAME_TABLE_KEYS, TABLE_KEYS, Config
+from device.config import GAME_TABLE_KEYS, TABLE_KEYS, Config, move_seconds
 from device.journal import Journal
 from device.zatre_deck import SETTING as DECK_SETTING
 from device.zatre_deck import DeckChoice, deck_choice
 from rules import Options
 
+# ``move_seconds`` is the config's (``Config.timer_seconds`` needs it too), named here for its callers.
 __all__ = ["TIMER_STEPS", "Settings", "move_seconds", "timer_steps"]
 
 # The timer choices offered on screen (seconds; 0 = off).
@@ -32,30 +33,6 @@ def timer_steps(game: str) -> tuple[int, ...]:
     if allowed is None:
         return TIMER_STEPS
     return tuple(s for s in TIMER_STEPS if s == 0 or allowed[0] <= s <= allowed[1])
-
-
-def move_seconds(options: Options, *, config: int | None = None, owner: int | None = None) -> int:
-    """The one answer to "how long may a move take" (seconds, 0 = no limit): the owner's setting on the
-    screen, else the config file's ``timer_seconds`` for the game, else the rule option of the
-    ``options`` the game is played with (its preset: Rummikub's ``move_seconds``), else none — within
-    what the game's rules allow when on (``Options.fit_move_seconds``: Kalooki 30–120 s).
-
-    >>> from rules.rummikub import RummikubOptions
-    >>> move_seconds(RummikubOptions()), move_seconds(RummikubOptions(move_seconds=90))
-    (60, 90)
-    >>> move_seconds(RummikubOptions(), config=45), move_seconds(RummikubOptions(), config=45, owner=0)
-    (45, 0)
-    >>> from rules.kalooki import KalookiOptions
-    >>> move_seconds(KalookiOptions()), move_seconds(KalookiOptions(), owner=180)
-    (0, 120)
-    """
-    if owner is not None:
-        chosen = owner
-    elif config is not None:
-        chosen = config
-    else:
-        chosen = options.move_limit_seconds
-    return type(options).fit_move_seconds(chosen)
 
 
 def _whole(value: object) -> int:

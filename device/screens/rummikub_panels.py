@@ -12,13 +12,14 @@ was asked in (its move's, its start's, its reveal's), which shows that the table
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 import pygame
 
-from device.screens.rummikub_coach_panel import draw_coach_controls, draw_rack_entry
+from device.screens.rummikub_coach_panel import TileScreen, draw_coach_controls, draw_rack_entry
 from device.sessions.rummikub import (
     Correcting,
+    Correction,
     EnteringRack,
     HandOver,
     Over,
@@ -32,14 +33,25 @@ from device.sessions.rummikub import (
 )
 from device.ui.canvas import Canvas
 from device.ui.theme import ACCENT, GOOD, PANEL, TEXT_DIM, WARNING
+from rules.rummikub import Tile
 
-if TYPE_CHECKING:
-    from device.screens.rummikub_table import RummikubTableScreen
-
-__all__ = ["PANELS", "Panel", "panel_of"]
+__all__ = ["PANELS", "Panel", "TableParts", "panel_of"]
 
 TILE = (24, 32)  # baseline px of a tile on the main view and the restore view: readable from a seat
 P = TypeVar("P", bound=Phase)
+
+
+class TableParts(TileScreen, Protocol):
+    """What the panels draw with of the table screen (``device.screens.rummikub_table``, which imports
+    this module: a protocol, so that the two import one way)."""
+
+    before_picture: pygame.Surface | None  # the camera's picture of the before table
+
+    def before_melds(self, session: RummikubSession) -> list[list[Tile]]: ...
+
+    def draw_racks(self, canvas: Canvas, session: RummikubSession, area: pygame.Rect) -> None: ...
+
+    def draw_chips(self, canvas: Canvas, corr: Correction, area: pygame.Rect) -> None: ...
 
 
 class Panel(Generic[P]):
@@ -49,7 +61,7 @@ class Panel(Generic[P]):
     wide: ClassVar[bool] = False  # the panel takes the width: no camera picture
     seen: ClassVar[bool] = False  # the reading seen (or the coach's advice) under the camera
 
-    def __init__(self, screen: RummikubTableScreen) -> None:
+    def __init__(self, screen: TableParts) -> None:
         self.screen = screen
 
     def draw(self, canvas: Canvas, session: RummikubSession, stage: P, area: pygame.Rect) -> None:
