@@ -28,9 +28,18 @@ from device.camera_view import CameraView, GameReader, ViewZone, view_items
 from device.events import Seen
 from vision.calibration import Calibration
 from vision.observation import Observation
-from vision.settle import SettleTracker
+from vision.settle import SettleTracker, TrackerStatus
 
-__all__ = ["GAP_SECONDS", "PREVIEW_WIDTH", "FrameFeed", "GameReader", "Vision", "VisionWorker", "zones_of"]
+__all__ = [
+    "GAP_SECONDS",
+    "PREVIEW_WIDTH",
+    "FrameFeed",
+    "GameReader",
+    "SceneTracker",
+    "Vision",
+    "VisionWorker",
+    "zones_of",
+]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +55,15 @@ O = TypeVar("O", bound=Observation)  # noqa: E741
 
 class FrameFeed(Protocol):
     def latest(self) -> tuple[np.ndarray, int] | None: ...
+
+
+class SceneTracker(Protocol[O]):
+    """What the worker asks of its tracker (``vision.settle.SettleTracker``; a test's stand-in): what
+    each frame shows (rolling, settled with the reading, empty), and a reading of one frame now."""
+
+    def feed(self, frame: np.ndarray) -> TrackerStatus[O]: ...
+
+    def read(self, frame: np.ndarray) -> O: ...
 
 
 def zones_of(calibration: Calibration | None, names: tuple[str, ...]) -> tuple[ViewZone, ...]:
@@ -64,7 +82,7 @@ class VisionWorker(Generic[O]):
     def __init__(
         self,
         camera: FrameFeed,
-        tracker: SettleTracker[O],
+        tracker: SceneTracker[O],
         post: Callable[[Seen], None],
         *,
         calibration: Calibration | None = None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -10,40 +11,10 @@ from device.events import Seen
 from device.sessions.dice import seen_from_observation
 from device.sessions.dice_events import DiceSeen
 from device.vision_worker import VisionWorker
+from vision.dice import DiceObservation, Die
+from vision.settle import TrackerStatus
 
-
-@dataclass
-class Die:
-    value: int | None
-    center: tuple[float, float]
-    size: float = 40.0
-    angle: float = 0.0
-    confidence: float = 0.99
-    held: bool = False
-
-    @property
-    def label(self) -> str:
-        return "?" if self.value is None else str(self.value)
-
-    @property
-    def zone(self) -> str | None:
-        return "hold" if self.held else None
-
-
-@dataclass
-class Observation:
-    dice: list[Die]
-    uncertain: tuple[int, ...] = ()
-
-    @property
-    def items(self) -> list[Die]:
-        return self.dice
-
-
-@dataclass
-class Status:
-    state: str
-    observation: Observation | None = None
+Status = TrackerStatus[DiceObservation]
 
 
 @dataclass
@@ -60,18 +31,27 @@ class Camera:
 
 @dataclass
 class Tracker:
+    """A :class:`SceneTracker` that says what ``script`` says of each frame fed, in turn; a reading
+    asked for on request is ``reading`` (none: the test asks for none)."""
+
     script: list[Status]
+    reading: DiceObservation | None = None
     fed: list[np.ndarray] = field(default_factory=list)
 
     def feed(self, frame: np.ndarray) -> Status:
         self.fed.append(frame)
         return self.script[len(self.fed) - 1]
 
+    def read(self, frame: np.ndarray) -> DiceObservation:
+        assert self.reading is not None, "a reading was asked for that the test did not expect"
+        return self.reading
+
 
 def observation(
-    values: list[int | None], held: tuple[int, ...] = (), uncertain: tuple[int, ...] = ()
-) -> Observation:
-    return Observation([Die(v, (100.0 * i, 50.0), held=i in held) for i, v in enumerate(values)], uncertain)
+    values: list[int], held: tuple[int, ...] = (), uncertain: tuple[int, ...] = ()
+) -> DiceObservation:
+    dice = (Die(v, (100.0 * i, 50.0), 40.0, 0.0, 0.99, held=i in held) for i, v in enumerate(values))
+    return DiceObservation(tuple(dice), uncertain)
 
 
 def test_one_reading_per_settle() -> None:
@@ -86,12 +66,14 @@ def test_one_reading_per_settle() -> None:
         Status("settled", second),
         Status("empty"),
     ]
-    posted: list[object] = []
+    posted: list[Seen] = []
     worker = VisionWorker(Camera(frames), Tracker(script), posted.append)
     while worker.process_latest():
         pass
     assert posted == [Seen(first), Seen(second)]
-    seen = seen_from_observation(posted[1].observation)
+    read = posted[1].observation
+    assert isinstance(read, DiceObservation)
+    seen = seen_from_observation(read)
     assert isinstance(seen, DiceSeen) and [d.held for d in seen.dice] == [
         False,
         False,
@@ -124,14 +106,14 @@ def test_settled_since_a_frame_is_seen_only_once_its_reading_is_posted() -> None
 
 
 def test_unsure_dice_are_marked() -> None:
-    seen = seen_from_observation(observation([1, None, 3, 4, 5], uncertain=(3,)))
+    seen = seen_from_observation(observation([1, 2, 3, 4, 5], uncertain=(1, 3)))
     assert [d.uncertain for d in seen.dice] == [False, True, False, True, False]
     assert not seen.certain
 
 
 def test_the_thread_keeps_going_after_a_bad_frame() -> None:
     frames = [np.zeros((10, 10), dtype=np.uint8), np.zeros((720, 1280, 3), dtype=np.uint8)]
-    posted: list[object] = []
+    posted: list[Seen] = []
     settled = Status("settled", observation([2, 2, 2, 2, 2]))
     worker = VisionWorker(
         Camera(frames), Tracker([Status("rolling"), settled]), posted.append, interval=0.001
@@ -172,12 +154,8 @@ def test_a_reading_on_request_is_posted_whether_or_not_the_scene_settled() -> No
     frames = [np.full((720, 1280, 3), 7, dtype=np.uint8)]
     read = observation([3, 3, 3, 3, 3])
 
-    class Reading(Tracker):
-        def read(self, frame: np.ndarray) -> Observation:
-            return read
-
-    posted: list[object] = []
-    worker = VisionWorker(Camera(frames), Reading([Status("rolling")]), posted.append)
+    posted: list[Seen] = []
+    worker = VisionWorker(Camera(frames), Tracker([Status("rolling")], read), posted.append)
     worker.request()
     assert worker.process_latest()
     assert posted == [Seen(read, kind="requested")]
@@ -187,14 +165,10 @@ def test_a_reading_asked_for_while_things_move_waits_for_the_still_scene() -> No
     frames = [np.full((720, 1280, 3), i, dtype=np.uint8) for i in range(4)]
     moving, still = observation([1, 1, 1, 1, 1]), observation([2, 3, 4, 5, 6])
 
-    class Reading(Tracker):
-        def read(self, frame: np.ndarray) -> Observation:
-            return moving
-
-    posted: list[object] = []
+    posted: list[Seen] = []
     now = [0.0]
     script = [Status("rolling"), Status("rolling"), Status("rolling"), Status("settled", still)]
-    worker = VisionWorker(Camera(frames), Reading(script), posted.append, clock=lambda: now[0])
+    worker = VisionWorker(Camera(frames), Tracker(script, moving), posted.append, clock=lambda: now[0])
     worker.process_latest()  # the first frame: things move
     worker.request()
     worker.process_latest()
@@ -208,14 +182,10 @@ def test_a_reading_asked_for_is_taken_anyway_when_the_scene_never_settles() -> N
     frames = [np.full((720, 1280, 3), i, dtype=np.uint8) for i in range(3)]
     moving = observation([1, 1, 1, 1, 1])
 
-    class Reading(Tracker):
-        def read(self, frame: np.ndarray) -> Observation:
-            return moving
-
-    posted: list[object] = []
+    posted: list[Seen] = []
     now = [0.0]
     worker = VisionWorker(
-        Camera(frames), Reading([Status("rolling")] * 3), posted.append, clock=lambda: now[0]
+        Camera(frames), Tracker([Status("rolling")] * 3, moving), posted.append, clock=lambda: now[0]
     )
     worker.process_latest()
     worker.request()
@@ -232,19 +202,19 @@ def test_a_vote_reads_the_next_frames_and_posts_their_vote() -> None:
     frames = [np.full((720, 1280, 3), i, dtype=np.uint8) for i in range(6)]
     readings = [observation([5, 2]), observation([6, 2]), observation([6, 2]), observation([6, 2])]
     readings.append(observation([6, 2]))
-    votes: list[list[Observation]] = []
+    votes: list[list[DiceObservation]] = []
 
     class Reading(Tracker):
-        def read(self, frame: np.ndarray) -> Observation:
+        def read(self, frame: np.ndarray) -> DiceObservation:
             return readings[int(frame[0, 0, 0]) - 1]
 
-    def vote(ballot: list[Observation]) -> Observation:
+    def vote(ballot: Sequence[DiceObservation]) -> DiceObservation:
         votes.append(list(ballot))
         return ballot[-1]
 
-    posted: list[object] = []
+    posted: list[Seen] = []
     script = [Status("settled", readings[0])] * 6
-    worker = VisionWorker(Camera(frames), Reading(script), posted.append, vote=vote)  # type: ignore[arg-type]
+    worker = VisionWorker(Camera(frames), Reading(script), posted.append, vote=vote)
     worker.process_latest()
     posted.clear()
     worker.request(5)
@@ -287,7 +257,7 @@ def test_stop_waits_for_the_frame_being_read() -> None:
 
     entered, finished = threading.Event(), threading.Event()
 
-    class SlowTracker:
+    class SlowTracker(Tracker):
         def feed(self, frame: np.ndarray) -> Status:
             entered.set()
             time.sleep(2.5)
@@ -295,7 +265,7 @@ def test_stop_waits_for_the_frame_being_read() -> None:
             return Status("rolling")
 
     frames = [np.zeros((72, 128, 3), dtype=np.uint8)]
-    worker = VisionWorker(Camera(frames), SlowTracker(), lambda e: None, interval=0.001)  # type: ignore[arg-type]
+    worker = VisionWorker(Camera(frames), SlowTracker([]), lambda e: None, interval=0.001)
     worker.start()
     assert entered.wait(10)
     worker.stop()
