@@ -8,6 +8,10 @@ a loser's hand at its end. At the end of a deal *Points* swaps the picker for a 
 types just the penalty points of his hand (*Cards* goes back to the picker). At the start of every deal
 after the first the table shows the last deal's penalties, running totals and payouts.
 
+Each state of the session has its panel (``device.screens.kalooki_panels``: the table area, the entry,
+the picker or the pad, the phase's buttons); every touch is an event sent to the current state
+(``device.sessions.kalooki``: :class:`Touch`, :class:`RankPicked`, …), never a call that changes it.
+
 Target labels for the tests and the simulated players: the ranks ``A`` … ``K``, ``suit S`` …,
 ``Joker``, ``recent 7H``, ``meld 3`` (the table's meld number 3, 1-based); on the number pad the digits
 ``0`` … ``9`` and ``<`` (the picker is not drawn beside it).
@@ -15,7 +19,6 @@ Target labels for the tests and the simulated players: the ranks ``A`` … ``K``
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 
 import pygame
@@ -24,11 +27,24 @@ from device.events import Event, Key
 from device.host import Host
 from device.screens.base import screen
 from device.screens.kalooki_cards import draw_card, draw_cards, draw_suit, suit_colour
+from device.screens.kalooki_panels import Button, Layout, Panel, panel_of
 from device.screens.table import TableScreen
-from device.sessions.kalooki import KalookiSession, money
+from device.sessions.kalooki import (
+    CardPicked,
+    Confirmed,
+    DigitTyped,
+    KalookiSession,
+    KalookiStage,
+    KalookiTouch,
+    MeldTapped,
+    RankPicked,
+    SuitPicked,
+    Touch,
+    money,
+)
 from device.ui.canvas import Canvas
 from device.ui.names import seat_colour
-from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING, Colour
+from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.kalooki import JOKER
 from rules.kalooki.cards import RANK_NAMES, SUITS
 
@@ -43,6 +59,7 @@ class KalookiTableScreen(TableScreen):
     def __init__(self, host: Host) -> None:
         super().__init__(host)
         self.meld_page = 0
+        self.panels: dict[type[Panel], Panel] = {}
 
     @property
     def session(self) -> KalookiSession:
@@ -53,53 +70,36 @@ class KalookiTableScreen(TableScreen):
     def enter(self, **_: object) -> None:
         self.meld_page = 0
 
+    def send(self, event: KalookiTouch) -> None:
+        """A touch, as an event for the current state."""
+        self.session.send(event)
+
+    def touch(self, event: KalookiTouch) -> partial[None]:
+        """The action of a target: ``event`` sent to the current state when it is tapped."""
+        return partial(self.send, event)
+
     def handle(self, event: Event) -> None:
         if isinstance(event, Key) and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             seat = self.session.current_seat
-            self.session.confirm(0 if seat is None else seat)
+            self.send(Confirmed(0 if seat is None else seat))
         elif isinstance(event, Key) and event.key == pygame.K_BACKSPACE:
-            if self.session.pad is not None:
-                self.session.pad_back()
-            else:
-                self.session.picker.back()
+            self.send(Touch("back"))
         elif isinstance(event, Key) and self.session.pad is not None and event.text.isdigit():
-            self.session.pad_digit(int(event.text))
+            self.send(DigitTyped(int(event.text)))
         else:
             super().handle(event)
-
-    # --- the actions (touch targets return nothing) ---------------------------------------------------
-
-    def rank(self, rank: int) -> None:
-        self.session.picker.tap_rank(rank)
-
-    def suit(self, suit: str) -> None:
-        self.session.picker.tap_suit(suit)
-
-    def joker(self) -> None:
-        self.session.picker.add(JOKER)
-
-    def meld(self, index: int) -> None:
-        self.session.on_meld(index)
-
-    def draw_from(self, stock: bool) -> None:
-        self.session.draw(stock)
-
-    def lay_down(self) -> None:
-        self.session.lay_down()
-
-    def discard(self) -> None:
-        self.session.discard()
-
-    def reveal(self) -> None:
-        self.session.reveal()
-
-    def enter_points(self) -> None:
-        self.session.enter_points()
 
     def next_meld_page(self) -> None:
         self.meld_page += 1
 
     # --- drawing -------------------------------------------------------------------------------------
+
+    def panel(self, stage: KalookiStage) -> tuple[Panel, KalookiStage]:
+        """The panel of the current state (``device.screens.kalooki_panels``) and the state it draws."""
+        kind, shown = panel_of(stage)
+        if kind not in self.panels:
+            self.panels[kind] = kind(self)
+        return self.panels[kind], shown
 
     def draw(self, canvas: Canvas) -> None:
         canvas.begin()
@@ -112,29 +112,25 @@ class KalookiTableScreen(TableScreen):
             size=22,
             colour=ACCENT,
         )
+        stage = session.stage
+        assert isinstance(stage, KalookiStage)
+        panel, shown = self.panel(stage)
         m = canvas.px(8)
         table = pygame.Rect(m, canvas.px(60), canvas.px(560), canvas.px(192))
         side = pygame.Rect(table.right + m, table.top, canvas.width - table.right - 2 * m, table.height)
-        if deal.phase == "turn_up" and session.kalooki.results:
-            self.draw_result(canvas, session, table)
-        else:
-            self.draw_melds(canvas, session, table)
         self.draw_side(canvas, session, side)
         entry = pygame.Rect(m, table.bottom + canvas.px(4), canvas.width - 2 * m, canvas.px(48))
         below = pygame.Rect(m, entry.bottom + canvas.px(4), entry.width, 0)
-        if session.pad is not None and session.revealing() is not None:
-            self.draw_entry_points(canvas, session, entry)
-            self.draw_pad(canvas, session, below)
-        else:
-            self.draw_entry(canvas, session, entry)
-            self.draw_picker(canvas, session, below)
+        panel.draw(canvas, session, shown, Layout(table, entry, below))
 
-    def draw_melds(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
+    def draw_melds(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect, help: str) -> None:
+        """The melds on the table, nine a page, each a target that builds the entry on it; ``help``
+        while there is none."""
         canvas.shape(area, PANEL, radius=8)
         melds = session.deal.table
         if not melds:
             canvas.paragraph(
-                self.help_text(session),
+                help,
                 area.inflate(-canvas.px(16), -canvas.px(16)),
                 size=20,
                 colour=TEXT_DIM,
@@ -157,17 +153,7 @@ class KalookiTableScreen(TableScreen):
             cards.left += canvas.px(4)
             draw_cards(canvas, cards, melds[index].cards, width=32)
             canvas.record("meld", " ".join(str(c) for c in melds[index].cards), rect)
-            canvas.target(rect, f"meld {index + 1}", partial(self.meld, index))
-
-    def help_text(self, session: KalookiSession) -> str:
-        phase = session.deal.phase
-        if phase == "turn_up":
-            return self._("A new deal: enter the card turned up from the stock, then the seat button.")
-        if phase == "draw":
-            return self._("Draw: tap Stock or Discard pile.")
-        return self._(
-            "Pick the cards you lay, then Lay down, or tap a meld to build on it; then the discard."
-        )
+            canvas.target(rect, f"meld {index + 1}", self.touch(MeldTapped(index)))
 
     def draw_result(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
         """The last deal: who went out, every penalty, the running totals and the payouts."""
@@ -233,13 +219,15 @@ class KalookiTableScreen(TableScreen):
             )
             y += row_h
 
-    def draw_entry(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
+    def draw_entry(
+        self, canvas: Canvas, session: KalookiSession, area: pygame.Rect, hand_of: str | None = None
+    ) -> None:
+        """The entry's cards (the melds kept for one lay-down apart), what waits for its other half, and
+        the message line; labelled *Entry*, or *Hand of* the loser ``hand_of`` at a deal's end."""
         picker = session.picker
         label = pygame.Rect(area.left, area.top, canvas.px(136), area.height)
-        seat = session.revealing()
-        if seat is not None:
-            name = session.players[seat].name
-            canvas.paragraph(self._("Hand of {name}", name=name), label, size=24, colour=ACCENT)
+        if hand_of is not None:
+            canvas.paragraph(self._("Hand of {name}", name=hand_of), label, size=24, colour=ACCENT)
         else:
             canvas.text(self._("Entry"), label, size=18, colour=TEXT_DIM)
         cards = pygame.Rect(label.right, area.top, canvas.px(340), area.height)
@@ -269,15 +257,13 @@ class KalookiTableScreen(TableScreen):
         if text:
             canvas.paragraph(text, message, size=18, colour=WARNING if self.trouble() else ACCENT)
 
-    def draw_entry_points(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
+    def draw_entry_points(self, canvas: Canvas, typed: str, area: pygame.Rect) -> None:
         """The points typed so far for the loser named, beside the refusal line."""
-        seat = session.revealing()
-        assert seat is not None
         label = pygame.Rect(area.left, area.top, canvas.px(96), area.height)
         canvas.text(self._("Points"), label, size=18, colour=ACCENT)
         box = pygame.Rect(label.right, area.top, canvas.px(120), area.height)
         pygame.draw.rect(canvas.surface, ACCENT, box, width=2, border_radius=canvas.px(6))
-        canvas.text(session.pad or "", box.inflate(-canvas.px(12), 0), size=30, bold=True, align="right")
+        canvas.text(typed, box.inflate(-canvas.px(12), 0), size=30, bold=True, align="right")
         message = pygame.Rect(
             box.right + canvas.px(12), area.top, area.right - box.right - canvas.px(12), area.height
         )
@@ -285,45 +271,39 @@ class KalookiTableScreen(TableScreen):
         if text:
             canvas.paragraph(text, message, size=18, colour=WARNING if self.trouble() else ACCENT)
 
-    def draw_pad(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
+    def draw_pad(self, canvas: Canvas, area: pygame.Rect, actions: list[Button]) -> None:
         """The number pad: the digits in one row, undo and how a hand is counted, the phase's actions."""
         gap = canvas.px(4)
         h = canvas.px(52)
         w = (area.width - 9 * gap) // 10
         for i, digit in enumerate((1, 2, 3, 4, 5, 6, 7, 8, 9, 0)):
             rect = pygame.Rect(area.left + i * (w + gap), area.top, w, h)
-            canvas.button(rect, str(digit), partial(session.pad_digit, digit), size=26)
+            canvas.button(rect, str(digit), self.touch(DigitTyped(digit)), size=26)
         y = area.top + h + gap
         back = pygame.Rect(area.left, y, w, h)
-        canvas.button(back, "<", session.pad_back, size=24)
+        canvas.button(back, "<", self.touch(Touch("back")), size=24)
         canvas.paragraph(
             self._("The cards left in the hand: 2–10 their value, J, Q, K 10, ace 11, joker 25."),
             (back.right + canvas.px(12), y + canvas.px(4), area.right - back.right - canvas.px(12), h),
             size=18,
             colour=TEXT_DIM,
         )
-        self.draw_actions(canvas, session, pygame.Rect(area.left, y + h + gap, area.width, h))
+        self.draw_actions(canvas, pygame.Rect(area.left, y + h + gap, area.width, h), actions)
 
     def status_line(self) -> str:
         session = self.session
         if session.timed_out is not None and session.timer.now() - session.timed_out[1] < NOTICE_SECONDS:
             return self._("Time is up for {name}.", name=session.players[session.timed_out[0]].name)
-        seat = session.revealing()
-        if seat is not None and session.pad is not None:
-            return self._(
-                "{name} holds {n} cards: type their points, then Enter points.",
-                name=session.players[seat].name,
-                n=session.deal.counts[seat],
-            )
-        if seat is not None:
-            return self._(
-                "{name} holds {n} cards: enter them, or their points (Points).",
-                name=session.players[seat].name,
-                n=session.deal.counts[seat],
-            )
-        return ""
+        stage = session.stage
+        assert isinstance(stage, KalookiStage)
+        panel, shown = self.panel(stage)
+        return panel.status(session, shown)
 
-    def draw_picker(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
+    def draw_picker(
+        self, canvas: Canvas, session: KalookiSession, area: pygame.Rect, actions: list[Button]
+    ) -> None:
+        """The card picker: the ranks; the suits, the joker, ``to``, undo and the recent cards; then the
+        phase's ``actions``."""
         picker = session.picker
         gap = canvas.px(4)
         h = canvas.px(52)
@@ -334,7 +314,7 @@ class KalookiTableScreen(TableScreen):
             canvas.button(
                 (area.left + i * (w + gap), y, w, h),
                 name,
-                partial(self.rank, rank),
+                self.touch(RankPicked(rank)),
                 selected=picker.rank == rank,
                 size=24,
             )
@@ -346,13 +326,15 @@ class KalookiTableScreen(TableScreen):
             canvas.shape(rect, BUTTON_SELECTED if picker.suit == suit else (235, 235, 230), radius=8)
             draw_suit(canvas.surface, rect.inflate(-canvas.px(22), -canvas.px(14)), suit, suit_colour(suit))
             canvas.record("button", f"suit {suit}", rect)
-            canvas.target(rect, f"suit {suit}", partial(self.suit, suit))
+            canvas.target(rect, f"suit {suit}", self.touch(SuitPicked(suit)))
             x += sw + gap
-        canvas.button((x, y, canvas.px(72), h), "Joker", self.joker, size=20)
+        canvas.button((x, y, canvas.px(72), h), "Joker", self.touch(CardPicked(JOKER)), size=20)
         x += canvas.px(72) + gap
-        canvas.button((x, y, canvas.px(56), h), self._("to"), picker.tap_to, selected=picker.to, size=20)
+        canvas.button(
+            (x, y, canvas.px(56), h), self._("to"), self.touch(Touch("to")), selected=picker.to, size=20
+        )
         x += canvas.px(56) + gap
-        canvas.button((x, y, canvas.px(52), h), "<", picker.back, size=24)
+        canvas.button((x, y, canvas.px(52), h), "<", self.touch(Touch("back")), size=24)
         x += canvas.px(52) + gap
         for card in session.recent():
             if x + canvas.px(48) > area.right:
@@ -361,43 +343,29 @@ class KalookiTableScreen(TableScreen):
                 canvas,
                 pygame.Rect(x, y, canvas.px(48), h),
                 card,
-                action=partial(picker.add, card),
+                action=self.touch(CardPicked(card)),
                 label=f"recent {card}",
             )
             x += canvas.px(48) + gap
         y += h + gap
-        self.draw_actions(canvas, session, pygame.Rect(area.left, y, area.width, h))
+        self.draw_actions(canvas, pygame.Rect(area.left, y, area.width, h), actions)
 
-    def draw_actions(self, canvas: Canvas, session: KalookiSession, row: pygame.Rect) -> None:
-        phase = session.phase
+    def draw_actions(self, canvas: Canvas, row: pygame.Rect, actions: list[Button]) -> None:
+        """The phase's buttons, then the melds' pages (when more than one) and *Clear*."""
         gap = canvas.px(6)
-        buttons: list[tuple[str, Callable[[], None] | None, Colour | None]] = []
-        if phase == "turn_up":
-            buttons.append((self._("Turned-up card"), self.discard, GOOD))
-        elif phase == "draw":
-            buttons.append((self._("Stock"), partial(self.draw_from, True), GOOD))
-            buttons.append((self._("Discard pile"), partial(self.draw_from, False), None))
-        elif phase == "play":
-            buttons.append((self._("+ Meld"), session.keep_meld, None))
-            buttons.append((self._("Lay down"), self.lay_down, None))
-            buttons.append((self._("Discard"), self.discard, GOOD))
-        elif phase == "reveal" and session.pad is not None:
-            buttons.append((self._("Enter points"), self.enter_points, GOOD))
-            buttons.append((self._("Cards"), partial(session.use_pad, False), None))
-        elif phase == "reveal":
-            buttons.append((self._("Enter hand"), self.reveal, GOOD))
-            buttons.append((self._("Points"), partial(session.use_pad, True), None))
-        pages = -(-len(session.deal.table) // MELDS_PER_PAGE)
+        buttons: list[tuple[str, partial[None], Colour | None]] = [
+            (label, self.touch(event), colour) for label, event, colour in actions
+        ]
+        pages = -(-len(self.session.deal.table) // MELDS_PER_PAGE)
         if pages > 1:
             buttons.append(
                 (
                     self._("Melds {n} of {total}", n=self.meld_page % pages + 1, total=pages),
-                    self.next_meld_page,
+                    partial(self.next_meld_page),
                     None,
                 )
             )
-        clear = session.clear_pad if session.pad is not None else session.picker.clear
-        buttons.append((self._("Clear"), clear, None))
+        buttons.append((self._("Clear"), self.touch(Touch("clear")), None))
         w = (row.width - gap * (len(buttons) - 1)) // len(buttons)
         for i, (label, action, colour) in enumerate(buttons):
             canvas.button(

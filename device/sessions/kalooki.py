@@ -26,6 +26,14 @@ becomes depends on what the player taps next:
 Every entry is one action through :meth:`GameSession.submit` (journal before screen); the entry and
 the picker are not journaled.
 
+Each phase is a state (``device.states``): :class:`TurningUp`, :class:`Drawing`, :class:`Playing`,
+:class:`Revealing` (with the points typed on the number pad), :class:`Over`, and :class:`ReadingTable`
+while the camera reads the table for a press. Each owns the cards being entered on the picker. The
+table screen sends its touches as events (:class:`Touch`, :class:`RankPicked`, :class:`SuitPicked`,
+:class:`CardPicked`, :class:`MeldTapped`, :class:`DigitTyped`, :class:`Confirmed`) to the current state,
+which changes its picker or enters the action; an action taken moves the game to the state the rules'
+deal calls for (:meth:`KalookiSession.settled`).
+
 **By camera** (issue 30; where the game has a card reader and the camera is there): a seat press with
 nothing picked asks the camera for the table (:class:`ReadingTable`); the table seen is compared with the
 one accepted (``device.sessions.kalooki_camera.plan_turn``) and each action it explains is submitted in
@@ -76,15 +84,24 @@ if TYPE_CHECKING:
 __all__ = [
     "PAD_DIGITS",
     "RECENT",
+    "CardPicked",
+    "Confirmed",
+    "DigitTyped",
     "Drawing",
     "KalookiSession",
     "KalookiStage",
+    "KalookiTouch",
+    "MeldTapped",
     "Over",
     "Picker",
     "Playing",
+    "RankPicked",
     "ReadingTable",
     "RefusedTable",
     "Revealing",
+    "SuitPicked",
+    "Touch",
+    "TouchName",
     "TurningUp",
     "money",
     "run_cards",
@@ -197,10 +214,80 @@ def _cards_of(act: object) -> Sequence[Card]:
     return ()  # a draw from the stock, a hand's points
 
 
+# --- the touches: what the table screen's targets send to the current state ------------------------
+
+TouchName = Literal[
+    "to",  # to: the run up to the rank tapped next
+    "back",  # < (or Backspace): undo on the picker, or the last digit on the number pad
+    "clear",  # Clear: the entry (or the points typed)
+    "keep_meld",  # + Meld: the cards so far are one meld of the coming lay-down
+    "lay_down",  # Lay down
+    "discard",  # Discard (in play), Turned-up card (at a deal's start): the entry's one card
+    "stock",  # Stock: draw from the stock
+    "discard_pile",  # Discard pile: draw its top card
+    "reveal",  # Enter hand: the entry is the hand of the loser named
+    "points",  # Points: the number pad instead of the picker
+    "cards",  # Cards: back to the picker
+    "enter_points",  # Enter points: the points typed are the loser's
+]
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A touch without data (``lay_down``, ``stock``, …), as an event for the current state."""
+
+    name: TouchName
+
+
+@dataclass(frozen=True)
+class RankPicked:
+    """A rank of the picker (1 the ace … 13 the king): a card with the suit waiting, or the run's end."""
+
+    rank: int
+
+
+@dataclass(frozen=True)
+class SuitPicked:
+    suit: str
+
+
+@dataclass(frozen=True)
+class CardPicked:
+    """A whole card in one tap: the joker key, a card of the recent row."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class MeldTapped:
+    """A meld of the table tapped (its index): the cards picked are built on it, or release its joker."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class DigitTyped:
+    """A digit of the number pad (the points of a loser's hand)."""
+
+    digit: int
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """Enter on the keyboard: the seat button's entry without the camera (the seat to move's, else
+    seat 0's): the discard, the turned-up card, the loser's hand or points."""
+
+    seat: int
+
+
+KalookiTouch = Touch | RankPicked | SuitPicked | CardPicked | MeldTapped | DigitTyped | Confirmed
+
+
 class KalookiStage(State["KalookiSession"]):
     """A phase of a deal, the rules' (``Deal.phase``), owning the cards being entered on the picker:
     an entry taken starts the next state with an empty picker; a refused one keeps them. A reading of
-    the table (``Seen``: by the card reader, where the game has one) goes to :meth:`seen`."""
+    the table (``Seen``: by the card reader, where the game has one) goes to :meth:`seen`; a touch of
+    the screen (:data:`KalookiTouch`) to :meth:`touched`."""
 
     def __init__(self) -> None:
         self.picker = Picker()
@@ -212,14 +299,82 @@ class KalookiStage(State["KalookiSession"]):
             session.on_timeout()
         elif isinstance(event, Seen) and isinstance(event.observation, CardTable) and not session.finished:
             return self.seen(session, event.observation, event.kind == "requested")
+        elif isinstance(event, Confirmed):
+            if not session.finished:
+                self.confirm(session, event.seat)
+        elif isinstance(event, KalookiTouch):
+            return self.touched(session, event)
         return None
 
     def pressed(self, session: KalookiSession, seat: int) -> KalookiStage | None:
-        session.confirm(seat)
+        """The seat button (without a reading of the table): the phase's entry, :meth:`confirm`."""
+        if not session.finished:
+            self.confirm(session, seat)
         return None
+
+    def confirm(self, session: KalookiSession, seat: int) -> bool:
+        """The entry the seat button (or Enter) makes in this phase; whether it was taken."""
+        return False
 
     def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
         return None
+
+    def touched(self, session: KalookiSession, event: KalookiTouch) -> KalookiStage | None:
+        """A touch: the picker's keys and a table meld in every phase; the phase's own buttons in
+        :meth:`action`."""
+        picker = self.picker
+        if isinstance(event, RankPicked):
+            picker.tap_rank(event.rank)
+        elif isinstance(event, SuitPicked):
+            picker.tap_suit(event.suit)
+        elif isinstance(event, CardPicked):
+            picker.add(event.card)
+        elif isinstance(event, MeldTapped):
+            self.build(session, event.index)
+        elif isinstance(event, Touch) and event.name == "to":
+            picker.tap_to()
+        elif isinstance(event, Touch) and event.name == "back":
+            picker.back()
+        elif isinstance(event, Touch) and event.name == "clear":
+            picker.clear()
+        elif isinstance(event, Touch):
+            return self.action(session, event.name)
+        return None
+
+    def action(self, session: KalookiSession, name: TouchName) -> KalookiStage | None:
+        """One of the phase's buttons (only the current phase's are drawn)."""
+        return None
+
+    def build(self, session: KalookiSession, index: int) -> bool:
+        """A table meld was tapped with cards picked: build them on it, or release its joker (the
+        rules refuse either outside the play)."""
+        cards = tuple(self.picker.cards)
+        if not cards:
+            session.refuse("pick_cards_first", "pick the cards to build on the meld first")
+            return False
+        deal = session.deal
+        meld = deal.table[index] if 0 <= index < len(deal.table) else None
+        ends: tuple[Literal["low", "high"], ...] = ("high", "low") if isinstance(meld, RunMeld) else ("high",)
+        refused: list[IllegalAction] = []
+        for act in (*(Build(index, cards, end) for end in ends), ReleaseJoker(index, cards)):
+            try:
+                session.state.apply(act)
+            except IllegalAction as exc:
+                refused.append(exc)
+                continue
+            return session.take(act, "release" if isinstance(act, ReleaseJoker) else "build")
+        # The build's reason, unless the rules say those cards release a joker (then the release's).
+        shown = refused[-1] if refused[0].code == "joker_release" else refused[0]
+        session.refuse(shown.code, shown.message, **shown.details)
+        return False
+
+    def one_card(self, session: KalookiSession) -> Card | None:
+        """The entry's one card (the discard, the turned-up card); refused unless there is exactly one."""
+        cards = self.picker.cards
+        if len(cards) != 1 or self.picker.groups:
+            session.refuse("pick_one_card", "pick exactly one card", count=len(cards))
+            return None
+        return cards[0]
 
 
 class TurningUp(KalookiStage):
@@ -233,10 +388,20 @@ class TurningUp(KalookiStage):
             return ReadingTable(self)
         return super().pressed(session, seat)
 
+    def confirm(self, session: KalookiSession, seat: int) -> bool:
+        """The entry's one card is the card turned up (any seat may enter it)."""
+        card = self.one_card(session)
+        return card is not None and session.take(TurnUp(card), "turn_up")
+
+    def action(self, session: KalookiSession, name: TouchName) -> KalookiStage | None:
+        if name == "discard":  # Turned-up card
+            self.confirm(session, 0)
+        return None
+
     def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
         top = table.discard_top
         if top is not None and not top.is_joker:
-            session.enter_seen(TurnUp(top), "turn_up")
+            session.take(TurnUp(top), "turn_up")
         return None
 
 
@@ -252,12 +417,22 @@ class Drawing(KalookiStage):
             return ReadingTable(self)  # a whole turn since the last press: the draw is read too
         return super().pressed(session, seat)
 
+    def confirm(self, session: KalookiSession, seat: int) -> bool:
+        if not session.pressed_out_of_turn(seat):
+            session.refuse("draw_first", "draw a card first: the stock or the discard pile")
+        return False
+
+    def action(self, session: KalookiSession, name: TouchName) -> KalookiStage | None:
+        if name in ("stock", "discard_pile"):
+            session.take(DrawStock() if name == "stock" else DrawDiscard(), "draw")
+        return None
+
     def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
         draw = draw_seen(session.deal, table.discard_top)
         if draw is None and _table_grew(session.deal, table):
             draw = DrawStock()  # melds laid before any draw was seen: the card came from the stock
         if draw is not None:
-            session.enter_seen(draw, "draw")
+            session.take(draw, "draw")
         return None
 
 
@@ -276,6 +451,30 @@ class Playing(KalookiStage):
         if not self.picker.cards and session.camera_reads() and not session.pressed_out_of_turn(seat):
             return ReadingTable(self)
         return super().pressed(session, seat)
+
+    def confirm(self, session: KalookiSession, seat: int) -> bool:
+        """The entry's one card is discarded: the turn's end."""
+        if session.pressed_out_of_turn(seat):
+            return False
+        return self.discard(session)
+
+    def discard(self, session: KalookiSession) -> bool:
+        card = self.one_card(session)
+        return card is not None and session.take(Discard(card), "discard")
+
+    def action(self, session: KalookiSession, name: TouchName) -> KalookiStage | None:
+        if name == "keep_meld":
+            if not self.picker.keep_meld():
+                session.refuse("pick_cards_first", "pick the cards of the meld first")
+        elif name == "lay_down":
+            melds = self.picker.melds()
+            if not melds:
+                session.refuse("pick_cards_first", "pick the cards of the meld first")
+            else:
+                session.take(LayDown(melds), "lay_down")
+        elif name == "discard":
+            self.discard(session)
+        return None
 
 
 class ReadingTable(KalookiStage):
@@ -301,6 +500,13 @@ class ReadingTable(KalookiStage):
     def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
         return session.judge(self.back, table) if requested else None
 
+    def confirm(self, session: KalookiSession, seat: int) -> bool:
+        return self.back.confirm(session, seat)
+
+    def touched(self, session: KalookiSession, event: KalookiTouch) -> KalookiStage | None:
+        """The screen stays the phase's while the table is read: its touches are the phase's."""
+        return self.back.touched(session, event)
+
     def label(self) -> str:
         return f"ReadingTable({self.back.phase})"
 
@@ -314,6 +520,53 @@ class Revealing(KalookiStage):
     def __init__(self) -> None:
         super().__init__()
         self.pad: str | None = None
+
+    def confirm(self, session: KalookiSession, seat: int) -> bool:
+        """Any seat button enters (between turns), as Enter hand or Enter points does."""
+        return self.reveal(session) if self.pad is None else self.enter_points(session)
+
+    def touched(self, session: KalookiSession, event: KalookiTouch) -> KalookiStage | None:
+        if self.pad is None:
+            return super().touched(session, event)
+        if isinstance(event, DigitTyped):
+            if len(self.pad) < PAD_DIGITS:
+                self.pad = str(int(self.pad + str(event.digit)))  # no leading zeros
+                session.refusal = None  # the refusal was of the points typed before
+        elif isinstance(event, Touch) and event.name == "back":
+            if self.pad:
+                self.pad = self.pad[:-1]
+                session.refusal = None
+        elif isinstance(event, Touch) and event.name == "clear":
+            self.pad = ""
+        elif isinstance(event, Touch):
+            return self.action(session, event.name)
+        return None
+
+    def action(self, session: KalookiSession, name: TouchName) -> KalookiStage | None:
+        if name in ("points", "cards") and session.revealing() is not None:
+            # Points opens the number pad for the loser named on the screen; Cards goes back.
+            self.pad = "" if name == "points" else None
+            self.picker.clear()
+        elif name == "reveal":
+            self.reveal(session)
+        elif name == "enter_points":
+            self.enter_points(session)
+        return None
+
+    def reveal(self, session: KalookiSession) -> bool:
+        """The entry is the hand left to the loser named on the screen (his penalty follows)."""
+        seat = session.revealing()
+        return seat is not None and session.take(RevealHand(seat, tuple(self.picker.cards)), "reveal")
+
+    def enter_points(self, session: KalookiSession) -> bool:
+        """The points typed on the pad: the penalty points of the hand of the loser named."""
+        seat = session.revealing()
+        if seat is None or self.pad is None:
+            return False
+        if not self.pad:
+            session.refuse("type_points_first", "type the points of the hand first")
+            return False
+        return session.take(HandPoints(seat, int(self.pad)), "points")
 
 
 class Over(KalookiStage):
@@ -426,16 +679,12 @@ class KalookiSession(GameSession):
     @property
     def picker(self) -> Picker:
         """The cards being entered: the current state's (while the table is read, the play's)."""
-        stage = self.stage
-        if isinstance(stage, ReadingTable):
-            stage = stage.back
-        assert isinstance(stage, KalookiStage)
-        return stage.picker
+        return self.current_stage().picker
 
     @property
     def refused_table(self) -> RefusedTable | None:
         """The table the camera saw at the last refused press of this move (to outline)."""
-        stage = self.stage
+        stage = self.current_stage()
         return stage.refused if isinstance(stage, Playing) else None
 
     # --- by camera -----------------------------------------------------------------------------------
@@ -443,10 +692,6 @@ class KalookiSession(GameSession):
     def camera_reads(self) -> bool:
         """Whether a press asks the camera: the game has a card reader and the camera is there."""
         return self.reader is not None and self.camera_lost is None
-
-    def enter_seen(self, act: Action, what: str) -> bool:
-        """An action the camera saw (the turned-up card, the draw), entered as if picked."""
-        return self._enter(act, what)
 
     def judge(self, back: KalookiStage, table: CardTable) -> KalookiStage | None:
         """The table read at a press: each action that explains it submitted in turn (the state after
@@ -464,14 +709,14 @@ class KalookiSession(GameSession):
             if table.discard_top is None:
                 self.refuse("nothing_turned_up", "no card seen on the discard pile")
                 return back
-            self.enter_seen(TurnUp(table.discard_top), "turn_up")
+            self.take(TurnUp(table.discard_top), "turn_up")
             return None
         if deal.phase == "draw":
             draw = draw_seen(deal, table.discard_top)
             if draw is None:
                 self.refuse("draw_first", "no draw seen: tap Stock or Discard pile")
                 return back
-            if not self.enter_seen(draw, "draw"):
+            if not self.take(draw, "draw"):
                 return back
             deal = self.deal
         try:
@@ -502,7 +747,7 @@ class KalookiSession(GameSession):
     @property
     def pad(self) -> str | None:
         """The points typed on the number pad (:class:`Revealing`); ``None``: the hand's cards."""
-        stage = self.stage
+        stage = self.current_stage()
         return stage.pad if isinstance(stage, Revealing) else None
 
     def revealing(self) -> int | None:
@@ -528,118 +773,13 @@ class KalookiSession(GameSession):
 
     # --- entries -------------------------------------------------------------------------------------
 
-    def _enter(self, act: Action, what: str) -> bool:
+    def take(self, act: Action, what: str) -> bool:
+        """An entry (picked, tapped or seen by the camera) submitted; ``what`` it was, for the screen."""
         if not self.submit(act):
             return False
         self.last_entry = what
         self.timed_out = None
         return True
-
-    def draw(self, from_stock: bool) -> bool:
-        return self._enter(DrawStock() if from_stock else DrawDiscard(), "draw")
-
-    def lay_down(self) -> bool:
-        melds = self.picker.melds()
-        if not melds:
-            self.refuse("pick_cards_first", "pick the cards of the meld first")
-            return False
-        return self._enter(LayDown(melds), "lay_down")
-
-    def keep_meld(self) -> None:
-        if not self.picker.keep_meld():
-            self.refuse("pick_cards_first", "pick the cards of the meld first")
-
-    def on_meld(self, index: int) -> bool:
-        """A table meld was tapped with cards picked: build them on it, or release its joker."""
-        cards = tuple(self.picker.cards)
-        if not cards:
-            self.refuse("pick_cards_first", "pick the cards to build on the meld first")
-            return False
-        meld = self.deal.table[index] if 0 <= index < len(self.deal.table) else None
-        ends: tuple[Literal["low", "high"], ...] = ("high", "low") if isinstance(meld, RunMeld) else ("high",)
-        refused: list[IllegalAction] = []
-        for act in (*(Build(index, cards, end) for end in ends), ReleaseJoker(index, cards)):
-            try:
-                self.state.apply(act)
-            except IllegalAction as exc:
-                refused.append(exc)
-                continue
-            return self._enter(act, "release" if isinstance(act, ReleaseJoker) else "build")
-        # The build's reason, unless the rules say those cards release a joker (then the release's).
-        shown = refused[-1] if refused[0].code == "joker_release" else refused[0]
-        self.refuse(shown.code, shown.message, **shown.details)
-        return False
-
-    def discard(self) -> bool:
-        """The entry's one card: discarded (in play), or the turned-up card (at the start of a deal)."""
-        cards = self.picker.cards
-        if len(cards) != 1 or self.picker.groups:
-            self.refuse("pick_one_card", "pick exactly one card", count=len(cards))
-            return False
-        if self.deal.phase == "turn_up":
-            return self._enter(TurnUp(cards[0]), "turn_up")
-        return self._enter(Discard(cards[0]), "discard")
-
-    def reveal(self) -> bool:
-        """The entry is the hand left to the loser named on the screen (his penalty follows)."""
-        seat = self.revealing()
-        if seat is None:
-            return False
-        return self._enter(RevealHand(seat, tuple(self.picker.cards)), "reveal")
-
-    # --- the number pad: a loser's points instead of his hand ----------------------------------------
-
-    def use_pad(self, on: bool) -> None:
-        """*Points* opens the number pad for the loser named on the screen; *Cards* goes back."""
-        stage = self.stage
-        if self.revealing() is None or not isinstance(stage, Revealing):
-            return
-        stage.pad = "" if on else None
-        stage.picker.clear()
-
-    def pad_digit(self, digit: int) -> None:
-        stage = self.stage
-        if isinstance(stage, Revealing) and stage.pad is not None and len(stage.pad) < PAD_DIGITS:
-            stage.pad = str(int(stage.pad + str(digit)))  # no leading zeros
-            self.refusal = None  # the refusal was of the points typed before
-
-    def pad_back(self) -> None:
-        stage = self.stage
-        if isinstance(stage, Revealing) and stage.pad:
-            stage.pad = stage.pad[:-1]
-            self.refusal = None
-
-    def clear_pad(self) -> None:
-        """*Clear* on the number pad: no points typed."""
-        stage = self.stage
-        if isinstance(stage, Revealing) and stage.pad is not None:
-            stage.pad = ""
-
-    def enter_points(self) -> bool:
-        """The points typed on the pad: the penalty points of the hand of the loser named."""
-        seat = self.revealing()
-        if seat is None or self.pad is None:
-            return False
-        if not self.pad:
-            self.refuse("type_points_first", "type the points of the hand first")
-            return False
-        return self._enter(HandPoints(seat, int(self.pad)), "points")
-
-    def confirm(self, seat: int) -> bool:
-        """The seat button: the discard (the turn's end); at the start of a deal the turned-up card, at
-        its end the loser's hand (or its points)."""
-        if self.finished:
-            return False
-        if self.deal.phase == "turn_up":
-            return self.discard()
-        if self.revealing() is not None:  # between turns any seat button enters, as Enter hand does
-            return self.reveal() if self.pad is None else self.enter_points()
-        if self.pressed_out_of_turn(seat):
-            return False
-        if self.deal.phase == "draw":
-            self.refuse("draw_first", "draw a card first: the stock or the discard pile")
-            return False
-        return self.discard()
 
     def on_timeout(self) -> None:
         seat = self.current_seat

@@ -14,7 +14,15 @@ import pytest
 from device.events import ButtonEvent, Seen
 from device.journal import Journal
 from device.readings import HeldReadings
-from device.sessions.kalooki import Drawing, KalookiSession, Playing, ReadingTable, TurningUp
+from device.sessions.kalooki import (
+    CardPicked,
+    Drawing,
+    KalookiSession,
+    Playing,
+    ReadingTable,
+    Touch,
+    TurningUp,
+)
 from device.sessions.kalooki_camera import CardTable
 from device.timer import MoveTimer
 from rules.kalooki import Card, DrawDiscard, DrawStock, KalookiOptions, parse_cards
@@ -172,15 +180,15 @@ def test_a_card_taken_from_a_meld_is_refused_naming_it(session: KalookiSession) 
 def test_a_press_with_a_card_picked_discards_it_as_before(session: KalookiSession) -> None:
     """The picker stays the way to play: a card picked and the seat button is the discard."""
     press(session, 0, Table([], Card.parse("2C")))
-    session.draw(from_stock=True)
-    session.picker.add(Card.parse("4D"))
+    session.send(Touch("stock"))
+    session.send(CardPicked(Card.parse("4D")))
     session.handle(ButtonEvent(0, "press"))
     assert session.deal.discard_top == Card.parse("4D") and session.deal.turn == 1
 
 
 def test_without_a_reader_the_press_never_asks_the_camera(session: KalookiSession, monkeypatch) -> None:
     monkeypatch.setattr(KalookiSession, "reader", None)
-    session.picker.add(Card.parse("2C"))
+    session.send(CardPicked(Card.parse("2C")))
     session.handle(ButtonEvent(0, "press"))
     readings = session.readings
     assert isinstance(readings, HeldReadings) and readings.requests == []
