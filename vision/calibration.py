@@ -5,7 +5,8 @@ top-left, top-right, bottom-right and bottom-left corners, and the play area is 
 four marker centres. The top-down view keeps roughly the camera's resolution: its size is the mean
 length of the quadrilateral's opposite sides. The *hold zone* is a rectangle of the top-down view where
 players put the dice they keep. Zones are named (``zones``: ``{"hold": …}`` for the dice games, none for
-a tile table), so a game asks for the zones it uses and the screen labels them.
+a tile table, ``stock`` and ``discard`` for a card table: ``named_zones``, see ``vision.card_zones``),
+so a game asks for the zones it uses and the screen labels them.
 
 >>> c = Calibration.identity((640, 480), hold_zone=HoldZone(0, 400, 640, 480))
 >>> c.in_hold_zone((10, 420)), c.in_hold_zone((10, 10))
@@ -84,6 +85,7 @@ class Calibration:
     homography: Matrix
     play_size: tuple[int, int]
     hold_zone: HoldZone | None = None
+    named_zones: tuple[tuple[str, HoldZone], ...] = ()  # other zones by name (a card table's piles)
 
     @classmethod
     def identity(cls, play_size: tuple[int, int], hold_zone: HoldZone | None = None) -> Calibration:
@@ -130,7 +132,8 @@ class Calibration:
     @property
     def zones(self) -> dict[str, HoldZone]:
         """The named zones of the play area (top-down pixels)."""
-        return {} if self.hold_zone is None else {HOLD: self.hold_zone}
+        zones = {} if self.hold_zone is None else {HOLD: self.hold_zone}
+        return {**zones, **dict(self.named_zones)}
 
     def zone_at(self, point: tuple[float, float]) -> str | None:
         """The name of the zone a play-area point lies in, or ``None``."""
@@ -157,9 +160,14 @@ class Calibration:
 
     def to_json(self) -> str:
         zone = None if self.hold_zone is None else str(self.hold_zone)
-        return json.dumps(
-            {"homography": self.homography, "play_size": self.play_size, "hold_zone": zone}, indent=2
-        )
+        data: dict[str, object] = {
+            "homography": self.homography,
+            "play_size": self.play_size,
+            "hold_zone": zone,
+        }
+        if self.named_zones:
+            data["zones"] = {name: str(z) for name, z in self.named_zones}
+        return json.dumps(data, indent=2)
 
     @classmethod
     def from_json(cls, text: str) -> Calibration:
@@ -170,9 +178,10 @@ class Calibration:
             width, height = (int(v) for v in data["play_size"])
             hold = data.get("hold_zone")
             zone = None if hold is None else HoldZone.parse(str(hold))
+            named = tuple((str(k), HoldZone.parse(str(v))) for k, v in dict(data.get("zones") or {}).items())
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"not a calibration: {exc}") from exc
-        return cls(homography, (width, height), zone)
+        return cls(homography, (width, height), zone, named)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json() + "\n")
