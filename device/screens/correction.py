@@ -3,7 +3,9 @@
 Tapping a die steps its value (1…6); on the second and third roll a Hold button under each die says
 whether it was kept from the previous roll. "Use these dice" enters them as the roll. Opened on a roll
 already entered (the camera was sure of a die it misread), "Correct this roll" corrects that roll
-instead (``DiceSession.amend``: no roll used, journaled).
+instead (``RollAmended``: no roll used, journaled). Each of these touches is an event for the session's
+current state (:class:`device.sessions.dice.Correcting`): ``DiceEntered``, ``RollAmended``,
+``Touch("cancel")``; the dice being set are this screen's until one of them is sent.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pygame
 from device.host import Host
 from device.screens.base import screen
 from device.screens.dice_table import DiceScreen
+from device.sessions.dice import DiceEntered, RollAmended, Touch
 from device.sessions.dice_events import DiceSeen
 from device.ui.canvas import Canvas
 from device.ui.widgets import draw_die
@@ -47,7 +50,7 @@ class CorrectionScreen(DiceScreen):
             self.unsure = [v is None for v in self.values]
 
     def back(self) -> None:
-        self.session.cancel_fix()
+        self.session.send(Touch("cancel"))
         self.host.show_game()
 
     def step(self, i: int) -> None:
@@ -62,7 +65,7 @@ class CorrectionScreen(DiceScreen):
         """*Correct this roll*: the turn's latest roll, entered with a die misread, as it lies."""
         if any(v is None for v in self.values):
             return
-        self.session.amend([int(v) for v in self.values if v is not None])
+        self.session.send(RollAmended(tuple(int(v) for v in self.values if v is not None)))
         self.host.show_game()
 
     def amendable(self) -> bool:
@@ -77,8 +80,8 @@ class CorrectionScreen(DiceScreen):
     def use(self) -> None:
         if any(v is None for v in self.values):
             return
-        values = [int(v) for v in self.values if v is not None]
-        self.session.correct(values, self.held)
+        values = tuple(int(v) for v in self.values if v is not None)
+        self.session.send(DiceEntered(values, tuple(self.held)))
         self.host.show_game()
 
     def draw(self, canvas: Canvas) -> None:

@@ -4,6 +4,11 @@ player's sheet.
 
 The right-hand panel shows either the choices (after a roll) or the sheets; a tab switches. The triple
 variant's 39 boxes are shown one column (×1, ×2, ×3) at a time.
+
+What differs from state to state of the session (rolling, choosing, asking) is drawn by the state's
+panel (``device.screens.dice_panels``): the touch under the dice and the body under the tabs. The
+touches are events for the current state (``DiceSession.send``: ``BoxPicked``, ``Touch("enter")``,
+``Touch("fix_dice")``, ``Answered``), as are the keyboard's arrows and Enter.
 """
 
 from __future__ import annotations
@@ -16,19 +21,19 @@ import pygame
 from device.events import Event, Key
 from device.host import Host
 from device.screens.base import Screen, screen
-from device.screens.coach_panel import coach_box, coach_hold, draw_coach_notice, hints_on
+from device.screens.coach_panel import coach_hold
+from device.screens.dice_panels import Panel, panel_of
 from device.screens.table import TableScreen
-from device.sessions.dice import DiceSession
+from device.sessions.dice import BoxPicked, DiceSession, DiceStage, Touch
 from device.ui.camera_panel import CameraPanel
 from device.ui.canvas import Canvas
-from device.ui.names import box_base, box_column, box_label, box_name, seat_colour
+from device.ui.names import box_base, box_column, box_name, seat_colour
 from device.ui.score_grid import GridLayout, ScoreGrid
-from device.ui.theme import ACCENT, GOOD, PANEL, TEXT_DIM
+from device.ui.theme import ACCENT, TEXT_DIM
 from device.ui.widgets import draw_die
 from rules.dice import RollDice
 from vision.calibration import HOLD
 
-TIMEOUT_NOTICE_SECONDS = 8.0  # how long the box the timer entered stays on the screen
 MAX_ROLLS = 3
 
 
@@ -56,6 +61,7 @@ class DiceTableScreen(TableScreen):
         self.sheet_page = 0
         self.camera_panel = CameraPanel("seen_die")
         self._rolls_seen: tuple[int, int] = (-1, -1)  # (seq, rolls used) at the last draw
+        self.panels: dict[type[Panel], Panel] = {}
 
     @property
     def session(self) -> DiceSession:
@@ -70,11 +76,8 @@ class DiceTableScreen(TableScreen):
     # --- keys (a keyboard at the table; the seat buttons go to the session) ---------------------------
 
     def handle(self, event: Event) -> None:
-        session = self.session
         if isinstance(event, Key) and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            seat = session.current_seat
-            if seat is not None:
-                session.confirm(seat)
+            self.session.send(Touch("enter"))
         elif isinstance(event, Key) and event.key in (
             pygame.K_LEFT,
             pygame.K_RIGHT,
@@ -93,15 +96,17 @@ class DiceTableScreen(TableScreen):
         current = self.session.selected
         index = boxes.index(current) + step if current in boxes else (0 if step > 0 else len(boxes) - 1)
         box = boxes[index % len(boxes)]
-        self.session.select(box)
+        self.session.send(BoxPicked(box))
         self.page = box_column(box)
 
-    def confirm_touch(self) -> None:
-        seat = self.session.current_seat
-        if seat is not None:
-            self.session.confirm(seat)
-
     # --- drawing -------------------------------------------------------------------------------------
+
+    def panel(self, stage: DiceStage) -> tuple[Panel, DiceStage]:
+        """The panel of ``stage`` (``device.screens.dice_panels``) and the state it draws."""
+        kind, shown = panel_of(stage)
+        if kind not in self.panels:
+            self.panels[kind] = kind(self)
+        return self.panels[kind], shown
 
     def draw(self, canvas: Canvas) -> None:
         canvas.begin()
@@ -111,11 +116,14 @@ class DiceTableScreen(TableScreen):
                 self.tab, self.page = "choices", 1  # a new roll: its choices
             self._rolls_seen = (session.seq, session.rolls_used)
         self.draw_status(canvas, session, self.draw_top(canvas))
+        stage = session.stage
+        assert isinstance(stage, DiceStage)
+        panel, shown = self.panel(stage)
         left = pygame.Rect(canvas.px(8), canvas.px(64), canvas.px(304), canvas.height - canvas.px(72))
         right = pygame.Rect(
             left.right + canvas.px(8), left.top, canvas.width - left.right - canvas.px(16), left.height
         )
-        self.draw_left(canvas, session, left)
+        self.draw_left(canvas, session, panel, shown, left)
         tab_h = canvas.px(52)
         tw = (right.width - canvas.px(8) * 2) // 3
         if self.is_triple():
@@ -134,7 +142,7 @@ class DiceTableScreen(TableScreen):
             selected=self.tab == "sheets",
             size=20,
         )
-        if self.tab == "sheets" and session.question is None:
+        if self.tab == "sheets" and panel.sheets:
             body_probe = pygame.Rect(right.left, right.top + tab_h + canvas.px(8), right.width, 0)
             body_probe.height = right.bottom - body_probe.top
             layout = self.sheet_layout(session, body_probe, canvas)
@@ -159,75 +167,7 @@ class DiceTableScreen(TableScreen):
         body = pygame.Rect(
             right.left, right.top + tab_h + canvas.px(8), right.width, right.height - tab_h - canvas.px(8)
         )
-        if session.question is not None:
-            self.draw_question(canvas, body)
-            return
-        notice = self.timeout_notice(session)
-        if notice:
-            box = pygame.Rect(body.left, body.top, body.width, canvas.px(84))
-            canvas.shape(box, PANEL, radius=canvas.px(8))
-            canvas.paragraph(notice, box.inflate(-canvas.px(16), -canvas.px(8)), size=22, colour=ACCENT)
-            body = pygame.Rect(
-                body.left, box.bottom + canvas.px(8), body.width, body.bottom - box.bottom - canvas.px(8)
-            )
-        body = draw_coach_notice(self, canvas, body)
-        if self.tab == "choices":
-            self.draw_choices(canvas, session, body)
-        else:
-            self.draw_sheets(canvas, session, body)
-
-    def draw_question(self, canvas: Canvas, area: pygame.Rect) -> None:
-        """The device cannot tell whether the dice were thrown: the players say."""
-        canvas.shape(area, PANEL, radius=canvas.px(8))
-        inner = area.inflate(-canvas.px(24), -canvas.px(24))
-        canvas.text(
-            self._("Were the dice rolled?"),
-            (inner.left, inner.top, inner.width, canvas.px(40)),
-            size=28,
-            bold=True,
-            colour=ACCENT,
-        )
-        canvas.paragraph(
-            self._("The camera could not tell whether the dice were thrown or only moved."),
-            (inner.left, inner.top + canvas.px(48), inner.width, canvas.px(90)),
-            size=22,
-        )
-        w = (inner.width - canvas.px(16)) // 2
-        y = inner.bottom - canvas.px(64)
-        canvas.button(
-            (inner.left, y, w, canvas.px(64)),
-            self._("Yes, a new roll"),
-            partial(self.answer, True),
-            colour=GOOD,
-            size=22,
-        )
-        canvas.button(
-            (inner.left + w + canvas.px(16), y, w, canvas.px(64)),
-            self._("No, same roll"),
-            partial(self.answer, False),
-            size=22,
-        )
-
-    def answer(self, rolled: bool) -> None:
-        self.session.answer(rolled)
-
-    def timeout_notice(self, session: DiceSession) -> str:
-        """After a timeout, for a few seconds: which box the timer entered, for whom, and why."""
-        entry = session.timeout_entry
-        if entry is None or session.timer.now() - entry.at >= TIMEOUT_NOTICE_SECONDS:
-            return ""
-        name = session.players[entry.seat].name
-        box = box_label(self.tr, session.spec.name, entry.box)
-        if entry.unrolled:
-            return self._(
-                "Time ran out before the roll: {box} ({points}) entered for {name}.",
-                box=box,
-                points=entry.points,
-                name=name,
-            )
-        return self._(
-            "Time ran out: {box} ({points}) entered for {name}.", box=box, points=entry.points, name=name
-        )
+        panel.draw(canvas, session, shown, body)
 
     def set_tab(self, tab: str) -> None:
         self.tab = tab
@@ -252,7 +192,11 @@ class DiceTableScreen(TableScreen):
             rolls, (area.left + canvas.px(120), 0, canvas.px(150), area.height), size=24, colour=ACCENT
         )
 
-    def draw_left(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
+    def draw_left(
+        self, canvas: Canvas, session: DiceSession, panel: Panel, stage: DiceStage, area: pygame.Rect
+    ) -> None:
+        """The camera's picture, the dice (a die tapped: *Fix the dice*), the state's touch, *Fix the
+        dice* and the message line."""
         cam = pygame.Rect(area.left, area.top, area.width, area.width * 9 // 16)
         self.draw_camera(canvas, cam)
         size = canvas.px(52)
@@ -261,39 +205,22 @@ class DiceTableScreen(TableScreen):
         dice = session.dice
         held = session.held_now() if session.scene is not None else self.last_held(session)
         suggested = coach_hold(self.host)
+        fix = partial(session.send, Touch("fix_dice"))
         for i in range(5):
             rect = pygame.Rect(area.left + i * (size + gap), y, size, size)
             value = dice.values[i] if dice is not None else None
-            draw_die(canvas, rect, value, held=i in held, action=session.fix_dice)
+            draw_die(canvas, rect, value, held=i in held, action=fix)
             if i in suggested:
                 mark = pygame.Rect(rect.left, rect.bottom + canvas.px(2), rect.width, canvas.px(5))
                 canvas.shape(mark, ACCENT, radius=canvas.px(2))
                 canvas.record("coach_hold", str(value), mark)
         y += size + canvas.px(10)
-        choices = session.choices()
-        selected = session.selected
-        if selected is not None and selected in choices:
-            label = self._("Enter")
-            sub = f"{box_label(self.tr, session.spec.name, selected)}: {choices[selected]}"
-            canvas.button(
-                (area.left, y, area.width, canvas.px(64)),
-                label,
-                self.confirm_touch,
-                sublabel=sub,
-                colour=GOOD,
-                size=20,
-            )
-        else:
-            # What to do next is a hint, not a button: no button's shape, so nobody taps it in vain.
-            hint = self._("Roll the dice") if not choices else self._("Choose a box")
-            canvas.text(
-                hint, (area.left, y, area.width, canvas.px(64)), size=24, colour=ACCENT, align="center"
-            )
+        panel.action(canvas, session, stage, pygame.Rect(area.left, y, area.width, canvas.px(64)))
         y += canvas.px(72)
         canvas.button(
             (area.left, y, area.width, canvas.px(48)),
             self._("Fix the dice"),
-            session.fix_dice,
+            fix,
             size=20,
         )
         y += canvas.px(56)
@@ -325,37 +252,6 @@ class DiceTableScreen(TableScreen):
             zone_labels={HOLD: self._("Hold zone")},
             moving=self._("Rolling…"),
         )
-
-    def draw_choices(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None:
-        choices = session.choices()
-        if not choices:
-            canvas.paragraph(
-                self._("Roll the dice. Dice put in the hold zone stay held for the next roll."),
-                area.inflate(-canvas.px(16), -canvas.px(16)),
-                size=22,
-                colour=TEXT_DIM,
-            )
-            return
-        boxes = [b for b in choices if not self.is_triple() or box_column(b) == self.page]
-        best = coach_box(self.host) if hints_on(self.host) else session.best_choice()
-        cols, rows = 3, 5
-        gap = canvas.px(6)
-        w = (area.width - gap * (cols - 1)) // cols
-        h = min(canvas.px(72), (area.height - gap * (rows - 1)) // rows)
-        game = session.spec.name
-        for i, box in enumerate(boxes[: cols * rows]):
-            r = pygame.Rect(area.left + (i % cols) * (w + gap), area.top + (i // cols) * (h + gap), w, h)
-            canvas.button(
-                r,
-                box_name(self.tr, game, box),
-                partial(session.select, box),
-                sublabel=str(choices[box]),
-                sublabel_size=24,
-                sublabel_role="score",
-                selected=box == session.selected,
-                highlight=box == best,
-                size=20,
-            )
 
     def score_grid(self, session: DiceSession) -> ScoreGrid:
         """The players' sheets as a grid: box rows, then the bonus rows (``×1 ×2 ×3`` on the triple)."""

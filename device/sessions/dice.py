@@ -7,8 +7,10 @@
   (each die of the table keeps the slot it had). Dice the players enter by hand carry no positions and
   are matched by value alone. A held die whose value matches no position is given a free position
   anyway, so the rules refuse the roll with ``held_die_changed`` and the screen says why.
-- A roll the camera is unsure of waits for the players to correct it (:meth:`DiceSession.correct`).
-- The player picks a box on the screen; the seat button (or the confirm button) enters it.
+- A roll the camera is unsure of waits for the players to correct it on the correction screen
+  (:class:`Correcting`: :class:`DiceEntered`).
+- The player picks a box on the screen (:class:`BoxPicked`); the seat button (or the *Enter* touch)
+  enters it.
 - When the move timer runs out the best-scoring box is entered; if the player has not rolled yet, the
   best box is entered as soon as the roll is seen. Either way :attr:`DiceSession.timeout_entry` says
   which box was entered for whom, for the screen's notice.
@@ -19,8 +21,15 @@ the time ran out before it), :class:`Choosing` (a box to pick: the box picked), 
 that a roll? the reading asked about), :class:`Correcting` (the players fix a reading on the correction
 screen: the roll waiting for them, if any) and :class:`Over`. A question and a correction keep the
 turn's state they came from, which *Cancel* and the answer go back to. The camera's readings arrive
-as ``Seen`` (``vision.DiceObservation``), the simulator's and the players' as
+as ``Seen`` (``vision.DiceObservation``), the simulator's as
 :class:`device.sessions.dice_events.DiceSeen`; both go the same way.
+
+The screens' touches are events for the current state (``session.send``), frozen like the others:
+:class:`Touch` (*Enter*, *Fix the dice*, *Cancel*), :class:`BoxPicked`, :class:`Answered` (*Were the
+dice rolled?*), :class:`DiceEntered` (*Use these dice*) and :class:`RollAmended` (*Correct this
+roll*). A state takes the touches it has a use for and lets the others go: only a question takes an
+answer, only a correction takes the dice entered; a question or a correction hands a box picked to
+the turn's state it keeps.
 """
 
 from __future__ import annotations
@@ -51,16 +60,22 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DICE_READER",
+    "Answered",
     "Asking",
+    "BoxPicked",
     "Choosing",
     "Correcting",
+    "DiceEntered",
     "DicePhase",
     "DiceSession",
     "DiceStage",
     "Over",
     "PokerDiceSession",
+    "RollAmended",
     "Rolling",
     "TimeoutEntry",
+    "Touch",
+    "TouchName",
     "YahtzeeSession",
     "dice_fixes",
     "roll_from_seen",
@@ -162,9 +177,64 @@ def roll_from_seen(dice: Sequence[SeenDie], previous: Roll | None) -> tuple[Roll
     return Roll(tuple(int(v) for v in slots if v is not None)), tuple(sorted(held_positions))
 
 
+# --- the touches: what the dice screens' targets send to the current state ----------------------------
+
+TouchName = Literal[
+    "enter",  # Enter (or the keyboard's Enter): the box picked, for the seat to move
+    "fix_dice",  # Fix the dice (or a die tapped): the correction screen
+    "cancel",  # Cancel on the correction screen: back without entering dice
+]
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A touch without data (``enter``, ``fix_dice``, ``cancel``), as an event for the current state."""
+
+    name: TouchName
+
+
+@dataclass(frozen=True)
+class BoxPicked:
+    """A box tapped (or reached with the arrow keys): the box the seat button enters."""
+
+    box: str
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The players' answer to *Were the dice rolled?*: a new roll (enter it) or the same roll."""
+
+    rolled: bool
+
+
+@dataclass(frozen=True)
+class DiceEntered:
+    """*Use these dice*: the players' own reading of the dice, in the correction screen's order (the
+    roll waiting for them in slot order), and whether each was held."""
+
+    values: tuple[int, ...]
+    held: tuple[bool, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.values) != len(self.held):
+            raise ValueError(f"{len(self.values)} dice entered with {len(self.held)} held marks")
+
+
+@dataclass(frozen=True)
+class RollAmended:
+    """*Correct this roll*: the turn's latest roll, entered with a die the camera misread with
+    confidence, as the dice lie (:meth:`DiceSession.amend_roll`)."""
+
+    values: tuple[int, ...]
+
+
+# --- the phases --------------------------------------------------------------------------------------
+
+
 class DiceStage(State["DiceSession"]):
     """A phase of a dice game's turn. Every state takes the dice seen (the camera's, the players'
-    entered by hand) the same way (:meth:`DiceSession.on_dice`), the seat button and the move timer."""
+    entered by hand) the same way (:meth:`DiceSession.on_dice`), the seat button, the move timer, the
+    *Enter* touch (the seat button of the seat to move) and *Fix the dice*."""
 
     def handle(self, session: DiceSession, event: object) -> DiceStage | None:
         if isinstance(event, ButtonEvent):
@@ -177,6 +247,12 @@ class DiceStage(State["DiceSession"]):
             session.on_reading(event)
         elif isinstance(event, DiceSeen):
             session.on_dice(event)
+        elif isinstance(event, Touch) and event.name == "enter":
+            seat = session.current_seat
+            if seat is not None:
+                session.confirm(seat)
+        elif isinstance(event, Touch) and event.name == "fix_dice":
+            return Correcting(None, self.base())  # the players enter the dice themselves
         return None
 
     def base(self) -> Rolling | Choosing:
@@ -198,10 +274,18 @@ class Rolling(DiceStage):
 
 @dataclass(eq=False)
 class Choosing(DiceStage):
-    """A box to pick (``selected``), entered by the seat button; or a roll more."""
+    """A box to pick (``selected``: a box open for these dice), entered by the seat button; or a roll
+    more."""
 
     name: ClassVar[str] = "choosing"
     selected: str | None = None
+
+    def handle(self, session: DiceSession, event: object) -> DiceStage | None:
+        if isinstance(event, BoxPicked):
+            if event.box in session.choices():
+                self.selected = event.box
+            return None
+        return super().handle(session, event)
 
     def base(self) -> Choosing:
         return self
@@ -215,6 +299,19 @@ class Asking(DiceStage):
     question: Verdict
     back: Rolling | Choosing
 
+    def handle(self, session: DiceSession, event: object) -> DiceStage | None:
+        if isinstance(event, Answered):
+            if not event.rolled:
+                return self.back
+            session.go(self.back, "Answered")
+            throw = as_roll(self.question, later=session.current_roll is not None)
+            assert throw.scene is not None
+            session.enter_roll(throw, DiceSeen(tuple(p.die for p in throw.scene.dice)))
+            return None
+        if isinstance(event, BoxPicked):
+            return self.back.handle(session, event)  # the turn's box, picked under the question
+        return super().handle(session, event)
+
     def base(self) -> Rolling | Choosing:
         return self.back
 
@@ -227,6 +324,28 @@ class Correcting(DiceStage):
     name: ClassVar[str] = "correcting"
     pending: DiceSeen | None
     back: Rolling | Choosing
+
+    def handle(self, session: DiceSession, event: object) -> DiceStage | None:
+        if isinstance(event, Touch) and event.name == "cancel":
+            return self.back  # the reading waiting for the players is dropped
+        if isinstance(event, Touch) and event.name == "fix_dice":
+            return None  # already open
+        if isinstance(event, DiceEntered):
+            # Of a reading the camera waits on, each die the players changed — the reader sure of it
+            # or not — and each unsure die they confirmed is journaled beside the roll it enters.
+            fixes = dice_fixes(self.pending, event.values)
+            if self.pending is None:
+                session.go(self.back, "DiceEntered")  # opened by the players: nothing waits on it
+            dice = tuple(SeenDie(v, h) for v, h in zip(event.values, event.held, strict=True))
+            session.on_dice(DiceSeen(dice), fixes)
+            return None
+        if isinstance(event, RollAmended):
+            session.go(self.back, "RollAmended")
+            session.amend_roll(event.values)
+            return None
+        if isinstance(event, BoxPicked):
+            return self.back.handle(session, event)
+        return super().handle(session, event)
 
     def base(self) -> Rolling | Choosing:
         return self.back
@@ -253,7 +372,6 @@ class DiceSession(GameSession):
         self.seen: Verdict | None = None  # the verdict on the latest reading (log, screen)
         self.seen_count = 0  # how many dice the latest reading has
         self.timeout_entry: TimeoutEntry | None = None
-        self._fixes: tuple[ReadingFix, ...] = ()  # the dice the players corrected, for the roll they enter
         # Slots of the turn's roll the players amended: (what the camera reads there, what lies there);
         # kept for the dice held since, which the camera goes on misreading where they lie.
         self.amended: dict[int, tuple[int, int]] = {}
@@ -373,20 +491,11 @@ class DiceSession(GameSession):
         elif isinstance(observation, DiceObservation):
             self.on_dice(seen_from_observation(observation, gap=seen.gap))
 
-    def fix_dice(self) -> None:
-        """The players open the correction screen to enter the dice themselves."""
-        if not self.finished and not isinstance(self.stage, Correcting):
-            self.go(Correcting(None, self.base()), "fix_dice")
-
-    def cancel_fix(self) -> None:
-        """The correction screen is left without entering dice: the reading waiting for it is dropped."""
-        if isinstance(self.stage, Correcting):
-            self.go(self.base(), "cancel_fix")
-
-    def on_dice(self, seen: DiceSeen) -> bool:
+    def on_dice(self, seen: DiceSeen, fixes: tuple[ReadingFix, ...] = ()) -> bool:
         """A settled reading: a roll is submitted (or kept for correction if the camera is unsure), a
         reading that is not a roll only updates the scene, one the device cannot judge becomes a
-        question. Returns whether a roll was entered."""
+        question. ``fixes``: what the players corrected of the camera's reading, journaled beside the
+        roll. Returns whether a roll was entered."""
         if self.finished:
             return False
         verdict = judge(self.scene, seen.dice, roll=self.current_roll, gap=seen.gap)
@@ -403,21 +512,11 @@ class DiceSession(GameSession):
             if verdict.kind == "ask" and not isinstance(self.stage, Correcting):
                 self.go(Asking(verdict, self.base()), "Seen")
             return False
-        return self._enter_roll(verdict, seen)
+        return self.enter_roll(verdict, seen, fixes)
 
-    def answer(self, rolled: bool) -> bool:
-        """The players' answer to :attr:`question`: the dice were rolled (enter them) or not."""
-        stage = self.stage
-        if not isinstance(stage, Asking) or self.finished:
-            return False
-        self.go(stage.back, "answer")
-        if not rolled:
-            return False
-        throw = as_roll(stage.question, later=self.current_roll is not None)
-        assert throw.scene is not None
-        return self._enter_roll(throw, DiceSeen(tuple(p.die for p in throw.scene.dice)))
-
-    def _enter_roll(self, verdict: Verdict, seen: DiceSeen) -> bool:
+    def enter_roll(self, verdict: Verdict, seen: DiceSeen, fixes: tuple[ReadingFix, ...] = ()) -> bool:
+        """A reading taken as a roll (``verdict``, or the players' answer): submitted, or kept for the
+        players' correction when the camera is unsure of a die. Returns whether a roll was entered."""
         previous = self.current_roll
         self.scene = verdict.scene
         if verdict.scene is None:
@@ -436,7 +535,7 @@ class DiceSession(GameSession):
         else:
             roll, held = roll_of(verdict), verdict.held
             roll = self.as_amended(roll, held)
-        if not self.submit(RollDice(roll, held), self._fixes):
+        if not self.submit(RollDice(roll, held), fixes):
             return False
         self.amended = {slot: fix for slot, fix in self.amended.items() if slot in held}
         if verdict.scene is None:
@@ -455,13 +554,13 @@ class DiceSession(GameSession):
                 values[slot] = entered
         return Roll(tuple(values))
 
-    def amend(self, values: Sequence[int]) -> bool:
-        """*Correct this roll* on the correction screen: the turn's latest roll was entered with a die
-        the camera misread with confidence; the players give the dice as they lie. The same roll (no
-        roll used, ``AmendRoll``; a held die keeps its value), each die changed journaled beside it;
-        a die they amended that stays held is taken as amended at the next rolls of the turn."""
+    def amend_roll(self, values: Sequence[int]) -> bool:
+        """*Correct this roll* on the correction screen (:class:`RollAmended`): the turn's latest roll
+        was entered with a die the camera misread with confidence; the players give the dice as they
+        lie. The same roll (no roll used, ``AmendRoll``; a held die keeps its value), each die changed
+        journaled beside it; a die they amended that stays held is taken as amended at the next rolls
+        of the turn."""
         dice = self.dice
-        self.cancel_fix()
         if dice is None or self.rolls_used == 0 or len(values) != DICE:
             return False
         new = Roll(tuple(int(v) for v in values))
@@ -485,27 +584,8 @@ class DiceSession(GameSession):
             return ()
         return self.scene.held_slots()
 
-    def correct(self, values: Sequence[int], held: Sequence[bool]) -> bool:
-        """The players' own reading of the dice (the correction screen). Of a reading the camera
-        waits on (:attr:`pending`), each die they changed — the reader sure of it or not — and each
-        unsure die they confirmed is journaled beside the roll it enters (``Journal.corrections``)."""
-        dice = tuple(SeenDie(v, h) for v, h in zip(values, held, strict=True))
-        self._fixes = dice_fixes(self.pending, values)
-        stage = self.stage
-        if isinstance(stage, Correcting) and stage.pending is None:
-            self.go(stage.back, "correct")  # opened by the players: nothing waits on it
-        try:
-            return self.on_dice(DiceSeen(dice))
-        finally:
-            self._fixes = ()
-
-    def select(self, box: str) -> None:
-        base = self.base()
-        if box in self.choices() and isinstance(base, Choosing):
-            base.selected = box
-
     def confirm(self, seat: int) -> bool:
-        """A seat button (or the confirm touch of the current seat): enter the selected box."""
+        """A seat button (or the *Enter* touch, for the seat to move): enter the selected box."""
         if self.finished:
             return False
         if self.pressed_out_of_turn(seat):

@@ -25,7 +25,7 @@ import pygame
 
 from device.events import Key
 from device.session import GameSession
-from device.sessions.dice import DiceSession
+from device.sessions.dice import BoxPicked, DiceEntered, DiceSession
 from device.sessions.dice_events import DiceSeen, SeenDie
 from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
@@ -224,7 +224,8 @@ class DiceTable(SimulatedTable):
         if session.pending is not None:
             if self.values is not None:
                 later = session.rolls_used > 0
-                session.correct(self.values, [later and i in self.held for i in range(len(self.values))])
+                held = tuple(later and i in self.held for i in range(len(self.values)))
+                session.send(DiceEntered(tuple(self.values), held))
                 self.host.show(session.table_screen)
             return
         if session.rolls_used == 0 and self.values is None:
@@ -247,5 +248,5 @@ class DiceTable(SimulatedTable):
         box = session.best_choice()
         seat = session.current_seat
         if box is not None and seat is not None:
-            session.select(box)
+            session.send(BoxPicked(box))
             self.host.post(ButtonEvent(seat, "press", "autoplay"))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from device.app import App
 from device.events import Tap
 from device.session import GameSession
-from device.sessions.dice import DiceSession
+from device.sessions.dice import BoxPicked, DiceSession
 from device.sessions.dice_events import DiceSeen, SeenDie
 from device.ui.canvas import MIN_TARGET
 from drivers.events import ButtonEvent
@@ -41,6 +41,12 @@ def start_dice(app: App, game: str = "Generał (classic)") -> DiceSession:
     session = start(app, game)
     assert isinstance(session, DiceSession)
     return session
+
+
+def pick_box(session: GameSession | None, box: str | None) -> None:
+    """A box tapped on the dice table: ``BoxPicked``, an event for the dice session's current state."""
+    assert isinstance(session, DiceSession) and box is not None
+    session.send(BoxPicked(box))
 
 
 def seat_to_move(session: GameSession) -> int:

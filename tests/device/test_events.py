@@ -8,7 +8,7 @@ from device.events import EventQueue, Key, Quit, Tap, from_pygame
 from device.seat_signals import SeatSignals
 from drivers.events import ButtonEvent
 from drivers.seats import LedPattern
-from tests.device.helpers import roll, seat_to_move, start_dice
+from tests.device.helpers import pick_box, roll, seat_to_move, start_dice
 
 
 def test_touch_mouse_keys_and_quit_are_converted() -> None:
@@ -53,7 +53,7 @@ def test_button_hold_and_release_do_not_confirm(make_app) -> None:
     app = make_app()
     session = start_dice(app, "Generał (classic)")
     roll(app, (6, 6, 6, 6, 6))
-    session.select("yahtzee")
+    pick_box(session, "yahtzee")
     for kind in ("hold", "release"):
         app.post(ButtonEvent(seat_to_move(session), kind))
         app.step()

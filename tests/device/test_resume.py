@@ -117,7 +117,7 @@ def test_kill_9_loses_no_confirmed_action(tmp_path: Path) -> None:
 
 def test_the_app_resumes_the_journal_state_exactly(tmp_path: Path, make_app) -> None:
     from tests.device.conftest import make_config
-    from tests.device.helpers import press, roll, start
+    from tests.device.helpers import pick_box, press, roll, start
 
     config = make_config(tmp_path)
     app = make_app(config=config)
@@ -125,7 +125,7 @@ def test_the_app_resumes_the_journal_state_exactly(tmp_path: Path, make_app) -> 
     for values in ((1, 2, 3, 4, 5), (2, 2, 2, 6, 6)):
         seat = app.session.current_seat
         roll(app, values)
-        app.session.select(app.session.best_choice())
+        pick_box(app.session, app.session.best_choice())
         press(app, seat)
     roll(app, (6, 6, 6, 6, 1))
     roll(app, (6, 6, 6, 6, 3), held=(0, 1, 2, 3))

@@ -10,7 +10,7 @@ import rules
 from device.app import App
 from device.screens.base import SCREENS
 from device.sessions.dice_events import DiceSeen, SeenDie
-from tests.device.helpers import check_layout, labels, press, roll, sheet_texts, tap
+from tests.device.helpers import check_layout, labels, pick_box, press, roll, sheet_texts, tap
 
 SIZES = [(800, 480), (1024, 600), (1920, 1080)]
 
@@ -355,7 +355,7 @@ def test_a_game_left_stays_in_the_history_marked_left_with_its_scores_so_far(mak
     session = app.session
     assert session is not None
     roll(app, (6, 6, 6, 2, 3))
-    session.select("sixes")
+    pick_box(session, "sixes")
     press(app, session.current_seat)
     assert session.state.sheets[0].total() == 18
     _settings(app)

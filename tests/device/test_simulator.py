@@ -9,7 +9,7 @@ import pygame
 from device.events import Key
 from device.sessions.dice_sim import DiceTable
 from device.simulator import Simulator
-from tests.device.helpers import seat_to_move, start, start_dice
+from tests.device.helpers import pick_box, seat_to_move, start, start_dice
 
 
 def key(app, code: int, down: bool = True) -> None:
@@ -45,7 +45,7 @@ def test_seat_keys_press_the_seat_buttons(make_app) -> None:
     key(app, pygame.K_r)
     session = app.session
     seat = session.current_seat
-    session.select("chance")
+    pick_box(session, "chance")
     key(app, pygame.K_F1 + seat)
     key(app, pygame.K_F1 + seat, down=False)
     assert session.state.sheets[seat].get("chance") is not None
@@ -94,7 +94,7 @@ def test_keyboard_seats_of_the_drivers_light_and_press(make_app) -> None:
     seat = seat_to_move(session)
     assert seats.led_pattern(seat) is LedPattern.ON and seats.led_pattern(1 - seat) is LedPattern.OFF
     key(app, pygame.K_r)
-    session.select("chance")
+    pick_box(session, "chance")
     key(app, pygame.K_F1 + seat)
     key(app, pygame.K_F1 + seat, down=False)
     assert session.game_state.sheets[seat].get("chance") is not None

@@ -491,7 +491,7 @@ def test_doctor_plays_the_test_sentence_in_the_chosen_language(tmp_path: Path) -
 
 def test_the_end_of_a_move_cuts_its_sentence_in_the_app(make_app, tmp_path: Path) -> None:
     from device.voice import attach
-    from tests.device.helpers import press, roll, start_dice
+    from tests.device.helpers import pick_box, press, roll, start_dice
 
     app = make_app()
     output = FakeOutput()
@@ -501,7 +501,7 @@ def test_the_end_of_a_move_cuts_its_sentence_in_the_app(make_app, tmp_path: Path
         session = start_dice(app)
         wait_for(output.playing.is_set)  # "Player 1, your move." is being said
         roll(app, [6, 6, 6, 2, 1])
-        session.select("chance")
+        pick_box(session, "chance")
         press(app, 0)  # the move ends: its sentence stops at once
         wait_for(lambda: len(output.played) >= 1)
         output.release.set()
@@ -518,7 +518,7 @@ def test_the_end_of_a_move_cuts_its_sentence_in_the_app(make_app, tmp_path: Path
 
 def test_the_owner_switches_the_voice_and_its_groups(make_app, tmp_path: Path) -> None:
     from device.voice import attach
-    from tests.device.helpers import press, roll, start_dice
+    from tests.device.helpers import pick_box, press, roll, start_dice
 
     app = make_app()
     voice = Voice(None, None, log_path=tmp_path / "voice.log")
@@ -527,7 +527,7 @@ def test_the_owner_switches_the_voice_and_its_groups(make_app, tmp_path: Path) -
         app.settings.set("voice", {"messages": ["scores", "rolls"]})
         session = start_dice(app)
         roll(app, [5, 5, 6, 6, 6])
-        session.select("full_house")
+        pick_box(session, "full_house")
         press(app, 0)
         assert voice.idle()
         app.settings.set("voice", {"enabled": False})
@@ -561,12 +561,12 @@ def test_a_failing_narrator_never_stops_the_game(make_app, tmp_path: Path, caplo
 
 def test_a_resumed_game_says_whose_move_it_is(make_app, tmp_path: Path) -> None:
     from device.voice import attach
-    from tests.device.helpers import press, roll, start_dice
+    from tests.device.helpers import pick_box, press, roll, start_dice
 
     app = make_app()
     session = start_dice(app)
     roll(app, [1, 2, 3, 4, 5])
-    session.select("chance")
+    pick_box(session, "chance")
     press(app, 0)
     voice = Voice(None, None, log_path=tmp_path / "voice.log")
     try:
