@@ -4,15 +4,19 @@
   fact, the loss of the player's previous decision (hints); par and the optimal opponent (solo);
 - :func:`coach_hold` / :func:`coach_box` — the dice to hold and the box to mark on the dice screen;
 - :func:`draw_grades` — the end screen's grades: points lost per decision, the biggest mistake.
+
+Each draws on a :class:`Wording` (any screen: its host and its words), so that the dice table's panels
+can hand it the table they are given.
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 import pygame
 
 from device.coach import Coaching, Hint
 from device.host import Host
-from device.screens.base import Screen
 from device.sessions.dice import DiceSession
 from device.ui.canvas import Canvas
 from device.ui.names import box_label
@@ -20,6 +24,7 @@ from device.ui.theme import ACCENT, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.coach.advice import Choice
 
 __all__ = [
+    "Wording",
     "choice_text",
     "coach_box",
     "coach_hold",
@@ -32,7 +37,17 @@ __all__ = [
 ]
 
 
-def choice_text(screen: Screen, game: str, choice: Choice) -> str:
+class Wording(Protocol):
+    """What the coach's drawing asks of a screen (``device.screens.base.Screen`` is one): the app it
+    runs in and the players' language."""
+
+    @property
+    def host(self) -> Host: ...
+
+    def _(self, msgid: str, **values: object) -> str: ...
+
+
+def choice_text(screen: Wording, game: str, choice: Choice) -> str:
     """``Hold 6 6 6``, ``Reroll all`` or the box's name, in the players' language."""
     if choice.kind == "box":
         return box_label(screen.host.tr, game, str(choice.box))
@@ -83,7 +98,7 @@ def coach_box(app: Host) -> str | None:
     return hint.best.box if hint is not None and hint.best.kind == "box" else None
 
 
-def notice_lines(screen: Screen) -> list[tuple[str, tuple[int, int, int]]]:
+def notice_lines(screen: Wording) -> list[tuple[str, tuple[int, int, int]]]:
     """The coach's lines for the dice screen now (empty when the coach is off)."""
     coached = _coached(screen.host)
     if coached is None or coached[1].mode == "off":
@@ -129,7 +144,7 @@ def notice_lines(screen: Screen) -> list[tuple[str, tuple[int, int, int]]]:
     return lines
 
 
-def draw_coach_notice(screen: Screen, canvas: Canvas, area: pygame.Rect) -> pygame.Rect:
+def draw_coach_notice(screen: Wording, canvas: Canvas, area: pygame.Rect) -> pygame.Rect:
     """Draw the coach's strip at the top of ``area``; returns the area left below it."""
     lines = notice_lines(screen)
     if not lines:
@@ -149,7 +164,7 @@ def draw_coach_notice(screen: Screen, canvas: Canvas, area: pygame.Rect) -> pyga
     )
 
 
-def grade_lines(screen: Screen) -> list[tuple[str, Colour, int]]:
+def grade_lines(screen: Wording) -> list[tuple[str, Colour, int]]:
     """The end screen's grades as lines (text, colour, indent in baseline px); none without a coach."""
     coached = _coached(screen.host)
     if coached is None or not coached[1].active:
@@ -194,7 +209,7 @@ def grade_lines(screen: Screen) -> list[tuple[str, Colour, int]]:
 GRADE_LINE = 20  # baseline px per line of the grades (18 px text)
 
 
-def _wrapped(screen: Screen, canvas: Canvas, width: int) -> list[tuple[str, Colour, int]]:
+def _wrapped(screen: Wording, canvas: Canvas, width: int) -> list[tuple[str, Colour, int]]:
     """The grade lines wrapped to ``width`` px at 18 px: a long line goes on two, never smaller."""
     out = []
     for text, colour, indent in grade_lines(screen):
@@ -203,12 +218,12 @@ def _wrapped(screen: Screen, canvas: Canvas, width: int) -> list[tuple[str, Colo
     return out
 
 
-def grades_height(screen: Screen, canvas: Canvas, width: int) -> int:
+def grades_height(screen: Wording, canvas: Canvas, width: int) -> int:
     """The height :func:`draw_grades` needs in ``width`` px (0 when the game had no coach)."""
     return canvas.px(GRADE_LINE) * len(_wrapped(screen, canvas, width))
 
 
-def draw_grades(screen: Screen, canvas: Canvas, area: pygame.Rect) -> bool:
+def draw_grades(screen: Wording, canvas: Canvas, area: pygame.Rect) -> bool:
     """The end screen's grades in ``area``; False (nothing drawn) when the game had no coach."""
     lines = _wrapped(screen, canvas, area.width)
     line_h = canvas.px(GRADE_LINE)

@@ -16,11 +16,12 @@ the turn's state the correction keeps (:func:`panel_of`).
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 import pygame
 
-from device.screens.coach_panel import coach_box, draw_coach_notice, hints_on
+from device.i18n import Translator
+from device.screens.coach_panel import Wording, coach_box, draw_coach_notice, hints_on
 from device.sessions.dice import (
     Answered,
     Asking,
@@ -37,13 +38,40 @@ from device.ui.canvas import Canvas
 from device.ui.names import box_column, box_label, box_name
 from device.ui.theme import ACCENT, GOOD, PANEL, TEXT_DIM
 
-if TYPE_CHECKING:
-    from device.screens.dice_table import DiceTableScreen
-
-__all__ = ["PANELS", "AskingPanel", "ChoosingPanel", "OverPanel", "Panel", "RollingPanel", "panel_of"]
+__all__ = [
+    "PANELS",
+    "AskingPanel",
+    "ChoosingPanel",
+    "OverPanel",
+    "Panel",
+    "RollingPanel",
+    "TableParts",
+    "panel_of",
+]
 
 TIMEOUT_NOTICE_SECONDS = 8.0  # how long the box the timer entered stays on the screen
 S = TypeVar("S", bound=DiceStage)
+
+
+class TableParts(Wording, Protocol):
+    """What the panels draw with of the dice table screen (``device.screens.dice_table``, which imports
+    this module: a protocol, so that the two import one way): its tab and its page of the triple's
+    columns, the sheets, and the panel of another state (a question's turn)."""
+
+    @property
+    def tr(self) -> Translator: ...
+
+    @property
+    def tab(self) -> str: ...
+
+    @property
+    def page(self) -> int: ...
+
+    def is_triple(self) -> bool: ...
+
+    def draw_sheets(self, canvas: Canvas, session: DiceSession, area: pygame.Rect) -> None: ...
+
+    def panel(self, stage: DiceStage) -> tuple[Panel, DiceStage]: ...
 
 
 class Panel(Generic[S]):
@@ -51,7 +79,7 @@ class Panel(Generic[S]):
 
     sheets: ClassVar[bool] = True  # the body shows the sheets on the Sheets tab (and their page button)
 
-    def __init__(self, screen: DiceTableScreen) -> None:
+    def __init__(self, screen: TableParts) -> None:
         self.screen = screen
 
     def action(self, canvas: Canvas, session: DiceSession, stage: S, area: pygame.Rect) -> None:
@@ -94,7 +122,7 @@ class TurnPanel(Panel[S]):
         )
 
 
-def notice_text(screen: DiceTableScreen, session: DiceSession) -> str:
+def notice_text(screen: TableParts, session: DiceSession) -> str:
     """The box the move timer entered (for a few seconds after), or nothing."""
     entry = session.timeout_entry
     if entry is None or session.timer.now() - entry.at >= TIMEOUT_NOTICE_SECONDS:
