@@ -35,7 +35,7 @@ from device.config import config_from_dict
 from device.journal import Journal
 from device.sessions.kalooki import KalookiSession
 from device.sessions.kalooki_sim import KalookiTable
-from device.sessions.zatre import ZatreSession
+from device.sessions.zatre import Touch, ZatreSession
 from device.sessions.zatre_plan import LAY, choose_turn, next_tap
 from device.sessions.zatre_sim import ZatreTable
 from device.simulator import Simulator
@@ -66,7 +66,7 @@ def zatre_taps(games: int, size: tuple[int, int]) -> None:
     later: list[int] = []
     for game in range(games):
         app, clock = new_app(size)
-        sim = Simulator(app, seed=game, autoplay="zatre")
+        sim = Simulator(app, seed=game, autoplay="zatre:full")  # solo practice: the taps
         first_turns: list[bool] = []
         seen = -1
         for _ in range(20000):
@@ -108,9 +108,7 @@ def zatre_frames(size: tuple[int, int]) -> None:
             target.action()
             app.step()
             label = next_tap(session, plan, [t.label for t in app.canvas.targets])
-        seat = session.current_seat
-        assert seat is not None
-        session.confirm(seat)
+        session.send(Touch("lay"))  # the Lay touch: the seat button of the player on turn
     app.step()
     next(t for t in app.canvas.targets if t.label == "hand 1.1").action()
     print(f"UI frame at {size[0]}×{size[1]} ({FRAMES} frames each; budget ≤ 8 ms)")

@@ -6,8 +6,14 @@ the pending cards score, *Take back* and *Lay* (the seat button does the same), 
 the arrows that move the view of the board. Right: the board, 48 px per half-cell at 800×480, centred
 on the laid cards after every turn. The top bar switches between the board and the sheets.
 
+The left column is the panel of the session's state (``device.screens.zatre_panels``: the hand in solo
+practice; in referee mode what to do, *Show hand*, *Read the board* or the number pad), with the
+refusal line and the arrows below it. Every touch of the game is an event for the current state
+(``session.send``: ``CellTapped`` for a cell of the board, the panels' own); the arrows, the sheets and
+their pages are the screen's.
+
 The touch targets are labelled for the tests and the simulated players: ``hand 2.1`` (the second card's
-first half), ``cell 3,-1`` (a half-cell of the board), ``pan left`` … ``pan down``.
+first half), ``cell 3,-1`` (a half-cell of the board), ``pad cancel``, ``pan left`` … ``pan down``.
 """
 
 from __future__ import annotations
@@ -20,19 +26,17 @@ from device.events import Event, Key
 from device.host import Host
 from device.screens.base import screen
 from device.screens.table import TableScreen
-from device.sessions.zatre import TimeoutLay, ZatreSession
+from device.screens.zatre_panels import CARD_FACE, CARD_INK, Panel, panel_of
+from device.sessions.zatre import CellTapped, TimeoutLay, Touch, ZatreSession, ZatreStage
 from device.ui.canvas import Canvas
 from device.ui.names import seat_colour
 from device.ui.score_grid import ScoreGrid
-from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, GOOD, PANEL, TEXT, TEXT_DIM, WARNING, Colour
+from device.ui.theme import ACCENT, BUTTON, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.zatre import Scoring, Sheet
 
 __all__ = ["CELL", "SHEET_COLUMNS", "ZatreTableScreen", "sheet_cell"]
 
 CELL = 48  # px per half-cell at 800×480: the smallest touch target
-CARD_FACE: Colour = (245, 240, 225)
-CARD_INK: Colour = (17, 24, 39)
-CARD_EDGE: Colour = (120, 110, 90)
 FRONTIER: Colour = (45, 58, 78)
 NOTICE_SECONDS = 8.0
 SHEET_COLUMNS = ("10", "11", "12", "+", "Σ")  # the pad: three columns, the row bonus, the Total column
@@ -65,6 +69,7 @@ class ZatreTableScreen(TableScreen):
         self.sheet_page = 0
         self.pan = (0, 0)
         self._seq = -1
+        self.panels: dict[type[Panel], Panel] = {}
 
     @property
     def session(self) -> ZatreSession:
@@ -80,9 +85,9 @@ class ZatreTableScreen(TableScreen):
 
     def handle(self, event: Event) -> None:
         if isinstance(event, Key) and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            self.lay()
+            self.session.send(Touch("lay"))
         elif isinstance(event, Key) and event.key == pygame.K_BACKSPACE:
-            self.session.take_back()
+            self.session.send(Touch("take_back"))
         elif isinstance(event, Key) and event.key in (
             pygame.K_LEFT,
             pygame.K_RIGHT,
@@ -93,15 +98,6 @@ class ZatreTableScreen(TableScreen):
             self.move_view(name[event.key])
         else:
             super().handle(event)
-
-    def lay(self) -> None:
-        """The Lay touch: the seat button of the player on turn."""
-        seat = self.session.current_seat
-        if seat is not None:
-            self.session.confirm(seat)
-
-    def tap_cell(self, cell: tuple[int, int]) -> None:
-        self.session.tap_cell(cell)
 
     def move_view(self, direction: str) -> None:
         dx, dy = PAN[direction]
@@ -130,11 +126,27 @@ class ZatreTableScreen(TableScreen):
         left = pygame.Rect(body.left, body.top, canvas.px(296), body.height)
         board = pygame.Rect(left.right + canvas.px(8), body.top, body.right - left.right - canvas.px(8), 0)
         board.height = body.height
-        if session.referee:
-            self.draw_referee(canvas, session, left)
-        else:
-            self.draw_hand(canvas, session, left)
+        self.draw_left(canvas, session, left)
         self.draw_board(canvas, session, board)
+
+    def panel(self, stage: ZatreStage) -> Panel:
+        """The panel of the current state (``device.screens.zatre_panels``)."""
+        kind = panel_of(stage)
+        if kind not in self.panels:
+            self.panels[kind] = kind(self)
+        return self.panels[kind]
+
+    def draw_left(self, canvas: Canvas, session: ZatreSession, area: pygame.Rect) -> None:
+        """The state's panel, then the refusal line and the arrows that move the view of the board."""
+        stage = session.stage
+        assert isinstance(stage, ZatreStage)
+        y = self.panel(stage).draw(canvas, session, stage, area)
+        arrows_top = area.bottom - canvas.px(52)
+        self.draw_message(canvas, pygame.Rect(area.left, y, area.width, arrows_top - y - canvas.px(4)))
+        aw = (area.width - 3 * canvas.px(8)) // 4
+        for n, direction in enumerate(("left", "up", "down", "right")):
+            rect = pygame.Rect(area.left + n * (aw + canvas.px(8)), arrows_top, aw, canvas.px(52))
+            self.arrow(canvas, rect, direction)
 
     def draw_status(self, canvas: Canvas, session: ZatreSession, area: pygame.Rect) -> None:
         state = session.zatre
@@ -152,150 +164,6 @@ class ZatreTableScreen(TableScreen):
             size=20,
         )
 
-    def draw_hand(self, canvas: Canvas, session: ZatreSession, area: pygame.Rect) -> None:
-        state = session.zatre
-        seat = state.turn
-        pile = len(state.piles[seat]) if seat is not None else 0
-        canvas.text(
-            self._("Hand · pile {n}", n=pile),
-            (area.left, area.top, area.width, canvas.px(28)),
-            size=20,
-            colour=TEXT_DIM,
-        )
-        half_w, half_h = canvas.px(64), canvas.px(56)
-        gap = area.width - 4 * half_w
-        available = set(session.available())
-        for i, card in enumerate(session.hand):
-            x = area.left + (i % 2) * (2 * half_w + gap)
-            y = area.top + canvas.px(32) + (i // 2) * (half_h + canvas.px(8))
-            used = i not in available
-            for half, value in enumerate((card.first, card.second)):
-                rect = pygame.Rect(x + half * half_w, y, half_w, half_h)
-                picked = session.picked == (i, half)
-                face = BUTTON if used else BUTTON_SELECTED if picked else CARD_FACE
-                ink = TEXT_DIM if used else TEXT if picked else CARD_INK
-                canvas.shape(rect.inflate(-canvas.px(2), 0), face, radius=6)
-                canvas.text(str(value) if value else "", rect, size=34, colour=ink, align="center", bold=True)
-                label = f"hand {i + 1}.{half + 1}"
-                canvas.record("zatre_half", f"{label}={value}", rect)
-                if not used:
-                    canvas.target(rect, label, partial(session.pick, i, half))
-            pygame.draw.line(
-                canvas.surface,
-                CARD_EDGE,
-                (x + half_w, y + canvas.px(6)),
-                (x + half_w, y + half_h - canvas.px(6)),
-            )
-        y = area.top + canvas.px(32) + 2 * (half_h + canvas.px(8))
-        canvas.paragraph(
-            self.turn_text(session), (area.left, y, area.width, canvas.px(56)), size=20, colour=ACCENT
-        )
-        y += canvas.px(60)
-        w = (area.width - canvas.px(8)) // 2
-        canvas.button(
-            (area.left, y, w, canvas.px(56)),
-            self._("Take back"),
-            session.take_back if session.pending else None,
-            size=20,
-        )
-        ready = len(session.pending) == session.cards_wanted
-        canvas.button(
-            (area.left + w + canvas.px(8), y, w, canvas.px(56)),
-            self._("Lay"),
-            self.lay if session.pending else None,
-            colour=GOOD if ready else None,
-            size=24,
-        )
-        y += canvas.px(64)
-        arrows_top = area.bottom - canvas.px(52)
-        self.draw_message(canvas, pygame.Rect(area.left, y, area.width, arrows_top - y - canvas.px(4)))
-        aw = (area.width - 3 * canvas.px(8)) // 4
-        for n, direction in enumerate(("left", "up", "down", "right")):
-            rect = pygame.Rect(area.left + n * (aw + canvas.px(8)), arrows_top, aw, canvas.px(52))
-            self.arrow(canvas, rect, direction)
-
-    def draw_referee(self, canvas: Canvas, session: ZatreSession, area: pygame.Rect) -> None:
-        """Referee mode: the counts of the player on turn, what to do, the number pad (a tapped cell, a
-        hand being shown) or *Show hand* and *Read the board*, the refusal line and the arrows."""
-        state = session.zatre
-        seat = state.turn
-        if seat is not None:
-            canvas.text(
-                self._("Hand {hand} · pile {pile}", hand=state.hand_size(seat), pile=state.pile_size(seat)),
-                (area.left, area.top, area.width, canvas.px(28)),
-                size=20,
-                colour=TEXT_DIM,
-            )
-        y = area.top + canvas.px(32)
-        canvas.paragraph(
-            self.referee_text(session), (area.left, y, area.width, canvas.px(84)), size=20, colour=ACCENT
-        )
-        y += canvas.px(88)
-        if session.selected is not None or session.shown is not None:
-            w = (area.width - 3 * canvas.px(8)) // 4
-            for value in range(7):
-                rect = pygame.Rect(
-                    area.left + (value % 4) * (w + canvas.px(8)),
-                    y + (value // 4) * canvas.px(60),
-                    w,
-                    canvas.px(52),
-                )
-                canvas.button(rect, str(value), partial(session.pick_value, value), size=28)
-            cancel = session.cancel_show if session.shown is not None else session.clear_manual
-            rect = pygame.Rect(area.left + 3 * (w + canvas.px(8)), y + canvas.px(60), w, canvas.px(52))
-            canvas.shape(rect, BUTTON, radius=8)
-            r = canvas.px(10)
-            for sign in (1, -1):
-                pygame.draw.line(
-                    canvas.surface,
-                    TEXT,
-                    (rect.centerx - r, rect.centery - sign * r),
-                    (rect.centerx + r, rect.centery + sign * r),
-                    3,
-                )
-            canvas.record("button", "pad cancel", rect)
-            canvas.target(rect, "pad cancel", cancel)
-            y += canvas.px(120)
-        else:
-            w = (area.width - canvas.px(8)) // 2
-            canvas.button(
-                (area.left, y, w, canvas.px(56)),
-                self._("Show hand"),
-                session.begin_show if session.phase == "laying" else None,
-                size=20,
-            )
-            canvas.button(
-                (area.left + w + canvas.px(8), y, w, canvas.px(56)),
-                self._("Read the board"),
-                self.lay if session.phase in ("laying", "placing") else None,
-                colour=GOOD,
-                size=20,
-            )
-            y += canvas.px(64)
-        arrows_top = area.bottom - canvas.px(52)
-        self.draw_message(canvas, pygame.Rect(area.left, y, area.width, arrows_top - y - canvas.px(4)))
-        aw = (area.width - 3 * canvas.px(8)) // 4
-        for n, direction in enumerate(("left", "up", "down", "right")):
-            rect = pygame.Rect(area.left + n * (aw + canvas.px(8)), arrows_top, aw, canvas.px(52))
-            self.arrow(canvas, rect, direction)
-
-    def referee_text(self, session: ZatreSession) -> str:
-        """What the player on turn does now, in referee mode."""
-        if session.phase == "checking":
-            return self._("The camera reads the board…")
-        if session.shown is not None:
-            total = 2 * session.zatre.hand_size(session.current_seat or 0)
-            return self._(
-                "Show your hand: pick each half's value, card by card ({n} of {total}).",
-                n=len(session.shown),
-                total=total,
-            )
-        if session.selected is not None:
-            return self._("Pick the value of the tapped half.")
-        if session.zatre.first_turn:
-            return self._("First turn of the round: lay two touching cards, then press your seat button.")
-        return self._("Lay your card, then press your seat button.")
-
     def arrow(self, canvas: Canvas, rect: pygame.Rect, direction: str) -> None:
         """A button with a drawn arrowhead (the font has no arrows): moves the view of the board."""
         canvas.shape(rect, BUTTON, radius=8)
@@ -306,17 +174,6 @@ class ZatreTableScreen(TableScreen):
         pygame.draw.polygon(canvas.surface, TEXT, [tip, *base])
         canvas.record("button", f"pan {direction}", rect)
         canvas.target(rect, f"pan {direction}", partial(self.move_view, direction))
-
-    def turn_text(self, session: ZatreSession) -> str:
-        """What the pending cards score, or what this turn needs."""
-        scoring = session.preview()
-        if scoring is not None:
-            return self.scoring_text(scoring)
-        if session.zatre.first_turn:
-            return self._("First turn of the round: lay two touching cards.")
-        if session.picked is not None:
-            return self._("Tap the cell for the chosen half.")
-        return self._("Tap a half of a card, then a cell of the board.")
 
     def scoring_text(self, scoring: Scoring) -> str:
         if not scoring.rows:
@@ -404,7 +261,7 @@ class ZatreTableScreen(TableScreen):
                 if (x, y) not in laid and (x, y) not in pending:
                     colour = FRONTIER if (x, y) in frontier else BUTTON
                     pygame.draw.rect(canvas.surface, colour, rect.inflate(-2, -2), width=1)
-                canvas.target(rect, f"cell {x},{y}", partial(self.tap_cell, (x, y)))
+                canvas.target(rect, f"cell {x},{y}", partial(session.send, CellTapped((x, y))))
         visible = pygame.Rect(ox, oy, cols, rows)
         cards = [(p, False) for p in session.zatre.board.placements]
         cards += [(p.placement, True) for p in session.pending]

@@ -38,7 +38,11 @@ The phases are states (``device.states``; :attr:`ZatreSession.stage`), each owni
 the last reading against the board; ``laying`` / ``placing``), :class:`Checking` (referee: the
 camera's reading asked for on enter, for the press or the timeout), :class:`Showing` (referee: a hand
 being shown on the pad) and :class:`Over`. Every action starts the next turn's state
-(:meth:`ZatreSession.settled`).
+(:meth:`ZatreSession.settled`); every other transition is a state's answer to an event — a seat
+button, a reading, the timer, or a touch the table screen sends as an event: :class:`HalfPicked`,
+:class:`CellTapped`, :class:`ValuePicked` and :class:`Touch` (*Lay* / *Read the board*, *Take back*,
+*Show hand*, the pad's cross). The screen draws the state it is given
+(``device.screens.zatre_panels``) and reads the session's views of it (``pending``, ``selected``, …).
 """
 
 from __future__ import annotations
@@ -78,12 +82,16 @@ __all__ = [
     "ROTATIONS",
     "ZATRE_READER",
     "Arranging",
+    "CellTapped",
     "Checking",
+    "HalfPicked",
     "Laying",
     "Over",
     "Pending",
     "Showing",
     "TimeoutLay",
+    "Touch",
+    "ValuePicked",
     "ZatreSession",
     "ZatreStage",
     "anchored",
@@ -167,24 +175,90 @@ def best_turn(state: ZatreState) -> Lay | None:
     return None if best is None else best[1]
 
 
+# --- the touches: what the table screen's targets send to the current state ------------------------
+
+TouchName = Literal[
+    "lay",  # Lay (solo practice) / Read the board (referee): the seat button of the player on turn
+    "take_back",  # Take back: the last pending card back to the hand (solo practice)
+    "show_hand",  # Show hand: the player cannot lay, he enters his hand on the pad (referee)
+    "pad_cancel",  # the number pad's cross: the halves entered dropped, or the hand shown cancelled
+]
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A touch without data (*Lay*, *Take back*, …), as an event for the current state."""
+
+    name: TouchName
+
+
+@dataclass(frozen=True)
+class HalfPicked:
+    """A half of a card in the hand tapped (solo practice): that card goes next, anchored by it."""
+
+    index: int
+    anchor: int  # 0: the card's first half, 1: its second
+
+
+@dataclass(frozen=True)
+class CellTapped:
+    """A half-cell of the board tapped: the picked card laid there (or the pending one turned), or in
+    referee mode the cell the number pad is for."""
+
+    cell: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ValuePicked:
+    """A value of the number pad (0 = blank): for the tapped cell, or the next half of a shown hand."""
+
+    value: int
+
+
+# --- the phases ------------------------------------------------------------------------------------
+
+
 class ZatreStage(State["ZatreSession"]):
-    """A phase of a Zatre turn: every one takes the seat button, the move timer and the camera's
-    readings the same way (the session's methods decide by the state); the touches are the
-    session's methods, which change the current state's data or go to another state."""
+    """A phase of a Zatre turn. Every one takes the events the same way and hands them on by kind: a
+    reading of the table (kept as the latest, :meth:`ZatreSession.seen`) to :meth:`reading`, the seat
+    button of the player on turn — or the *Lay* touch — to :meth:`press`, the move timer's timeout to
+    :meth:`timeout`, the other touches to :meth:`on`."""
 
     def handle(self, session: ZatreSession, event: object) -> ZatreStage | None:
-        if isinstance(event, ButtonEvent) and event.kind == "press":
-            session.on_press(event.seat)
-        elif isinstance(event, TimerSignal) and event.kind == "timeout":
-            session.on_timeout()
-        elif isinstance(event, Seen):
-            session.on_reading(event)
+        if isinstance(event, Seen):
+            obs = session.seen(event)
+            return None if obs is None else self.reading(session, obs, event.kind == "requested")
+        if isinstance(event, ButtonEvent):
+            if event.kind != "press" or session.finished or session.pressed_out_of_turn(event.seat):
+                return None
+            return self.press(session, event.seat)
+        if isinstance(event, Touch) and event.name == "lay":
+            seat = session.current_seat  # the Lay touch: the seat button of the player on turn
+            return None if seat is None or session.finished else self.press(session, seat)
+        if isinstance(event, TimerSignal):
+            seat = session.current_seat
+            return None if event.kind != "timeout" or seat is None else self.timeout(session, seat)
+        return self.on(session, event)
+
+    def reading(self, session: ZatreSession, obs: ZatreObservation, requested: bool) -> ZatreStage | None:
+        return None
+
+    def press(self, session: ZatreSession, seat: int) -> ZatreStage | None:
+        return None
+
+    def timeout(self, session: ZatreSession, seat: int) -> ZatreStage | None:
+        return None
+
+    def on(self, session: ZatreSession, event: object) -> ZatreStage | None:
         return None
 
 
 @dataclass(eq=False)
 class Arranging(ZatreStage):
-    """Solo practice: the card picked from the hand (its anchored half) and the cards lying pending."""
+    """Solo practice: the card picked from the hand (its anchored half) and the cards lying pending.
+    A half tapped picks its card; a cell tapped lays the picked card there (the first legal side of its
+    anchor) or turns the pending card lying there; the seat button (or *Lay*) enters the pending cards;
+    the timeout lays the pending card if it makes a whole turn, else the best turn."""
 
     picked: tuple[int, int] | None = None  # (hand index, anchored half)
     pending: list[Pending] = field(default_factory=list)
@@ -193,11 +267,97 @@ class Arranging(ZatreStage):
     def phase(self) -> str:
         return "placing" if self.pending else "laying"
 
+    def press(self, session: ZatreSession, seat: int) -> ZatreStage | None:
+        if not self.pending:
+            session.refuse("lay_card_first", "no card laid on the board yet")
+            return None
+        session.enter_lay(Lay(tuple(p.placement for p in self.pending)))
+        return None
+
+    def timeout(self, session: ZatreSession, seat: int) -> ZatreStage | None:
+        if len(self.pending) == session.cards_wanted:
+            lay: Lay | None = Lay(tuple(p.placement for p in self.pending))
+        else:
+            lay = best_turn(session.zatre)
+        if lay is not None:
+            session.timeout_lay(seat, lay)
+        return None
+
+    def on(self, session: ZatreSession, event: object) -> ZatreStage | None:
+        if isinstance(event, HalfPicked):
+            if event.index in session.available() and event.anchor in (0, 1):
+                self.picked = (event.index, event.anchor)
+        elif isinstance(event, CellTapped):
+            self.tap(session, event.cell)
+        elif isinstance(event, Touch) and event.name == "take_back" and self.pending:
+            last = self.pending.pop()
+            self.picked = (last.hand_index, last.anchor)
+        return None
+
+    def tap(self, session: ZatreSession, cell: tuple[int, int]) -> None:
+        """Turn the pending card lying on ``cell``, or lay the picked card with its anchor on it; a
+        refusal names the rule."""
+        pending = self.pending
+        for n, lying in enumerate(pending):
+            if cell in (c for c, _ in lying.placement.cells):
+                if n == len(pending) - 1:
+                    self.turn_last(session)
+                else:
+                    del pending[n:]  # an earlier card taken back takes the ones laid against it too
+                return
+        if self.picked is None:
+            if cell in session.zatre.board.cells:
+                placements = [p.placement for p in pending]
+                session.check([*placements, anchored(Card(0, 0), 0, cell, "right")])
+                return
+            session.refuse("pick_card_first", "pick a card of the hand first")
+            return
+        if len(pending) >= session.cards_wanted:
+            session.refuse("turn_complete", "this turn's cards are laid: press the seat button")
+            return
+        index, anchor = self.picked
+        self.lay_at(session, index, anchor, cell, start=0)
+
+    def lay_at(
+        self, session: ZatreSession, index: int, anchor: int, cell: tuple[int, int], start: int
+    ) -> bool:
+        """The card with its anchor on ``cell`` in the first legal rotation from ``start`` on; when
+        none is legal the most telling refusal is kept."""
+        card = session.hand[index]
+        before = [p.placement for p in self.pending]
+        refusals: list[IllegalAction] = []
+        for step in range(len(ROTATIONS)):
+            rotation = (start + step) % len(ROTATIONS)
+            placement = anchored(card, anchor, cell, ROTATIONS[rotation])
+            try:
+                place_cards(session.zatre.board, [*before, placement])
+            except IllegalAction as exc:
+                refusals.append(exc)
+                continue
+            self.pending.append(Pending(index, anchor, cell, rotation, placement))
+            self.picked = None
+            session.refusal = None
+            return True
+        worst = min(refusals, key=lambda e: REFUSAL_ORDER.index(e.code) if e.code in REFUSAL_ORDER else 9)
+        session.refuse(worst.code, worst.message, **worst.details)
+        return False
+
+    def turn_last(self, session: ZatreSession) -> bool:
+        """The last pending card turned to the next legal side of its anchor (it stays if none)."""
+        last, picked = self.pending.pop(), self.picked
+        turned = self.lay_at(session, last.hand_index, last.anchor, last.cell, start=last.rotation + 1)
+        if not turned:
+            self.pending.append(last)
+        self.picked = picked  # a card picked for the next cell stays picked
+        return turned
+
 
 @dataclass(eq=False)
 class Laying(ZatreStage):
     """Referee mode: the player lays his cards on the table; the cell the number pad is for, the halves
-    entered on it, and the last reading of the turn against the board (its outlines)."""
+    entered on it, and the last reading of the turn against the board (its outlines). The seat button
+    (or *Read the board*) enters the halves entered when there are any, else asks the camera for a
+    reading (:class:`Checking`); *Show hand* goes to :class:`Showing`."""
 
     selected: tuple[int, int] | None = None
     manual: list[tuple[tuple[int, int], int]] = field(default_factory=list)
@@ -207,10 +367,60 @@ class Laying(ZatreStage):
     def phase(self) -> str:
         return "placing" if self.manual else "laying"
 
+    def press(self, session: ZatreSession, seat: int) -> ZatreStage | None:
+        if self.manual:
+            cards = session.manual_cards()
+            if cards is None:
+                session.refuse("not_adjacent", "a card's second half goes on a cell beside its first")
+                return None
+            session.enter_lay(Lay(tuple(cards)))
+            return None
+        if session.camera_lost is not None:
+            session.refuse("camera_lost_tap", "the camera is lost: tap the cells and pick the values")
+            return None
+        return Checking("lay", self)
+
+    def timeout(self, session: ZatreSession, seat: int) -> ZatreStage | None:
+        """The halves entered make the turn if they are one; else the camera reads the board (without
+        a camera: the turn is passed)."""
+        cards = session.manual_cards() if self.manual else None
+        if cards:
+            try:
+                place_cards(session.zatre.board, cards)
+            except IllegalAction:
+                cards = None
+        if cards and len(cards) == session.cards_wanted:
+            session.timeout_lay(seat, Lay(tuple(cards)))
+        elif session.camera_lost is not None:
+            session.timeout_pass(seat)
+        else:
+            return Checking("timeout", self)
+        return None
+
+    def on(self, session: ZatreSession, event: object) -> ZatreStage | None:
+        if isinstance(event, CellTapped):
+            if event.cell in session.zatre.board.cells:
+                session.refuse("overlap", "a card lies there already")
+                return None
+            self.manual = [(c, v) for c, v in self.manual if c != event.cell]  # a half there taken back
+            self.selected = event.cell
+        elif isinstance(event, ValuePicked):
+            if 0 <= event.value <= 6 and self.selected is not None:
+                self.manual.append((self.selected, event.value))
+                self.selected = None
+                session.refusal = None
+        elif isinstance(event, Touch) and event.name == "pad_cancel":
+            self.manual, self.selected = [], None
+        elif isinstance(event, Touch) and event.name == "show_hand" and session.current_seat is not None:
+            self.selected = None
+            return Showing(self)
+        return None
+
 
 @dataclass(eq=False)
 class Checking(ZatreStage):
-    """Referee mode: the camera's reading asked for (on enter), for the press (``lay``) or the timeout."""
+    """Referee mode: the camera's reading asked for (on enter), for the press (``lay``) or the timeout;
+    the reading laid over the board decides. Every other event is the turn's (:attr:`back`)."""
 
     name: ClassVar[str] = "checking"
     what: Literal["lay", "timeout"]
@@ -220,17 +430,93 @@ class Checking(ZatreStage):
         session.asked += 1
         session.request_reading()
 
+    def reading(self, session: ZatreSession, obs: ZatreObservation, requested: bool) -> ZatreStage | None:
+        if not requested:
+            return None
+        laying = self.back
+        diff = board_diff(session.zatre.board, obs, session.known)
+        laying.diff = diff
+        session.go(laying, "Seen")  # before the turn is entered: entering it starts the next turn's state
+        if self.what == "timeout":
+            self.timed_out(session, diff)
+            return None
+        if diff.moved:
+            cards = " ".join(str(p.card) for p in diff.moved)
+            session.refuse("card_moved", f"a laid card was moved or taken away: {cards}", cards=cards)
+        elif diff.unsure:
+            session.refuse(
+                "card_unsure",
+                "the camera is not sure of a card: straighten it and press again, or tap its cells",
+                cells=len(diff.unsure),
+            )
+        elif not diff.new:
+            session.refuse("lay_card_first", "no new card on the board")
+        elif session.enter_lay(Lay(diff.new)):
+            session.known = seen_at(diff, obs)
+        return None
+
+    def timed_out(self, session: ZatreSession, diff: BoardDiff) -> None:
+        """The timeout's reading: the new cards make the turn if they are a legal one, else a pass."""
+        seat = session.current_seat
+        if seat is None:
+            return
+        if diff.clean and len(diff.new) == session.cards_wanted:
+            try:
+                place_cards(session.zatre.board, diff.new)
+            except IllegalAction:
+                pass
+            else:
+                session.timeout_lay(seat, Lay(diff.new))
+                return
+        session.timeout_pass(seat)
+
+    def press(self, session: ZatreSession, seat: int) -> ZatreStage | None:
+        return self.back.press(session, seat)
+
+    def timeout(self, session: ZatreSession, seat: int) -> ZatreStage | None:
+        return self.back.timeout(session, seat)
+
+    def on(self, session: ZatreSession, event: object) -> ZatreStage | None:
+        return self.back.on(session, event)
+
     def label(self) -> str:
         return f"Checking({self.what})"
 
 
 @dataclass(eq=False)
 class Showing(ZatreStage):
-    """Referee mode: a player who cannot lay enters his hand on the number pad, half by half."""
+    """Referee mode: a player who cannot lay enters his hand on the number pad, half by half; the last
+    half entered shows it (``Show``); the pad's cross goes back to the turn (:attr:`back`)."""
 
     name: ClassVar[str] = "showing"
     back: Laying
     shown: list[int] = field(default_factory=list)
+
+    def press(self, session: ZatreSession, seat: int) -> ZatreStage | None:
+        session.refuse("show_first", "finish showing the hand first")
+        return None
+
+    def timeout(self, session: ZatreSession, seat: int) -> ZatreStage | None:
+        return self.back.timeout(session, seat)
+
+    def on(self, session: ZatreSession, event: object) -> ZatreStage | None:
+        if isinstance(event, ValuePicked) and 0 <= event.value <= 6:
+            self.shown.append(event.value)
+            if len(self.shown) == 2 * session.zatre.hand_size(session.current_seat or 0):
+                self.show(session)
+        elif isinstance(event, Touch) and event.name == "pad_cancel":
+            return self.back
+        elif isinstance(event, Touch) and event.name == "show_hand":
+            return Showing(self.back)  # from the first half again
+        return None
+
+    def show(self, session: ZatreSession) -> None:
+        values = self.shown
+        cards = tuple(Card(values[k], values[k + 1]) for k in range(0, len(values), 2))
+        session.go(self.back, "Show")
+        seat = session.current_seat
+        if session.submit(Show(cards)) and session.current_seat == seat:
+            session.begin_move()
 
 
 class Over(ZatreStage):
@@ -387,216 +673,16 @@ class ZatreSession(GameSession):
         """The half-cells the pending cards cover, with their values."""
         return {cell: value for p in self.pending for cell, value in p.placement.cells}
 
-    # --- the screen's input --------------------------------------------------------------------------
+    # --- what the states do with the session ---------------------------------------------------------
 
-    def pick(self, index: int, anchor: int) -> None:
-        """A half of a card in the hand was tapped: that card, anchored by that half, goes next."""
-        arranging = self.arranging()
-        if arranging is None or index not in self.available() or anchor not in (0, 1):
-            return
-        arranging.picked = (index, anchor)
-
-    def tap_cell(self, cell: tuple[int, int]) -> bool:
-        """A cell of the board was tapped: turn the pending card lying there, or lay the picked card
-        with its anchor on it. Returns whether the board changed; a refusal names the rule."""
-        if self.finished:
-            return False
-        if self.referee:
-            self.select_cell(cell)
-            return False
-        arranging = self.arranging()
-        if arranging is None:
-            return False
-        pending = arranging.pending
-        for n, lying in enumerate(pending):
-            if cell in (c for c, _ in lying.placement.cells):
-                if n == len(pending) - 1:
-                    return self._turn_last(arranging)
-                del pending[n:]  # an earlier card taken back takes the ones laid against it too
-                return True
-        if arranging.picked is None:
-            if cell in self.zatre.board.cells:
-                self._check([*self._placements(), anchored(Card(0, 0), 0, cell, "right")])
-                return False
-            self.refuse("pick_card_first", "pick a card of the hand first")
-            return False
-        if len(pending) >= self.cards_wanted:
-            self.refuse("turn_complete", "this turn's cards are laid: press the seat button")
-            return False
-        index, anchor = arranging.picked
-        return self._lay_at(arranging, index, anchor, cell, start=0)
-
-    def take_back(self) -> None:
-        """The last pending card goes back to the hand."""
-        arranging = self.arranging()
-        if arranging is not None and arranging.pending:
-            last = arranging.pending.pop()
-            arranging.picked = (last.hand_index, last.anchor)
-
-    def confirm(self, seat: int) -> bool:
-        """The seat button (or the Lay touch of the seat on turn): enter the pending cards."""
-        if self.finished or self.pressed_out_of_turn(seat):
-            return False
-        if not self.pending:
-            self.refuse("lay_card_first", "no card laid on the board yet")
-            return False
-        return self._enter(Lay(tuple(p.placement for p in self.pending)))
-
-    def on_press(self, seat: int) -> None:
-        if self.referee:
-            self.read_turn(seat)
-        else:
-            self.confirm(seat)
-
-    def on_timeout(self) -> None:
-        seat = self.current_seat
-        if seat is None:
-            return
-        if self.referee:
-            self._referee_timeout(seat)
-            return
-        lay: Lay | None = None
-        if len(self.pending) == self.cards_wanted:
-            lay = Lay(tuple(p.placement for p in self.pending))
-        else:
-            lay = best_turn(self.zatre)
-        if lay is None:
-            return
-        _, scoring = place_cards(self.zatre.board, lay.placements)
-        if self._enter(lay):
-            self.timeout_entry = TimeoutLay(seat, lay, scoring.total, self.timer.now())
-
-    # --- referee mode: the camera, the number pad, the shown hand ------------------------------------
-
-    def read_turn(self, seat: int) -> None:
-        """The seat button in referee mode: the halves entered on the pad make the turn when there are
-        any; else the camera reads the board (``checking``), the new cards are the turn."""
-        if self.finished or self.pressed_out_of_turn(seat):
-            return
-        laying = self.laying()
-        if laying is None:
-            return
-        if isinstance(self.stage, Showing):
-            self.refuse("show_first", "finish showing the hand first")
-            return
-        if laying.manual:
-            cards = self.manual_cards()
-            if cards is None:
-                self.refuse("not_adjacent", "a card's second half goes on a cell beside its first")
-                return
-            self._enter(Lay(tuple(cards)))
-            return
-        if self.camera_lost is not None:
-            self.refuse("camera_lost_tap", "the camera is lost: tap the cells and pick the values")
-            return
-        self.go(Checking("lay", laying), "ButtonEvent")
-
-    def on_reading(self, seen: Seen) -> None:
+    def seen(self, seen: Seen) -> ZatreObservation | None:
+        """A reading of the table, as every state takes it: kept as the latest (:attr:`live`); ``None``
+        when it is not a Zatre reading or the game is solo practice (nothing to read)."""
         obs = seen.observation
         if not isinstance(obs, ZatreObservation) or not self.referee:
-            return
+            return None
         self.live = obs
-        stage = self.stage
-        if seen.kind != "requested" or not isinstance(stage, Checking):
-            return
-        laying = stage.back
-        diff = board_diff(self.zatre.board, obs, self.known)
-        laying.diff = diff
-        self.go(laying, "Seen")
-        if stage.what == "timeout":
-            self._timeout_reading(diff)
-            return
-        if diff.moved:
-            cards = " ".join(str(p.card) for p in diff.moved)
-            self.refuse("card_moved", f"a laid card was moved or taken away: {cards}", cards=cards)
-            return
-        if diff.unsure:
-            self.refuse(
-                "card_unsure",
-                "the camera is not sure of a card: straighten it and press again, or tap its cells",
-                cells=len(diff.unsure),
-            )
-            return
-        if not diff.new:
-            self.refuse("lay_card_first", "no new card on the board")
-            return
-        if self._enter(Lay(diff.new)):
-            self.known = seen_at(diff, obs)
-
-    def _referee_timeout(self, seat: int) -> None:
-        laying = self.laying()
-        if laying is None:
-            return
-        cards = self.manual_cards() if laying.manual else None
-        if cards:
-            try:
-                place_cards(self.zatre.board, cards)
-            except IllegalAction:
-                cards = None
-        if cards and len(cards) == self.cards_wanted:
-            self._timeout_lay(seat, Lay(tuple(cards)))
-        elif self.camera_lost is not None:
-            self._timeout_pass(seat)
-        else:
-            self.go(Checking("timeout", laying), "TimerSignal")
-
-    def _timeout_reading(self, diff: BoardDiff) -> None:
-        seat = self.current_seat
-        if seat is None:
-            return
-        if diff.clean and len(diff.new) == self.cards_wanted:
-            try:
-                place_cards(self.zatre.board, diff.new)
-            except IllegalAction:
-                pass
-            else:
-                self._timeout_lay(seat, Lay(diff.new))
-                return
-        self._timeout_pass(seat)
-
-    def _timeout_lay(self, seat: int, lay: Lay) -> None:
-        _, scoring = place_cards(self.zatre.board, lay.placements)
-        if self._enter(lay):
-            self.timeout_entry = TimeoutLay(seat, lay, scoring.total, self.timer.now())
-
-    def _timeout_pass(self, seat: int) -> None:
-        if self.submit(Pass()):
-            self.timeout_entry = TimeoutLay(seat, None, 0, self.timer.now())
-            if self.current_seat == seat:
-                self.begin_move()
-
-    def select_cell(self, cell: tuple[int, int]) -> None:
-        """Referee mode: a cell tapped — the number pad is for it (a half entered there is taken back)."""
-        laying = self.laying()
-        if self.finished or laying is None or isinstance(self.stage, Showing):
-            return
-        if cell in self.zatre.board.cells:
-            self.refuse("overlap", "a card lies there already")
-            return
-        laying.manual = [(c, v) for c, v in laying.manual if c != cell]
-        laying.selected = cell
-
-    def pick_value(self, value: int) -> None:
-        """The number pad: ``value`` (0 = blank) for the selected cell, or the next half of the shown hand."""
-        if not 0 <= value <= 6:
-            return
-        stage = self.stage
-        if isinstance(stage, Showing):
-            stage.shown.append(value)
-            if len(stage.shown) == 2 * self.zatre.hand_size(self.current_seat or 0):
-                self._show(stage)
-            return
-        laying = self.laying()
-        if laying is None or laying.selected is None:
-            return
-        laying.manual.append((laying.selected, value))
-        laying.selected = None
-        self.refusal = None
-
-    def clear_manual(self) -> None:
-        laying = self.laying()
-        if laying is not None:
-            laying.manual, laying.selected = [], None
+        return obs
 
     def manual_cards(self) -> list[Placement] | None:
         """The halves entered on the pad as cards (each two in a row make one); ``None`` when two of
@@ -612,32 +698,7 @@ class ZatreSession(GameSession):
             cards.append(Placement(Card(va, vb), a[0], a[1], "H" if a[1] == b[1] else "V"))
         return cards
 
-    def begin_show(self) -> None:
-        """*Show hand*: the player cannot lay any card; he enters his hand on the pad, half by half."""
-        laying = self.laying()
-        if self.referee and not self.finished and self.current_seat is not None and laying is not None:
-            laying.selected = None
-            self.go(Showing(laying), "begin_show")
-
-    def cancel_show(self) -> None:
-        stage = self.stage
-        if isinstance(stage, Showing):
-            self.go(stage.back, "cancel_show")
-
-    def _show(self, showing: Showing) -> None:
-        values = showing.shown
-        cards = tuple(Card(values[k], values[k + 1]) for k in range(0, len(values), 2))
-        self.go(showing.back, "shown")
-        seat = self.current_seat
-        if self.submit(Show(cards)) and self.current_seat == seat:
-            self.begin_move()
-
-    # --- inside --------------------------------------------------------------------------------------
-
-    def _placements(self) -> list[Placement]:
-        return [p.placement for p in self.pending]
-
-    def _check(self, placements: list[Placement]) -> bool:
+    def check(self, placements: list[Placement]) -> bool:
         """Whether the engine takes these placements; a refusal is kept for the screen."""
         try:
             place_cards(self.zatre.board, placements)
@@ -646,40 +707,8 @@ class ZatreSession(GameSession):
             return False
         return True
 
-    def _lay_at(
-        self, arranging: Arranging, index: int, anchor: int, cell: tuple[int, int], start: int
-    ) -> bool:
-        """The card with its anchor on ``cell`` in the first legal rotation from ``start`` on; when
-        none is legal the most telling refusal is kept."""
-        card = self.hand[index]
-        before = self._placements()
-        refusals: list[IllegalAction] = []
-        for step in range(len(ROTATIONS)):
-            rotation = (start + step) % len(ROTATIONS)
-            placement = anchored(card, anchor, cell, ROTATIONS[rotation])
-            try:
-                place_cards(self.zatre.board, [*before, placement])
-            except IllegalAction as exc:
-                refusals.append(exc)
-                continue
-            arranging.pending.append(Pending(index, anchor, cell, rotation, placement))
-            arranging.picked = None
-            self.refusal = None
-            return True
-        worst = min(refusals, key=lambda e: REFUSAL_ORDER.index(e.code) if e.code in REFUSAL_ORDER else 9)
-        self.refuse(worst.code, worst.message, **worst.details)
-        return False
-
-    def _turn_last(self, arranging: Arranging) -> bool:
-        """The last pending card turned to the next legal side of its anchor (it stays if none)."""
-        last, picked = arranging.pending.pop(), arranging.picked
-        turned = self._lay_at(arranging, last.hand_index, last.anchor, last.cell, start=last.rotation + 1)
-        if not turned:
-            arranging.pending.append(last)
-        arranging.picked = picked  # a card picked for the next cell stays picked
-        return turned
-
-    def _enter(self, lay: Lay) -> bool:
+    def enter_lay(self, lay: Lay) -> bool:
+        """Enter the turn ``lay`` (the engine checks it); whether it was taken."""
         seat = self.current_seat
         board = self.zatre.board
         if not self.submit(lay):
@@ -691,6 +720,19 @@ class ZatreSession(GameSession):
         self.last_turn = (seat, lay, scoring)
         log.info("zatre lay %s on %d cards: %s", lay, len(board.placements), scoring)
         return True
+
+    def timeout_lay(self, seat: int, lay: Lay) -> None:
+        """The move timer ran out: ``lay`` entered for ``seat`` (the screen says so)."""
+        _, scoring = place_cards(self.zatre.board, lay.placements)
+        if self.enter_lay(lay):
+            self.timeout_entry = TimeoutLay(seat, lay, scoring.total, self.timer.now())
+
+    def timeout_pass(self, seat: int) -> None:
+        """The move timer ran out and nothing laid makes a turn: ``seat`` passes."""
+        if self.submit(Pass()):
+            self.timeout_entry = TimeoutLay(seat, None, 0, self.timer.now())
+            if self.current_seat == seat:
+                self.begin_move()
 
     def score_progress(self) -> list[list[int]]:
         """Each player's total after each of his turns (replayed; kept until the next action)."""
