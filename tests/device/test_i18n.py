@@ -15,7 +15,13 @@ from rules import poker_dice, yahtzee
 from tests.device.helpers import sheet_texts, start, tap
 
 SOURCE = Path(device.__file__).parent
-CALL = re.compile(r'(?:self\._|(?<!p)gettext|tr\.format|(?<![\w.])msgid)\(\s*"((?:[^"\\]|\\.)+)"')
+# A text to translate: the first argument of a translating call — ``self._``, ``screen._`` (a panel's
+# screen), ``_``, ``gettext`` — one string or adjacent strings the compiler joins.
+LITERAL = r'"(?:[^"\\\n]|\\.)*"'
+CALL = re.compile(
+    r"(?:(?<![\w.])\w+\._|(?<![\w.])_|(?<!p)gettext|tr\.format|(?<![\w.])msgid)\(\s*"
+    rf"((?:{LITERAL}\s*)+)"
+)
 REFUSAL_CODES = (
     "game_over",
     "no_roll",
@@ -38,7 +44,10 @@ REFUSAL_CODES = (
 def texts_in_code() -> set[str]:
     found: set[str] = set()
     for path in SOURCE.rglob("*.py"):
-        found |= set(CALL.findall(path.read_text(encoding="utf-8")))
+        for literals in CALL.findall(path.read_text(encoding="utf-8")):
+            text = "".join(re.findall(r'"((?:[^"\\\n]|\\.)*)"', literals))
+            if text:
+                found.add(text)
     return found
 
 
