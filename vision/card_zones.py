@@ -188,8 +188,10 @@ def _zone_of(calibration: Calibration | None, point: tuple[float, float]) -> str
     if calibration is None:
         return None
     play = cv2.perspectiveTransform(np.array([[point]], np.float64), np.array(calibration.homography))[0][0]
-    zone = calibration.zone_at((float(play[0]), float(play[1])))
-    return zone if zone in CARD_ZONES else None
+    zones = calibration.zones
+    at = (float(play[0]), float(play[1]))
+    # The card zones only: a dice table's hold zone may overlap them (one calibration for every game).
+    return next((name for name in CARD_ZONES if name in zones and zones[name].contains(at)), None)
 
 
 def sort_by_zone(observation: CardObservation, calibration: Calibration | None) -> CardTableReading:
@@ -221,7 +223,8 @@ def _area(box: Sequence[float]) -> float:
 
 
 def read_card_table(frame: np.ndarray, calibration: Calibration | None = None) -> CardTableReading:
-    """A card table read (``vision.cards.read_cards``) and sorted by the calibration's card zones; with
-    no calibration, no zones (every card on the table). Raises ``FrameError`` for a frame that is not
-    a readable BGR image."""
-    return sort_by_zone(read_cards(frame, calibration), calibration)
+    """A card table read (``vision.cards.read_cards``) and sorted by the calibration's card zones (at the
+    play mat's places where it has none: :func:`with_card_zones`); with no calibration, no zones (every
+    card on the table). Raises ``FrameError`` for a frame that is not a readable BGR image."""
+    zoned = None if calibration is None else with_card_zones(calibration)
+    return sort_by_zone(read_cards(frame, zoned), zoned)

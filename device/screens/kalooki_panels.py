@@ -23,6 +23,7 @@ from device.sessions.kalooki import (
     Over,
     Playing,
     ReadingTable,
+    RefusedTable,
     Revealing,
     Touch,
     TurningUp,
@@ -46,6 +47,8 @@ class TableParts(Protocol):
 
     def draw_result(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None: ...
 
+    def draw_reading(self, canvas: Canvas, refused: RefusedTable, area: pygame.Rect) -> None: ...
+
     def draw_entry(
         self, canvas: Canvas, session: KalookiSession, area: pygame.Rect, hand_of: str | None = None
     ) -> None: ...
@@ -67,9 +70,18 @@ class Panel(Generic[S]):
 
     def draw(self, canvas: Canvas, session: KalookiSession, stage: S, layout: Layout) -> None:
         """The state's parts of the screen: the table area, the entry, the picker and the buttons."""
-        self.table(canvas, session, stage, layout.table)
+        self.table_area(canvas, session, stage, layout.table)
         self.screen.draw_entry(canvas, session, layout.entry)
         self.screen.draw_picker(canvas, session, layout.below, self.actions(session, stage))
+
+    def table_area(self, canvas: Canvas, session: KalookiSession, stage: S, area: pygame.Rect) -> None:
+        """The table area: after a press the camera's reading refused, what it saw (until the refusal is
+        answered or the player picks a card: then the melds, to build on); else :meth:`table`."""
+        refused = stage.refused
+        if refused is not None and session.refusal is not None and not stage.picker.cards:
+            self.screen.draw_reading(canvas, refused, area)
+        else:
+            self.table(canvas, session, stage, area)
 
     def table(self, canvas: Canvas, session: KalookiSession, stage: S, area: pygame.Rect) -> None:
         """The melds on the table (each a touch target to build on), or the phase's help when none."""
@@ -148,7 +160,7 @@ class RevealPanel(Panel[Revealing]):
 
     def draw(self, canvas: Canvas, session: KalookiSession, stage: Revealing, layout: Layout) -> None:
         seat = session.revealing()
-        self.table(canvas, session, stage, layout.table)
+        self.table_area(canvas, session, stage, layout.table)
         if stage.pad is None or seat is None:
             name = None if seat is None else session.players[seat].name
             self.screen.draw_entry(canvas, session, layout.entry, hand_of=name)

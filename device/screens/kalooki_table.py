@@ -23,6 +23,7 @@ from functools import partial
 
 import pygame
 
+from device.camera_view import CameraView
 from device.events import Event, Key
 from device.host import Host
 from device.screens.base import screen
@@ -38,15 +39,17 @@ from device.sessions.kalooki import (
     KalookiTouch,
     MeldTapped,
     RankPicked,
+    RefusedTable,
     SuitPicked,
     Touch,
     money,
 )
+from device.ui.camera_panel import CameraPanel
 from device.ui.canvas import Canvas
 from device.ui.names import seat_colour
 from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, PANEL, TEXT, TEXT_DIM, WARNING, Colour
 from rules.kalooki import JOKER
-from rules.kalooki.cards import RANK_NAMES, SUITS
+from rules.kalooki.cards import RANK_NAMES, SUITS, Card
 
 __all__ = ["MELDS_PER_PAGE", "KalookiTableScreen"]
 
@@ -60,6 +63,7 @@ class KalookiTableScreen(TableScreen):
         super().__init__(host)
         self.meld_page = 0
         self.panels: dict[type[Panel], Panel] = {}
+        self.camera_panel = CameraPanel("seen_card")
 
     @property
     def session(self) -> KalookiSession:
@@ -154,6 +158,71 @@ class KalookiTableScreen(TableScreen):
             draw_cards(canvas, cards, melds[index].cards, width=32)
             canvas.record("meld", " ".join(str(c) for c in melds[index].cards), rect)
             canvas.target(rect, f"meld {index + 1}", self.touch(MeldTapped(index)))
+
+    def camera_view(self) -> CameraView | None:
+        camera = self.host.camera
+        return camera.view() if camera is not None else None
+
+    def draw_reading(self, canvas: Canvas, refused: RefusedTable, area: pygame.Rect) -> None:
+        """The table the camera saw at a refused press: its picture with the cards boxed, the unsure
+        ones marked in yellow and the refused meld outlined in red; beside it the reading as cards, meld
+        by meld (loose cards alone), marked and outlined the same way."""
+        canvas.shape(area, PANEL, radius=8)
+        table = refused.table
+        unsure = set(table.uncertain)
+        red = set(refused.outline) if refused.reason != "unsure" else set()
+        inner = area.inflate(-canvas.px(8), -canvas.px(8))
+        view = self.camera_view()
+        if view is not None:
+            pic = pygame.Rect(inner.left, inner.top, inner.height * 16 // 9, inner.height)
+            self.camera_panel.draw(
+                canvas,
+                pic,
+                view,
+                no_camera=self._("No camera"),
+                camera_label=self._("Camera"),
+                zone_labels={"stock": self._("Stock"), "discard": self._("Discard pile")},
+                labelled=False,
+            )
+            sx, sy = pic.width / view.frame_size[0], pic.height / view.frame_size[1]
+            for i, item in enumerate(table.items):
+                if i not in unsure and i not in red:
+                    continue
+                half = item.size / 2
+                x, y = item.center
+                box = pygame.Rect(0, 0, max(4, round(2 * half * sx)), max(4, round(2 * half * sy)))
+                box.center = (round(pic.left + x * sx), round(pic.top + y * sy))
+                box = box.inflate(canvas.px(6), canvas.px(6)).clip(pic)
+                colour = WARNING if i in red else ACCENT
+                pygame.draw.rect(canvas.surface, colour, box, width=max(2, canvas.px(3)))
+                canvas.record("refused_card" if i in red else "unsure_card", item.label, box)
+            inner.left, inner.width = pic.right + canvas.px(8), inner.right - pic.right - canvas.px(8)
+        word = self._("Seen:")
+        canvas.text(word, (inner.left, inner.top, inner.width, canvas.px(22)), size=18, colour=TEXT_DIM)
+        w, h, gap = canvas.px(28), canvas.px(40), canvas.px(10)
+        x, y = inner.left, inner.top + canvas.px(24)
+        for group in [*table.melds, *((i,) for i in table.loose)]:
+            need = len(group) * w
+            if x > inner.left and x + need > inner.right:
+                x, y = inner.left, y + h + canvas.px(6)
+            if y + h > inner.bottom:
+                break
+            rects = []
+            for i in group:
+                card = _card(table.items[i].label)
+                rect = pygame.Rect(x, y, w - 1, h)
+                if card is not None:
+                    draw_card(canvas, rect, card)
+                if i in unsure:
+                    pygame.draw.rect(canvas.surface, ACCENT, rect, width=max(2, canvas.px(3)))
+                    canvas.text("?", rect, size=24, bold=True, colour=ACCENT, align="center")
+                rects.append(rect)
+                x += w
+            if red & set(group):
+                box = rects[0].unionall(rects[1:]).inflate(canvas.px(4), canvas.px(4))
+                pygame.draw.rect(canvas.surface, WARNING, box, width=max(2, canvas.px(3)), border_radius=4)
+                canvas.record("refused_meld", " ".join(table.items[i].label for i in group), box)
+            x += gap
 
     def draw_result(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
         """The last deal: who went out, every penalty, the running totals and the payouts."""
@@ -371,3 +440,11 @@ class KalookiTableScreen(TableScreen):
             canvas.button(
                 (row.left + i * (w + gap), row.top, w, row.height), label, action, colour=colour, size=20
             )
+
+
+def _card(label: str) -> Card | None:
+    """The card a reading's label names (``None``: not a card)."""
+    try:
+        return Card.parse(label)
+    except ValueError:
+        return None

@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, cast, get_args
 
+from device.camera_view import GameReader
 from device.events import Seen, TimerSignal
 from device.journal import Journal
 from device.session import GameSession, SessionArgs, register_session
@@ -77,11 +78,13 @@ from rules.kalooki import (
     TurnUp,
 )
 from rules.kalooki.melds import ACE_HIGH, RunMeld
+from vision.card_zones import CARD_ZONES, CardTableReading, read_card_table
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 __all__ = [
+    "CARD_READER",
     "PAD_DIGITS",
     "RECENT",
     "CardPicked",
@@ -291,6 +294,7 @@ class KalookiStage(State["KalookiSession"]):
 
     def __init__(self) -> None:
         self.picker = Picker()
+        self.refused: RefusedTable | None = None  # the table the camera saw at the last refused press
 
     def handle(self, session: KalookiSession, event: object) -> KalookiStage | None:
         if isinstance(event, ButtonEvent) and event.kind == "press":
@@ -310,6 +314,14 @@ class KalookiStage(State["KalookiSession"]):
         """The seat button (without a reading of the table): the phase's entry, :meth:`confirm`."""
         if not session.finished:
             self.confirm(session, seat)
+        return None
+
+    def read_table(self, session: KalookiSession, seat: int) -> KalookiStage | None:
+        """A press that asks the camera for the table (:class:`ReadingTable`, awaiting it); where
+        nothing will answer (no camera), the press is the picker's, :meth:`confirm`."""
+        if session.request_reading(ReadingTable.frames):
+            return ReadingTable(self)
+        self.confirm(session, seat)
         return None
 
     def confirm(self, session: KalookiSession, seat: int) -> bool:
@@ -385,7 +397,7 @@ class TurningUp(KalookiStage):
 
     def pressed(self, session: KalookiSession, seat: int) -> KalookiStage | None:
         if not self.picker.cards and session.camera_reads():
-            return ReadingTable(self)
+            return self.read_table(session, seat)
         return super().pressed(session, seat)
 
     def confirm(self, session: KalookiSession, seat: int) -> bool:
@@ -414,7 +426,7 @@ class Drawing(KalookiStage):
 
     def pressed(self, session: KalookiSession, seat: int) -> KalookiStage | None:
         if session.camera_reads() and not session.pressed_out_of_turn(seat):
-            return ReadingTable(self)  # a whole turn since the last press: the draw is read too
+            return self.read_table(session, seat)  # a whole turn since the last press: the draw too
         return super().pressed(session, seat)
 
     def confirm(self, session: KalookiSession, seat: int) -> bool:
@@ -428,6 +440,8 @@ class Drawing(KalookiStage):
         return None
 
     def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
+        if table.uncertain:
+            return None  # an unsure card (the pile's top among them) tells nothing: never guessed
         draw = draw_seen(session.deal, table.discard_top)
         if draw is None and _table_grew(session.deal, table):
             draw = DrawStock()  # melds laid before any draw was seen: the card came from the stock
@@ -438,18 +452,13 @@ class Drawing(KalookiStage):
 
 class Playing(KalookiStage):
     """The player lays down, builds, releases jokers, discards (the cards entered on the picker, or,
-    with nothing picked, the table read at the seat press). ``refused``: the table the camera saw at
-    the last refused press, its melds outlined."""
+    with nothing picked, the table read at the seat press)."""
 
     name: ClassVar[str] = "play"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.refused: RefusedTable | None = None
-
     def pressed(self, session: KalookiSession, seat: int) -> KalookiStage | None:
         if not self.picker.cards and session.camera_reads() and not session.pressed_out_of_turn(seat):
-            return ReadingTable(self)
+            return self.read_table(session, seat)
         return super().pressed(session, seat)
 
     def confirm(self, session: KalookiSession, seat: int) -> bool:
@@ -478,8 +487,9 @@ class Playing(KalookiStage):
 
 
 class ReadingTable(KalookiStage):
-    """The table asked of the camera (on enter, ``frames`` voting) and awaited, then judged
-    (:meth:`KalookiSession.judge`). Its phase is the one it was asked in, whose screen stays."""
+    """The table asked of the camera (``frames`` voting; asked by the press that enters it, which stays
+    the picker's when nothing will answer) and awaited, then judged (:meth:`KalookiSession.judge`). Its
+    phase is the one it was asked in, whose screen stays."""
 
     frames: ClassVar[int] = 3
 
@@ -490,9 +500,6 @@ class ReadingTable(KalookiStage):
     @property
     def phase(self) -> str:
         return self.back.phase
-
-    def enter(self, session: KalookiSession) -> None:
-        session.request_reading(self.frames)
 
     def pressed(self, session: KalookiSession, seat: int) -> KalookiStage | None:
         return None  # the reading is on its way
@@ -587,9 +594,8 @@ class RefusedTable:
 
 
 def _refused(stage: KalookiStage, table: CardTable, outline: tuple[int, ...], reason: str) -> KalookiStage:
-    """``stage`` again, keeping (where it is the play) the table refused, to outline on the screen."""
-    if isinstance(stage, Playing):
-        stage.refused = RefusedTable(table, outline, reason)
+    """``stage`` again, keeping the table refused, to outline on the screen."""
+    stage.refused = RefusedTable(table, outline, reason)
     return stage
 
 
@@ -610,6 +616,10 @@ def _table_grew(deal: Deal, table: CardTable) -> bool:
     return seen > len(deal.table_cards())
 
 
+# The camera's reader of a Kalooki table: the card reader, its cards sorted by the calibration's card
+# zones (the stock, the discard pile: ``vision.card_zones``). The last of a request's frames counts.
+CARD_READER: GameReader[CardTableReading] = GameReader(read_card_table, zones=CARD_ZONES)
+
 STAGES: dict[str, type[KalookiStage]] = {
     "turn_up": TurningUp,
     "draw": Drawing,
@@ -623,7 +633,7 @@ class KalookiSession(GameSession):
     game = "kalooki"
     progress_caption = "Penalty points over the deals"
     table_screen = "kalooki_table"
-    reader = None  # cards are not read by the camera: they are entered with the picker
+    reader = CARD_READER  # the cards on the table, the stock and the discard pile (their zones)
     # Every refusal of Kalooki's has its own sentence (``kalooki_invalid_meld``: Rummikub refuses an
     # ``invalid_meld`` too, of tiles); ``game_over`` and ``not_your_turn`` are every game's.
     own_rule_texts = (frozenset(CODES) - {"game_over"}) | {
@@ -684,8 +694,7 @@ class KalookiSession(GameSession):
     @property
     def refused_table(self) -> RefusedTable | None:
         """The table the camera saw at the last refused press of this move (to outline)."""
-        stage = self.current_stage()
-        return stage.refused if isinstance(stage, Playing) else None
+        return self.current_stage().refused
 
     # --- by camera -----------------------------------------------------------------------------------
 
@@ -713,6 +722,11 @@ class KalookiSession(GameSession):
             return None
         if deal.phase == "draw":
             draw = draw_seen(deal, table.discard_top)
+            if isinstance(draw, DrawDiscard):
+                # At a press the turn is over: a discard lies on top. The card under the old top showing
+                # is then the twin of that card, drawn from the stock and discarded (a draw from the
+                # pile is seen as it happens, while the turn goes on).
+                draw = DrawStock()
             if draw is None:
                 self.refuse("draw_first", "no draw seen: tap Stock or Discard pile")
                 return back

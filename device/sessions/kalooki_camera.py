@@ -38,19 +38,24 @@ from rules.errors import IllegalAction
 from rules.kalooki import Build, Card, Deal, Discard, DrawDiscard, DrawStock, LayDown, ReleaseJoker
 from rules.kalooki.cards import JOKER, cards_text
 from rules.kalooki.melds import ACE_HIGH, End, Meld, RunMeld
+from vision.observation import Item
 
 __all__ = ["CardTable", "PlannedAction", "TableMismatch", "TurnPlan", "draw_seen", "plan_turn"]
 
 
 @runtime_checkable
 class CardTable(Protocol):
-    """What the session needs of a reading of a card table (``vision.cards.CardObservation`` with the
-    discard pile's zone named): the cards' melds and loose cards (indices into the reading), the
-    unsure ones, the table as card sequences, and the top card of the discard pile's zone."""
+    """What the session needs of a reading of a card table (``vision.card_zones.CardTableReading``: the
+    card reader's cards sorted by the calibration's card zones): the cards as read (where each lies,
+    its label), the melds and loose cards on the table (indices into them), the unsure ones, the table
+    as card sequences, and the top card of the discard pile's zone."""
 
     melds: tuple[tuple[int, ...], ...]
     loose: tuple[int, ...]
     uncertain: tuple[int, ...]
+
+    @property
+    def items(self) -> Sequence[Item]: ...
 
     @property
     def discard_top(self) -> Card | None: ...

@@ -1,49 +1,164 @@
-"""Kalooki's simulated table: simulated players who hold real hands and enter what they lay with the
-card picker, tap by tap.
+"""Kalooki's simulated table: simulated players who hold real hands, lay real cards on a table the camera
+films, and fall back to the card picker where the camera cannot tell.
 
 The device referees (hands are counts), so the table keeps the cards itself: a full-information shadow
 of the same game (``mode="full"``, the same seed) deals and holds the hands, and the players choose
-their turns on it with the engine's random legal player (``rules.kalooki.auto.random_turn``). Every
-action is then entered through the Kalooki table screen — taps at the centres of the drawn targets
-(``kalooki_plan.next_tap``), one per frame, the seat button for the discard — and whatever the device
-recorded is played on the shadow too, so both see the same table. The turned-up card of each deal and
-the losers' hands at its end come from the shadow (every other loser types just their points on the
-number pad). :attr:`KalookiTable.taps` counts the screen taps of
-each turn (from the draw to the discard, the seat press not counted) for ``bench/card_tables.py``.
+their turns on it with the engine's random legal player (``rules.kalooki.auto.random_turn``); whatever
+the device recorded is played on the shadow too, so both see the same table.
+
+**Through the camera** (:attr:`KalookiTable.mode` ``"camera"``, the default): what lies on the table
+(:class:`Lying`: the melds as accepted and laid this turn, the discard pile, the stock) is filmed by the
+synthetic camera (``vision.cards_synth.render_kalooki_table`` at the camera's size) and read by the
+game's reader. The turned-up card is laid on the discard pile (the device reads it there); a player
+takes his draw (from the discard pile: the camera watches the pile's top go; if it does not, he taps
+*Discard pile*), lays his melds, builds, discards, and presses his seat button. Now and then
+(:data:`MISTAKES`) he first makes a mistake people make — a card taken from a meld and not put back, an
+illegal opening (a meld worth too little, or no meld) — sees the refusal, puts it right and presses
+again. Whatever the device refuses otherwise (unsure cards: the reader could not tell) he enters with
+the picker, tap by tap. Without a camera (``--no-camera``) the table answers each reading itself with
+what lies on it, every card sure (:func:`laid_out`).
+
+**By the picker** (``mode = "picker"``): every action is entered through the table screen — taps at the
+centres of the drawn targets (``kalooki_plan.next_tap``), one per frame, the seat button for the
+discard. The losers' hands at a deal's end come from the shadow in both modes (every other loser types
+just his points on the number pad). :attr:`KalookiTable.taps` counts the screen taps of each turn
+(from the draw to the discard, the seat presses not counted) for ``bench/card_tables.py``.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+from dataclasses import dataclass
+from typing import ClassVar, Literal
 
+import numpy as np
+
+from device.events import Seen
 from device.session import GameSession
-from device.sessions.kalooki import KalookiSession
+from device.sessions.kalooki import KalookiSession, ReadingTable
 from device.sessions.kalooki_plan import BUTTONS, next_tap
 from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
 from rules import Action
-from rules.kalooki import Deal, Discard, HandPoints, RevealHand, Session, TurnUp, hand_penalty, new_session
-from rules.kalooki.auto import random_turn
+from rules.errors import IllegalAction
+from rules.kalooki import (
+    Deal,
+    Discard,
+    DrawDiscard,
+    HandPoints,
+    LayDown,
+    RevealHand,
+    Session,
+    TurnUp,
+    hand_penalty,
+    new_session,
+)
+from rules.kalooki.auto import candidate_melds, random_turn
+from rules.kalooki.cards import Card
+from rules.kalooki.melds import meld_value
+from vision.card_zones import DISCARD, ZONE_FRACTIONS, CardTableReading, ZonedCard
+from vision.cards import SeenCard
 
-__all__ = ["KalookiTable"]
+__all__ = ["MISTAKES", "KalookiTable", "Lying", "laid_out"]
 
 log = logging.getLogger(__name__)
+
+MISTAKES = 0.15  # how often a player makes a mistake before his press (camera mode)
+DRAW_PATIENCE = 40  # frames a player waits for the camera to see his draw from the pile, then taps it
+PILE_SHOWN = 3  # the discard pile's last cards laid in the picture (the top last)
+STOCK_SHOWN = 4  # face-down cards drawn for the stock
+
+
+@dataclass
+class Lying:
+    """What lies on the table: the melds (in the order the device accepted them, then the new ones), the
+    discard pile (its top last) and the stock's count."""
+
+    melds: list[list[Card]]
+    discards: list[Card]
+    stock: int
+
+    @classmethod
+    def of(cls, deal: Deal) -> Lying:
+        return cls([list(m.cards) for m in deal.table], list(deal.discards), deal.stock_count)
+
+    def key(self) -> object:
+        return (tuple(tuple(m) for m in self.melds), tuple(self.discards[-PILE_SHOWN:]), self.stock > 0)
+
+
+def laid_out(lying: Lying, size: tuple[int, int]) -> CardTableReading:
+    """What lies on the table as a perfect reading (no camera): every card sure, the melds in rows across
+    the frame, the discard pile's top in its zone."""
+    w, h = size
+    step, height = w * 0.018, h * 0.14
+    cards: list[ZonedCard] = []
+    melds: list[tuple[int, ...]] = []
+    x, y = 0.04 * w, 0.1 * h
+    for meld in lying.melds:
+        if x + step * (len(meld) + 3) > 0.96 * w:
+            x, y = 0.04 * w, y + 1.2 * height
+        first = len(cards)
+        for k, card in enumerate(meld):
+            centre = (x + k * step, y)
+            cards.append(_seen(card, centre, step, height, None))
+        melds.append(tuple(range(first, len(cards))))
+        x += step * (len(meld) + 4)
+    discard: tuple[int, ...] = ()
+    if lying.discards:
+        fx0, fy0, fx1, fy1 = ZONE_FRACTIONS[DISCARD]
+        centre = ((fx0 + fx1) / 2 * w, (fy0 + fy1) / 2 * h)
+        cards.append(_seen(lying.discards[-1], centre, height * 0.7, height, DISCARD))
+        discard = (len(cards) - 1,)
+    return CardTableReading(tuple(cards), tuple(melds), (), discard, (), min(lying.stock, STOCK_SHOWN))
+
+
+def _seen(
+    card: Card, centre: tuple[float, float], width: float, height: float, zone: str | None
+) -> ZonedCard:
+    x, y = centre
+    box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+    return ZonedCard(SeenCard(card, centre, box, 0.0, 1.0), zone)
+
+
+@dataclass
+class Turn:
+    """A turn being played by camera: the plan (draw … discard), the step reached, the mistake lying on
+    the table (its kind and the picture without it), the press awaited."""
+
+    seq: int  # the device's action count when the turn began
+    seat: int
+    plan: list[Action]
+    start: Deal  # the shadow's deal at the turn's start
+    step: Literal["draw", "drawn", "lay", "pressed", "picker"] = "draw"
+    mistake: str | None = None
+    since: int = 0  # the frame the step began
+    pressed: tuple[int, object] | None = None  # (the action count, the refusal) at the press
+    counted: int | None = None  # the turn's place in ``KalookiTable.taps``, once counted
 
 
 @register_table
 class KalookiTable(SimulatedTable):
     games = ("kalooki",)
+    mode: ClassVar[Literal["camera", "picker"]] = "camera"
 
     def __init__(self, host: TableHost, rng: random.Random, *, camera: bool) -> None:
         super().__init__(host, rng, camera=camera)
         self.shadow: Session | None = None
         self.synced = 0  # the device's actions played on the shadow
         self.ended: Deal | None = None  # the shadow's last finished deal (its hands are revealed)
-        self.plan: list[Action] = []  # the rest of this turn's actions
+        self.plan: list[Action] = []  # the rest of this turn's actions (entered by the picker)
         self.plan_seq = -1
         self.turn_taps = 0
         self.taps: list[int] = []
+        self.mistakes = 0  # mistakes made (camera mode; the tests count them)
+        self.turn: Turn | None = None  # the turn being played by camera
+        self.lying: Lying | None = None  # what lies on the table this turn (None: as the shadow's deal)
+        self.look = rng.randrange(1000)  # the deck's look and the light in the pictures
+        self._frame: tuple[object, np.ndarray] | None = None
+        self._answered: object = None  # the reading request last answered (no camera)
+        self._shown: object = None  # the table last shown to the device as settled (no camera)
+        self._turnup: tuple[int, int, tuple[object] | None] | None = None  # the turned-up card's wait
         self._waiting = -1
         self._refusal: object = None  # the last refusal seen (the next one makes the player change plan)
         self._pending_check: tuple[int, int] | None = None
@@ -64,10 +179,88 @@ class KalookiTable(SimulatedTable):
             after = self.shadow.deal.apply(act)
             if after.result is not None:
                 self.ended = after
+                self.lying = None  # the deal is over: its cards are gathered, the next one dealt
             self.shadow = self.shadow.apply(act)
 
+    # --- what lies on the table ----------------------------------------------------------------------
+
+    def showing(self) -> Lying | None:
+        """What lies on the table now (``None``: no game yet)."""
+        if self.lying is not None:
+            return self.lying
+        return None if self.shadow is None else Lying.of(self.shadow.deal)
+
+    def camera_frame(self) -> np.ndarray | None:
+        session = self.host.session
+        if not isinstance(session, KalookiSession) or session.finished:
+            return None
+        self._sync(session)
+        lying = self.showing()
+        if lying is None:
+            return None
+        key = lying.key()
+        if self._frame is not None and self._frame[0] == key:
+            return self._frame[1]
+        from vision.cards_synth import render_kalooki_table
+
+        size = self.host.camera_size
+        frame = None
+        for share in (0.14, 0.11, 0.09, 0.07):  # smaller cards when the melds fill the table
+            try:
+                frame, _ = render_kalooki_table(
+                    lying.melds,
+                    lying.discards[-PILE_SHOWN:],
+                    stock=STOCK_SHOWN if lying.stock else 0,
+                    seed=self.look,
+                    size=size,
+                    card_height=share * size[1],
+                )
+                break
+            except ValueError:
+                continue
+        if frame is None:
+            return None
+        self._frame = (key, frame)
+        return frame
+
+    def poll(self, session: GameSession) -> None:
+        """After an action was entered, the turn's plan moves on; without a camera, the table answers
+        the device's readings with what lies on it."""
+        if not isinstance(session, KalookiSession):
+            return
+        if self.mode == "camera" and not self.camera and not session.finished:
+            self._answer(session)
+        check = self._pending_check
+        if (
+            check is not None
+            and session.seq > check[0]
+            and self.plan
+            and session.phase in ("draw", "play", "turn_up", "reveal", "over")
+        ):
+            last = session.history[-1]
+            if not isinstance(last, TurnUp | RevealHand | HandPoints):
+                self.plan.pop(0)
+            self._pending_check = None
+
+    def _answer(self, session: KalookiSession) -> None:
+        self._sync(session)
+        lying = self.showing()
+        if lying is None:
+            return
+        stage = session.stage
+        if isinstance(stage, ReadingTable) and stage is not self._answered:
+            self._answered = stage
+            self.host.post(Seen(laid_out(lying, self.host.camera_size), kind="requested"))
+            return
+        key = (lying.key(), session.seq)
+        if key != self._shown and session.phase in ("turn_up", "draw"):
+            self._shown = key  # the table at rest, as a camera that settled on it would post it
+            self.host.post(Seen(laid_out(lying, self.host.camera_size), kind="settled"))
+
+    # --- the simulated players -----------------------------------------------------------------------
+
     def wanted(self, session: KalookiSession) -> Action | None:
-        """The next action of the simulated players."""
+        """The next action of the simulated players (entered by the picker)."""
         assert self.shadow is not None
         phase = session.phase
         if phase == "turn_up":
@@ -79,8 +272,8 @@ class KalookiTable(SimulatedTable):
             if (session.deal.number + seat) % 2 == 1:
                 return HandPoints(seat, hand_penalty(hand))
             return RevealHand(seat, hand)
-        if phase == "draw" and self.plan_seq != session.seq:
-            self.plan = random_turn(self.shadow.deal, self.rng)
+        if (phase == "draw" and self.plan_seq != session.seq) or (phase == "play" and not self.plan):
+            self.plan = self._plan(self.shadow.deal)
             self.turn_taps = 0
         self.plan_seq = session.seq
         return self.plan[0] if self.plan else None
@@ -94,8 +287,16 @@ class KalookiTable(SimulatedTable):
             return
         if host.frames <= self._waiting + 1:
             return
-        before = session.seq
         self._sync(session)
+        by_camera = self.mode == "camera" and session.camera_reads() and session.phase != "reveal"
+        if by_camera and self.play_camera(session):
+            return
+        self.play_picker(session)
+
+    def play_picker(self, session: KalookiSession) -> None:
+        """One tap (or the seat press) of the action the players enter next with the picker."""
+        host = self.host
+        before = session.seq
         act = self.wanted(session)
         if act is None:
             return
@@ -106,12 +307,13 @@ class KalookiTable(SimulatedTable):
             log.info("simulated player: %s refused (%s); discarding", act, session.refusal.code)
             hand = self.shadow.deal.hand(self.shadow.deal.turn)
             self.plan = [Discard(self.rng.choice(hand))]
+            self.lying = None  # what lies on the table is the device's again
             return
         label = next_tap(session, act)
         if label == "seat":
             seat = session.current_seat
             assert seat is not None
-            self.taps.append(self.turn_taps)
+            self.count_turn()
             host.post(ButtonEvent(seat, "press", "autoplay"))
             self._after(session, before)
             return
@@ -132,18 +334,156 @@ class KalookiTable(SimulatedTable):
         self._waiting = self.host.frames
         self._pending_check = (before, len(self.plan))
 
-    def poll(self, session: GameSession) -> None:
-        """After an action was entered, the turn's plan moves on."""
-        if not isinstance(session, KalookiSession):
+    # --- by camera -------------------------------------------------------------------------------------
+
+    def play_camera(self, session: KalookiSession) -> bool:
+        """One step of a player at a table the camera reads; ``False``: the picker's turn now."""
+        assert self.shadow is not None
+        host = self.host
+        if isinstance(session.stage, ReadingTable):
+            return True  # the camera is reading the table
+        if session.phase == "turn_up":
+            return self.turn_up(session)
+        turn = self.turn
+        seat = session.current_seat
+        if seat is None:
+            return True
+        if turn is None or turn.seat != seat or session.seq < turn.seq or self._turn_over(session, turn):
+            turn = self.turn = Turn(session.seq, seat, self._plan(self.shadow.deal), self.shadow.deal)
+            self.turn_taps = 0
+            self.lying = None
+            turn.since = host.frames
+            if self.shadow.deal.phase == "play":
+                turn.step = "lay"  # resumed in the middle of a turn: its rest
+        if turn.step == "picker":
+            return False
+        if turn.step == "draw":
+            if isinstance(turn.plan[0], DrawDiscard):
+                self.lying = Lying.of(turn.start.apply(DrawDiscard()))
+                turn.step, turn.since = "drawn", host.frames
+            else:
+                turn.step = "lay"
+            return True
+        if turn.step == "drawn":
+            if session.phase == "play":
+                turn.step = "lay"
+            elif host.frames - turn.since > DRAW_PATIENCE:  # not seen: the tap is the fallback
+                if host.tap(host.text("Discard pile")):
+                    self.turn_taps += 1
+                    self._waiting = host.frames
+                turn.step = "lay"
+            return True
+        if turn.step == "lay":
+            self.lying = self._after_turn(turn)
+            if turn.mistake is None and self.rng.random() < MISTAKES and self._make_mistake(session, turn):
+                self.mistakes += 1
+            turn.pressed = (session.seq, session.refusal)
+            turn.step = "pressed"
+            self.count_turn()
+            host.post(ButtonEvent(seat, "press", "autoplay"))
+            self._waiting = host.frames
+            return True
+        # pressed: the device's answer
+        assert turn.pressed is not None
+        if session.refusal is None or session.refusal is turn.pressed[1]:
+            return True  # accepted (the next turn begins at the next step), or not yet judged
+        if turn.mistake is not None:
+            log.info("simulated player: %s refused (%s); put right", turn.mistake, session.refusal.code)
+            turn.mistake = None
+            turn.step = "lay"  # put right (the picture without it), then pressed again
+            return True
+        # The camera could not tell (unsure cards) or the device saw the table otherwise: the picker.
+        log.info("simulated player: the camera's reading refused (%s); the picker", session.refusal.code)
+        taken = len(session.history) - turn.seq
+        self.plan = list(turn.plan[taken:]) if taken <= 1 else [Discard(self.rng.choice(self._hand(turn)))]
+        self.plan_seq = session.seq
+        self._refusal = session.refusal
+        turn.step = "picker"
+        return False
+
+    def turn_up(self, session: KalookiSession) -> bool:
+        """The turned-up card lies on the discard pile: the device reads it there as the camera settles;
+        if it does not, the seat button asks for it; refused (unsure), it is entered with the picker."""
+        self.lying = None
+        host = self.host
+        seq, since, pressed = self._turnup if self._turnup is not None else (-1, 0, None)
+        if seq != session.seq:
+            self._turnup = (session.seq, host.frames, None)
+            return True
+        if pressed is None:
+            if host.frames - since > DRAW_PATIENCE:
+                self._turnup = (seq, since, (session.refusal,))
+                host.post(ButtonEvent(0, "press", "autoplay"))
+                self._waiting = host.frames
+            return True
+        return session.refusal is None or session.refusal is pressed[0]  # refused: the picker
+
+    def count_turn(self) -> None:
+        """The taps of the turn being played, counted once (a press the camera refused and the picker's
+        seat press after it are one turn)."""
+        turn = self.turn
+        if turn is not None and turn.counted is not None and turn.counted < len(self.taps):
+            self.taps[turn.counted] = self.turn_taps
             return
-        check = self._pending_check
-        if (
-            check is not None
-            and session.seq > check[0]
-            and self.plan
-            and session.phase in ("draw", "play", "turn_up", "reveal", "over")
-        ):
-            last = session.history[-1]
-            if not isinstance(last, TurnUp | RevealHand | HandPoints):
-                self.plan.pop(0)
-            self._pending_check = None
+        if turn is not None:
+            turn.counted = len(self.taps)
+        self.taps.append(self.turn_taps)
+
+    def _plan(self, deal: Deal) -> list[Action]:
+        """The turn of the player to move: a whole one from the draw; resumed after the draw (a game
+        killed in the middle of a turn), the discard that ends it."""
+        if deal.phase == "play":
+            return [Discard(self.rng.choice(deal.hand(deal.turn)))]
+        return random_turn(deal, self.rng)
+
+    def _turn_over(self, session: KalookiSession, turn: Turn) -> bool:
+        return any(isinstance(a, Discard) for a in session.history[turn.seq :])
+
+    def _hand(self, turn: Turn) -> tuple[Card, ...]:
+        assert self.shadow is not None
+        return self.shadow.deal.hand(turn.seat)
+
+    def _after_turn(self, turn: Turn) -> Lying:
+        """The table once the whole planned turn lies on it."""
+        deal = turn.start
+        for act in turn.plan:
+            deal = deal.apply(act)
+        return Lying.of(deal)
+
+    def _make_mistake(self, session: KalookiSession, turn: Turn) -> bool:
+        """Lay a mistake on the table before the press: a card taken from a meld and not put back, or an
+        illegal opening (a meld worth less than the opening needs, or three cards that make none)."""
+        assert self.lying is not None
+        deal = turn.start
+        kind = self.rng.choice(("taken", "opening"))
+        if kind == "taken" and deal.table:
+            j = self.rng.randrange(len(deal.table))
+            natural = next((c for c in deal.table[j].cards if not c.is_joker), None)
+            if natural is None:
+                return False
+            meld = list(self.lying.melds[j])
+            meld.remove(natural)  # taken into the hand: the meld lacks a card it was accepted with
+            self.lying.melds[j] = meld
+            turn.mistake = "a card taken from a meld"
+            return True
+        if deal.opened[turn.seat] or any(isinstance(a, LayDown) for a in turn.plan):
+            return False
+        discard = next(a.card for a in turn.plan if isinstance(a, Discard))
+        hand = [c for c in self._hand_after_draw(turn) if c != discard]
+        low: list[list[Card]] = []
+        for found in candidate_melds(hand):
+            try:
+                if meld_value(found) < deal.options.initial_meld:
+                    low.append(list(found))
+            except IllegalAction:
+                continue
+        cards = self.rng.choice(low) if low else [c for c in hand if not c.is_joker][:3]
+        if len(cards) < 3:
+            return False
+        self.lying.melds.append(cards)
+        turn.mistake = "an illegal opening"
+        return True
+
+    def _hand_after_draw(self, turn: Turn) -> tuple[Card, ...]:
+        deal = turn.start.apply(turn.plan[0])
+        return deal.hand(turn.seat)

@@ -245,7 +245,8 @@ def test_the_screens_keep_their_structure(make_app, language) -> None:
     check_layout(app)  # refused: the sentence fits too
 
 
-def test_autoplay_plays_whole_games_through_the_picker(make_app, clock) -> None:
+def test_autoplay_plays_whole_games_through_the_picker(make_app, clock, monkeypatch) -> None:
+    monkeypatch.setattr(KalookiTable, "mode", "picker")  # every action tapped (the camera path: its own test)
     app = make_app()
     sim = Simulator(app, seed=4, autoplay="kalooki")
     posted: list[object] = []
