@@ -8,7 +8,8 @@
   are matched by value alone. A held die whose value matches no position is given a free position
   anyway, so the rules refuse the roll with ``held_die_changed`` and the screen says why.
 - A roll the camera is unsure of waits for the players to correct it on the correction screen
-  (:class:`Correcting`: :class:`DiceEntered`).
+  (:class:`Correcting`, which owns the dice being set: :class:`DieStepped`, :class:`HoldToggled`,
+  then :class:`DiceEntered`).
 - The player picks a box on the screen (:class:`BoxPicked`); the seat button (or the *Enter* touch)
   enters it.
 - When the move timer runs out the best-scoring box is entered; if the player has not rolled yet, the
@@ -19,24 +20,25 @@ The phases are states (``device.states``; :attr:`DiceSession.stage`, named by
 :attr:`DiceSession.phase`), each owning what it needs: :class:`Rolling` (no roll yet this turn; whether
 the time ran out before it), :class:`Choosing` (a box to pick: the box picked), :class:`Asking` (was
 that a roll? the reading asked about), :class:`Correcting` (the players fix a reading on the correction
-screen: the roll waiting for them, if any) and :class:`Over`. A question and a correction keep the
-turn's state they came from, which *Cancel* and the answer go back to. The camera's readings arrive
-as ``Seen`` (``vision.DiceObservation``), the simulator's as
-:class:`device.sessions.dice_events.DiceSeen`; both go the same way.
+screen: the roll waiting for them, if any, and the dice they are setting — values, held, unsure) and
+:class:`Over`. A question and a correction keep the turn's state they came from, which *Cancel* and
+the answer go back to. The camera's readings arrive as ``Seen`` (``vision.DiceObservation``), the
+simulator's as :class:`device.sessions.dice_events.DiceSeen`; both go the same way.
 
 The screens' touches are events for the current state (``session.send``), frozen like the others:
 :class:`Touch` (*Enter*, *Fix the dice*, *Cancel*), :class:`BoxPicked`, :class:`Answered` (*Were the
-dice rolled?*), :class:`DiceEntered` (*Use these dice*) and :class:`RollAmended` (*Correct this
-roll*). A state takes the touches it has a use for and lets the others go: only a question takes an
-answer, only a correction takes the dice entered; a question or a correction hands a box picked to
-the turn's state it keeps.
+dice rolled?*), and on the correction screen :class:`DieStepped` (a die tapped), :class:`HoldToggled`
+(*Held* / *Rolled*), :class:`DiceEntered` (*Use these dice*) and :class:`RollAmended` (*Correct this
+roll*), the last two entering the correction's own dice. A state takes the touches it has a use for
+and lets the others go: only a question takes an answer, only a correction takes a die stepped or the
+dice entered; a question or a correction hands a box picked to the turn's state it keeps.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal, cast, get_args
 
@@ -69,6 +71,8 @@ __all__ = [
     "DicePhase",
     "DiceSession",
     "DiceStage",
+    "DieStepped",
+    "HoldToggled",
     "Over",
     "PokerDiceSession",
     "RollAmended",
@@ -207,25 +211,43 @@ class Answered:
     rolled: bool
 
 
-@dataclass(frozen=True)
-class DiceEntered:
-    """*Use these dice*: the players' own reading of the dice, in the correction screen's order (the
-    roll waiting for them in slot order), and whether each was held."""
+def _die(index: int) -> None:
+    if not 0 <= index < DICE:
+        raise ValueError(f"die {index}: the correction's dice are 0 to {DICE - 1}")
 
-    values: tuple[int, ...]
-    held: tuple[bool, ...]
+
+@dataclass(frozen=True)
+class DieStepped:
+    """A die tapped on the correction screen (``index``: 0–4, as the screen shows them): its value steps
+    on (1…6, then 1 again; an unknown die becomes 1) and it is no longer marked unsure."""
+
+    index: int
 
     def __post_init__(self) -> None:
-        if len(self.values) != len(self.held):
-            raise ValueError(f"{len(self.values)} dice entered with {len(self.held)} held marks")
+        _die(self.index)
+
+
+@dataclass(frozen=True)
+class HoldToggled:
+    """The *Held* / *Rolled* button under a die of a later roll: whether it was kept from the previous
+    roll."""
+
+    index: int
+
+    def __post_init__(self) -> None:
+        _die(self.index)
+
+
+@dataclass(frozen=True)
+class DiceEntered:
+    """*Use these dice*: the correction's dice (:class:`Correcting`), as the players set them, are the
+    roll."""
 
 
 @dataclass(frozen=True)
 class RollAmended:
     """*Correct this roll*: the turn's latest roll, entered with a die the camera misread with
-    confidence, as the dice lie (:meth:`DiceSession.amend_roll`)."""
-
-    values: tuple[int, ...]
+    confidence, is the correction's dice as the players set them (:meth:`DiceSession.amend_roll`)."""
 
 
 # --- the phases --------------------------------------------------------------------------------------
@@ -252,7 +274,7 @@ class DiceStage(State["DiceSession"]):
             if seat is not None:
                 session.confirm(seat)
         elif isinstance(event, Touch) and event.name == "fix_dice":
-            return Correcting(None, self.base())  # the players enter the dice themselves
+            return Correcting.opened(None, self.base(), session.current_roll)  # the players set the dice
         return None
 
     def base(self) -> Rolling | Choosing:
@@ -319,29 +341,105 @@ class Asking(DiceStage):
 @dataclass(eq=False)
 class Correcting(DiceStage):
     """The correction screen: a roll the camera is unsure of waits for the players' dice
-    (``pending``, in slot order), or the players opened it themselves (``pending`` ``None``)."""
+    (``pending``, in slot order), or the players opened it themselves (``pending`` ``None``).
+
+    It owns the dice being set (:meth:`opened` fills them): ``values`` (``None``: not known yet),
+    ``held`` (asked only on a later roll of the turn, ``later``) and ``unsure`` (the dice the camera
+    was unsure of, marked until the players step them), and ``roll``, the turn's roll it was opened on
+    by the players, which *Correct this roll* amends. :class:`DieStepped` and :class:`HoldToggled`
+    change them; :class:`DiceEntered` and :class:`RollAmended` enter them; *Cancel* drops them."""
 
     name: ClassVar[str] = "correcting"
     pending: DiceSeen | None
     back: Rolling | Choosing
+    values: list[int | None] = field(default_factory=lambda: [None] * DICE)
+    held: list[bool] = field(default_factory=lambda: [False] * DICE)
+    unsure: list[bool] = field(default_factory=lambda: [True] * DICE)
+    later: bool = False
+    roll: Roll | None = None
+
+    @classmethod
+    def opened(cls, pending: DiceSeen | None, back: Rolling | Choosing, turn: Roll | None) -> Correcting:
+        """The correction of the reading ``pending`` (its dice, held as read on a later roll, its
+        unsure dice marked), or, opened by the players (``pending`` ``None``), of the turn's roll so
+        far ``turn`` (``None`` before its first roll: every die unknown)."""
+        later = turn is not None
+        if pending is not None and len(pending.dice) == DICE:
+            dice = pending.dice
+            values = [d.value for d in dice]
+            held = [later and d.held for d in dice]
+            unsure = [d.uncertain or d.value is None for d in dice]
+        else:
+            values = list(turn.values) if turn is not None else [None] * DICE
+            held = [False] * DICE
+            unsure = [v is None for v in values]
+        roll = turn if pending is None else None
+        return cls(pending, back, values, held, unsure, later=later, roll=roll)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every die has a value (*Use these dice* enters them)."""
+        return all(v is not None for v in self.values)
+
+    @property
+    def amendable(self) -> bool:
+        """Whether *Correct this roll* amends the turn's roll: opened by the players on it, every die
+        set, and one of them changed."""
+        return self.roll is not None and self.complete and list(self.roll.values) != self.values
+
+    def entered(self) -> tuple[int, ...]:
+        """The dice set, as the roll they enter (all of them set: :attr:`complete`)."""
+        return tuple(v for v in self.values if v is not None)
+
+    def touches(
+        self, values: Sequence[int], held: Sequence[bool] | None = None
+    ) -> tuple[DieStepped | HoldToggled, ...]:
+        """The taps that set these dice to ``values`` and (on a later roll) the held marks to ``held``
+        (``None``: as they are): what a player who knows his dice taps (the simulated table, the
+        tests)."""
+        if len(values) != DICE or any(not 1 <= v <= 6 for v in values):
+            raise ValueError(f"need {DICE} dice of 1 to 6, got {list(values)}")
+        taps: list[DieStepped | HoldToggled] = []
+        for i, (now, want) in enumerate(zip(self.values, values, strict=True)):
+            steps = want if now is None else (want - now) % 6
+            taps.extend(DieStepped(i) for _ in range(steps))
+        if self.later and held is not None:
+            if len(held) != DICE:
+                raise ValueError(f"need {DICE} held marks, got {list(held)}")
+            taps.extend(HoldToggled(i) for i, h in enumerate(held) if h != self.held[i])
+        return tuple(taps)
 
     def handle(self, session: DiceSession, event: object) -> DiceStage | None:
+        if isinstance(event, DieStepped):
+            value = self.values[event.index]
+            self.values[event.index] = 1 if value is None or value == 6 else value + 1
+            self.unsure[event.index] = False  # the players have looked at this die
+            return None
+        if isinstance(event, HoldToggled):
+            if self.later:  # the first roll throws every die: no die is held
+                self.held[event.index] = not self.held[event.index]
+            return None
         if isinstance(event, Touch) and event.name == "cancel":
-            return self.back  # the reading waiting for the players is dropped
+            return self.back  # the reading waiting for the players is dropped, and the dice set
         if isinstance(event, Touch) and event.name == "fix_dice":
             return None  # already open
         if isinstance(event, DiceEntered):
+            if not self.complete:
+                return None
+            values = self.entered()
             # Of a reading the camera waits on, each die the players changed — the reader sure of it
             # or not — and each unsure die they confirmed is journaled beside the roll it enters.
-            fixes = dice_fixes(self.pending, event.values)
+            fixes = dice_fixes(self.pending, values)
             if self.pending is None:
                 session.go(self.back, "DiceEntered")  # opened by the players: nothing waits on it
-            dice = tuple(SeenDie(v, h) for v, h in zip(event.values, event.held, strict=True))
+            dice = tuple(SeenDie(v, h) for v, h in zip(values, self.held, strict=True))
             session.on_dice(DiceSeen(dice), fixes)
             return None
         if isinstance(event, RollAmended):
+            if not self.amendable:
+                return None
             session.go(self.back, "RollAmended")
-            session.amend_roll(event.values)
+            session.amend_roll(self.entered())
             return None
         if isinstance(event, BoxPicked):
             return self.back.handle(session, event)
@@ -445,12 +543,6 @@ class DiceSession(GameSession):
         return stage.question if isinstance(stage, Asking) else None
 
     @property
-    def pending(self) -> DiceSeen | None:
-        """The roll that waits for the players' correction (:class:`Correcting`)."""
-        stage = self.stage
-        return stage.pending if isinstance(stage, Correcting) else None
-
-    @property
     def choose_best_on_roll(self) -> bool:
         """The time ran out before the roll: the best box is entered on the roll (:class:`Rolling`)."""
         base = self.base()
@@ -526,7 +618,7 @@ class DiceSession(GameSession):
             dice = tuple(p.die for p in in_slots)
         base = self.base()
         if not seen.certain:
-            self.go(Correcting(DiceSeen(dice), base), "Seen")
+            self.go(Correcting.opened(DiceSeen(dice), base, previous), "Seen")
             return False
         if self.stage is not base:
             self.go(base, "Seen")

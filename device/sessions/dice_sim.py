@@ -25,7 +25,7 @@ import pygame
 
 from device.events import Key
 from device.session import GameSession
-from device.sessions.dice import BoxPicked, DiceEntered, DiceSession
+from device.sessions.dice import BoxPicked, Correcting, DiceEntered, DiceSession
 from device.sessions.dice_events import DiceSeen, SeenDie
 from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
@@ -221,11 +221,14 @@ class DiceTable(SimulatedTable):
         the referee's dice after a few seconds."""
         if not isinstance(session, DiceSession):
             return
-        if session.pending is not None:
+        stage = session.stage
+        if isinstance(stage, Correcting) and stage.pending is not None:
             if self.values is not None:
-                later = session.rolls_used > 0
-                held = tuple(later and i in self.held for i in range(len(self.values)))
-                session.send(DiceEntered(tuple(self.values), held))
+                # It sets the correction's dice to its own, as a player taps them, and enters them.
+                held = tuple(i in self.held for i in range(len(self.values)))
+                for touch in stage.touches(self.values, held):
+                    session.send(touch)
+                session.send(DiceEntered())
                 self.host.show(session.table_screen)
             return
         if session.rolls_used == 0 and self.values is None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from device.sessions.dice import roll_from_seen
+from device.sessions.dice import Correcting, roll_from_seen
 from device.sessions.dice_events import SeenDie
 from rules.dice import Roll
 from tests.device.helpers import press, roll, seat_to_move, start, start_dice, tap
@@ -98,6 +98,9 @@ def test_the_correction_marks_every_die_the_camera_was_unsure_of(make_app) -> No
     app.post(DiceSeen(dice))
     app.step()
     app.step()
-    assert app.screen.name == "correction" and app.screen.unsure == [False, True, True, False, False]
+    stage = app.session.stage
+    assert app.screen.name == "correction" and isinstance(stage, Correcting)
+    assert stage.unsure == [False, True, True, False, False] and stage.values == [2, 3, None, 5, 6]
     tap(app, "3")
-    assert app.screen.unsure == [False, False, True, False, False]
+    assert app.session.stage is stage and stage.unsure == [False, False, True, False, False]
+    assert stage.values == [2, 4, None, 5, 6]
