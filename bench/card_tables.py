@@ -1,17 +1,25 @@
 """The card games at the table: screen taps per turn and the UI frame time of each screen.
 
 Taps: whole games autoplayed by the simulator (``--autoplay zatre`` / ``kalooki``: simulated players
-who tap the screen's targets), the taps of each turn counted by the simulated table (the seat press
-that enters the turn not counted); the median and the spread over every turn of every game. Zatre: the
-later turns (one card) apart from the rounds' first turns (two cards). Kalooki (two deals, a prize
-pool): the turns that only draw and discard apart from the ones that lay, build or release a joker.
+who tap the screen's targets), the taps of each turn counted by the simulated table (the seat presses
+not counted); the median and the spread over every turn of every game. Zatre: the later turns (one
+card) apart from the rounds' first turns (two cards). Kalooki (two deals, a prize pool): the turns that
+only draw and discard apart from the ones that lay, build or release a joker, three ways:
+
+- ``picker``: every card entered on the card picker (the device without a card reader);
+- ``camera``: through the camera path, each reading what lies on the table with every card sure (the
+  simulated table answers the readings: what a reader that meets its targets would give), with the
+  players' mistakes (a card taken from a meld, an illegal opening) refused and put right;
+- ``reader``: through the camera path with the shipped card reader reading the synthetic camera's
+  frames (1280×720) in the vision worker, frame by frame; where it is unsure the players fall back to
+  the picker (``--reader-games N``, default 2: each reading costs about a tenth of a second or more).
 
 Frame time at 800×480 (or WxH): the Zatre table mid-game with a card pending (the board view) and the
 pad (the sheets view); every Kalooki screen of a 4-player game played by the simulated players (the
 set-up, a turn with melds on the table and cards picked, a refusal, the end of a deal with the number
 pad, the last deal's results, the end screen); the budget of DESIGN.md (≤ 8 ms) beside them.
 
-    .venv/bin/python bench/card_tables.py [--games N] [--only zatre|kalooki] [WxH]
+    .venv/bin/python bench/card_tables.py [--games N] [--reader-games N] [--only zatre|kalooki] [WxH]
 """
 
 from __future__ import annotations
@@ -22,12 +30,15 @@ import random
 import statistics
 import sys
 import tempfile
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import numpy as np
 import pygame
 
 from device.app import App
@@ -39,7 +50,10 @@ from device.sessions.zatre import Touch, ZatreSession
 from device.sessions.zatre_plan import LAY, choose_turn, next_tap
 from device.sessions.zatre_sim import ZatreTable
 from device.simulator import Simulator
+from device.vision_worker import Vision
 from rules.kalooki import Build, Discard, LayDown, ReleaseJoker
+from vision.calibration import Calibration
+from vision.card_zones import with_card_zones
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from device_frame import FRAMES, measure
@@ -51,6 +65,20 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+class LiveFeed:
+    """A camera filming ``render()`` (the simulated table): a new frame at each look."""
+
+    def __init__(self, render: Callable[[], np.ndarray | None]) -> None:
+        self.render, self.seq = render, 0
+
+    def latest(self) -> tuple[np.ndarray, int] | None:
+        frame = self.render()
+        if frame is None:
+            return None
+        self.seq += 1
+        return frame, self.seq
 
 
 def new_app(size: tuple[int, int]) -> tuple[App, Clock]:
@@ -131,40 +159,78 @@ def kalooki_turns(session: KalookiSession) -> list[bool]:
     return turns
 
 
-def kalooki_taps(games: int, size: tuple[int, int]) -> None:
+def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker") -> None:
+    """Taps per turn of ``games`` autoplayed games: ``picker``, ``camera`` (every reading sure) or
+    ``reader`` (the shipped card reader on the synthetic camera's frames); see the module docstring."""
     plain: list[int] = []
     laying: list[int] = []
+    refusals: Counter[str] = Counter()
+    mistakes = reads = 0
+    KalookiTable.mode = "picker" if mode == "picker" else "camera"
     for game in range(games):
         app, clock = new_app(size)
-        sim = Simulator(app, seed=game, autoplay="kalooki")
+        sim = Simulator(app, seed=game, autoplay="kalooki", camera=mode == "reader")
+        vision = None
+        if mode == "reader":
+            camera = app.config.camera
+            calibration = with_card_zones(Calibration.identity((camera.width, camera.height)))
+            vision = Vision(LiveFeed(sim.camera_frame), app.post, calibration=calibration, threaded=False)
+            app.camera = vision
+        last = None
         for _ in range(40000):
             sim.poll()
             app.step()
+            if vision is not None:
+                reads += vision.process_latest()
             clock.now += 0.1
+            session = app.session
+            if session is not None and session.refusal is not None and session.refusal is not last:
+                last = session.refusal
+                refusals[session.refusal.code] += 1
             if app.screen.name == "end":
                 break
+        if vision is not None:
+            vision.stop()
         table, session = sim.table, app.session
         assert isinstance(table, KalookiTable) and isinstance(session, KalookiSession) and session.finished
         turns = kalooki_turns(session)
         assert len(turns) == len(table.taps), (len(turns), len(table.taps))
         for taps, laid in zip(table.taps, turns, strict=True):
             (laying if laid else plain).append(taps)
+        mistakes += table.mistakes
         app.journal.close()
+    KalookiTable.mode = "camera"
     every = plain + laying
     median = statistics.median
+    how = {
+        "picker": "every card entered on the picker",
+        "camera": "through the camera path, every reading sure",
+        "reader": "through the camera path, the shipped card reader on the synthetic frames",
+    }[mode]
     print(
-        f"Kalooki: {games} autoplayed 2-player games of 2 deals, {len(every)} turns entered by taps"
-        " (+ the seat button)"
+        f"Kalooki, {how}: {games} autoplayed 2-player games of 2 deals,"
+        f" {len(every)} turns (+ the seat button)"
     )
     print(f"  taps per turn          median {median(every):.0f}   min {min(every)}   max {max(every)}")
     print(f"  draw and discard       median {median(plain):.0f}   ({len(plain)} turns)")
     if laying:
-        print(f"  lay, build or release  median {median(laying):.0f}   ({len(laying)} turns)")
+        spread = sum(1 for t in laying if t <= 1) / len(laying)
+        print(
+            f"  lay, build or release  median {median(laying):.0f}"
+            f"   ({len(laying)} turns, {spread:.0%} at most 1 tap)"
+        )
+    if mode != "picker":
+        seen = ", ".join(f"{code} {n}" for code, n in refusals.most_common())
+        print(
+            f"  mistakes made {mistakes}; refusals: {seen or 'none'}"
+            + (f"; frames through the vision worker {reads}" if reads else "")
+        )
 
 
 def kalooki_frames(size: tuple[int, int]) -> None:
     """Every Kalooki screen of a 4-player game with a pool, as the simulated players reach it."""
     app, clock = new_app(size)
+    KalookiTable.mode = "picker"  # the screens with cards picked
     print(f"UI frame at {size[0]}×{size[1]} ({FRAMES} frames each; budget ≤ 8 ms)")
     app.show("players", game="kalooki")
     measure(app, "Kalooki: set-up (players)")
@@ -201,11 +267,13 @@ def kalooki_frames(size: tuple[int, int]) -> None:
     assert app.screen.name == "end" and not wanted, wanted
     measure(app, "Kalooki: end screen (winnings + chart)")
     app.journal.close()
+    KalookiTable.mode = "camera"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--reader-games", type=int, default=2, help="games through the shipped card reader")
     parser.add_argument("--only", choices=("zatre", "kalooki"), default=None)
     parser.add_argument("size", nargs="?", default="800x480")
     args = parser.parse_args()
@@ -217,7 +285,10 @@ def main() -> None:
         zatre_taps(args.games, (size[0], size[1]))
     if args.only in (None, "kalooki"):
         kalooki_frames((size[0], size[1]))
-        kalooki_taps(args.games, (size[0], size[1]))
+        kalooki_taps(args.games, (size[0], size[1]), "picker")
+        kalooki_taps(args.games, (size[0], size[1]), "camera")
+        if args.reader_games:
+            kalooki_taps(args.reader_games, (size[0], size[1]), "reader")
 
 
 if __name__ == "__main__":
