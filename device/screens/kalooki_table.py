@@ -223,6 +223,21 @@ class KalookiTableScreen(TableScreen):
                 pygame.draw.rect(canvas.surface, WARNING, box, width=max(2, canvas.px(3)), border_radius=4)
                 canvas.record("refused_meld", " ".join(table.items[i].label for i in group), box)
             x += gap
+        if table.discard:  # the discard pile's top, as read
+            top = table.discard[0]
+            label = self._("Discard pile")
+            if table.melds or table.loose:
+                y = min(y + h + canvas.px(6), inner.bottom - h)
+            text = canvas.text(
+                label, (inner.left, y, inner.width - w - canvas.px(8), h), size=18, colour=TEXT_DIM
+            )
+            rect = pygame.Rect(text.right + canvas.px(8), y, w - 1, h)
+            card = _card(table.items[top].label)
+            if card is not None:
+                draw_card(canvas, rect, card)
+            if top in unsure:
+                pygame.draw.rect(canvas.surface, ACCENT, rect, width=max(2, canvas.px(3)))
+                canvas.text("?", rect, size=24, bold=True, colour=ACCENT, align="center")
 
     def draw_result(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
         """The last deal: who went out, every penalty, the running totals and the payouts."""

@@ -47,11 +47,12 @@ __all__ = ["CardTable", "PlannedAction", "TableMismatch", "TurnPlan", "draw_seen
 class CardTable(Protocol):
     """What the session needs of a reading of a card table (``vision.card_zones.CardTableReading``: the
     card reader's cards sorted by the calibration's card zones): the cards as read (where each lies,
-    its label), the melds and loose cards on the table (indices into them), the unsure ones, the table
-    as card sequences, and the top card of the discard pile's zone."""
+    its label), the melds and loose cards on the table and the discard pile's cards (indices into
+    them), the unsure ones, the table as card sequences, and the top card of the discard pile's zone."""
 
     melds: tuple[tuple[int, ...], ...]
     loose: tuple[int, ...]
+    discard: tuple[int, ...]  # the discard pile's cards, its top first
     uncertain: tuple[int, ...]
 
     @property

@@ -48,6 +48,7 @@ class Table:
     unsure: tuple[int, ...] = ()
     melds: tuple[tuple[int, ...], ...] = field(init=False)
     loose: tuple[int, ...] = ()
+    discard: tuple[int, ...] = ()  # the pile is given by its top alone here
 
     def __post_init__(self) -> None:
         out, k = [], 0
