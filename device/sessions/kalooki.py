@@ -34,8 +34,10 @@ table screen sends its touches as events (:class:`Touch`, :class:`RankPicked`, :
 which changes its picker or enters the action; an action taken moves the game to the state the rules'
 deal calls for (:meth:`KalookiSession.settled`).
 
-**By camera** (issue 30; where the game has a card reader and the camera is there): a seat press with
-nothing picked asks the camera for the table (:class:`ReadingTable`); the table seen is compared with the
+**By camera** (issue 30): the game reads with the card reader (:data:`CARD_READER`: the cards sorted by
+the calibration's stock and discard zones, ``vision.card_zones``). While the camera is there, a seat
+press with nothing picked asks it for the table (:class:`ReadingTable`; a press nothing will answer stays
+the picker's); the table seen is compared with the
 one accepted (``device.sessions.kalooki_camera.plan_turn``) and each action it explains is submitted in
 turn (the draw as the discard pile's zone showed it, the lay-down, builds, releases, the discard). The
 engine refuses what breaks a rule, by name; a table no action explains is refused with what to put back;
