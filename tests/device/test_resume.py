@@ -17,7 +17,8 @@ import rules
 from device.journal import Journal
 
 ROUNDS = 4
-LINE_TIMEOUT = 30.0  # s: generous; a confirmed action normally follows within a second
+LINE_TIMEOUT = 90.0  # s: a liveness limit, not a timing: an action normally follows within a second, but a
+# loaded 2-core CI machine rendering a card table for the camera has starved a niced run past 30 s
 
 
 def start(tmp_path: Path, seed: int, game: str = "poker_dice") -> subprocess.Popen[str]:
