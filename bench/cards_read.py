@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards import read_cards
+from vision.cards import CardModels, default_models, read_cards
 from vision.cards_synth import CardTableTruth, bench_card_table
 
 PHOTO_BUDGET_MS = 60.0
@@ -37,14 +37,21 @@ def _image(path: Path) -> np.ndarray:
     return frame
 
 
+_models: list[CardModels] = []
+
+
+def _read(frame: np.ndarray):  # type: ignore[no-untyped-def]
+    return read_cards(frame, models=_models[0] if _models else default_models())
+
+
 def _time(frames: list[np.ndarray], count: int) -> tuple[np.ndarray, np.ndarray]:
     for frame in frames[:2]:
-        read_cards(frame)
+        _read(frame)
     times, cpu = [], []
     for i in range(count):
         frame = frames[i % len(frames)]
         start, start_cpu = time.perf_counter(), time.process_time()
-        read_cards(frame)
+        _read(frame)
         times.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
     return np.array(times), np.array(cpu)
@@ -66,7 +73,7 @@ def score_tables(tables: list[tuple[np.ndarray, CardTableTruth]]) -> str:
     true = read = hits = sure = sure_right = 0
     wrong: Counter[tuple[str, str]] = Counter()
     for frame, truth in tables:
-        observation = read_cards(frame)
+        observation = _read(frame)
         cards = truth.readable()
         true += len(cards)
         read += len(observation.cards)
@@ -102,7 +109,10 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=30)
     parser.add_argument("--tables", type=int, default=5)
     parser.add_argument("--photos", type=Path, default=Path("../shared/datasets/playing-cards"))
+    parser.add_argument("--models", type=Path, default=None, help="a models folder (default: the shipped)")
     args = parser.parse_args()
+    if args.models is not None:
+        _models.append(CardModels.load(args.models))
     cv2.setNumThreads(cv2.getNumberOfCPUs())
     if args.photos.is_dir():
         from vision.dataset import load_folder

@@ -43,6 +43,7 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -387,6 +388,338 @@ def train_classifier(real: list[Photo], synthetic: list[Photo], steps: int, seed
     return net.eval()
 
 
+# ---------------------------------------------------------------- corner index
+
+INDEX_NET = 80  # the index detector sees the frame scaled so that a card is about this many px long
+INDEX_OUT = 192  # its training crops (network px)
+INDEX_CHANNELS = 6  # heat, log card height, dx, dy, cos and sin of the index's upright turn
+INDEX_WIDTHS = (16, 24, 32, 48, 32)
+PATCH = (32, 48)  # the index patch (width, height) the index classifier reads
+PATCH_EXTENT = (0.2, 0.3)  # its extent around the index centre, as shares of the card's height
+INDEX_NONE = 14  # the index classifier's rank classes: A … K, joker, not an index
+
+
+INDEX_CONFIG = {
+    "detector": "cards_index_detector.onnx",
+    "classifier": "cards_index.onnx",
+    "stride": STRIDE,
+    "card_net": INDEX_NET,
+    "heat_threshold": 0.3,
+    "overlap": 0.1,
+    "patch": list(PATCH),
+    "extent": list(PATCH_EXTENT),
+    "rank_temperature": 1.0,
+    "suit_temperature": 1.0,
+}
+
+
+@dataclass
+class IndexCard:
+    """A rendered card for the index reader: its classes (rank -1 for a back), height (px), corners
+    (clockwise from its top-left) and its printed corner indices (centre x, y, upright turn, on top)."""
+
+    rank: int
+    suit: int
+    height: float
+    corners: list[tuple[float, float]]
+    indices: list[tuple[float, float, float, bool]]
+
+
+@dataclass
+class IndexTable:
+    image: np.ndarray
+    cards: list[IndexCard]
+
+    @property
+    def card_height(self) -> float:
+        return float(np.median([c.height for c in self.cards])) if self.cards else 100.0
+
+
+def index_tables(count: int, seed: int, cache: Path) -> list[IndexTable]:
+    """Rendered tables with each card's corner indices (cached in ``cache``): Kalooki melds fanned any
+    way, tight and loose, loose cards, a stock; two- and four-index decks of varied look."""
+    path = cache / f"cards_index_{count}_{seed}.pkl"
+    if path.is_file():
+        with path.open("rb") as handle:
+            stored = pickle.load(handle)
+        return [IndexTable(cv2.imdecode(img, cv2.IMREAD_COLOR), cards) for img, cards in stored]
+    from vision.cards_synth import random_kalooki_melds, render_card_table
+
+    rng = np.random.default_rng(seed + 29)
+    picker = random.Random(seed + 3)
+    tables: list[IndexTable] = []
+    stored = []
+    while len(tables) < count:
+        size = (int(rng.integers(800, 1281)), int(rng.integers(600, 801)))
+        melds = random_kalooki_melds(picker, int(rng.integers(3, 16)))
+        loose = (
+            [m[0] for m in random_kalooki_melds(picker, int(rng.integers(0, 4)))]
+            if rng.random() < 0.5
+            else []
+        )
+        tight = rng.random() < 0.5
+        try:
+            frame, truth = render_card_table(
+                melds,
+                loose,
+                rng,
+                size=size,
+                card_height=float(rng.uniform(0.13, 0.4) * min(size)),
+                spread=(0.18, 0.4) if tight else (0.3, 1.1),
+                backs=int(rng.integers(0, 4)) if rng.random() < 0.3 else 0,
+            )
+        except ValueError:
+            continue
+        cards = []
+        for c in truth.cards:
+            rank, suit = _classes(c.label)
+            if c.card is None:
+                rank = -1
+            cards.append(
+                IndexCard(
+                    rank,
+                    suit,
+                    c.height,
+                    [tuple(p) for p in c.corners],  # type: ignore[misc]
+                    [(i.center[0], i.center[1], i.angle, i.visible) for i in c.indices],
+                )
+            )
+        tables.append(IndexTable(frame, cards))
+        stored.append((cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cards))
+        if len(tables) % 100 == 0:
+            print(f"rendered {len(tables)} index tables", flush=True)
+    cache.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        pickle.dump(stored, handle)
+    return tables
+
+
+def _index_detector_sample(table: IndexTable, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    out = INDEX_OUT
+    h, w = table.image.shape[:2]
+    scale = math.exp(rng.uniform(math.log(INDEX_NET / 1.35), math.log(INDEX_NET * 1.35))) / table.card_height
+    shown = [(c, i) for c in table.cards for i in c.indices if i[3]]
+    if shown and rng.random() < 0.85:
+        _, (x, y, _a, _v) = shown[rng.integers(len(shown))]
+        cx, cy = x + rng.uniform(-0.4, 0.4) * out / scale, y + rng.uniform(-0.4, 0.4) * out / scale
+    else:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    turn = 90.0 * int(rng.integers(4))
+    m = cv2.getRotationMatrix2D((cx, cy), turn, scale)
+    m[:, 2] += (out / 2 - cx, out / 2 - cy)
+    border = tuple(int(v) for v in rng.integers(0, 256, 3))
+    img = cv2.warpAffine(table.image, m, (out, out), flags=cv2.INTER_AREA, borderValue=border)
+    img = photometric(_light(img, rng), rng, hue=False)
+    g = out // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((INDEX_CHANNELS - 1, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for card in table.cards:
+        for x, y, angle, visible in card.indices:
+            if not visible:
+                continue
+            px, py = m[0, 0] * x + m[0, 1] * y + m[0, 2], m[1, 0] * x + m[1, 1] * y + m[1, 2]
+            gx, gy = px / STRIDE, py / STRIDE
+            if not (0 <= gx < g and 0 <= gy < g):
+                continue
+            sigma = max(0.7, card.height * scale * 0.04 / STRIDE)
+            heat = np.maximum(heat, np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma**2)))
+            ix, iy = int(gx), int(gy)
+            heat[iy, ix] = 1.0
+            # getRotationMatrix2D turns counter-clockwise on screen: the upright turns clockwise by -turn.
+            t = math.radians(angle - turn)
+            reg[:, iy, ix] = (math.log(card.height * scale), gx - ix, gy - iy, math.cos(t), math.sin(t))
+            mask[iy, ix] = 1.0
+    return img, heat, reg, mask
+
+
+def train_index_detector(tables: list[IndexTable], steps: int, seed: int) -> Detector:
+    from training.common import fit_detector
+
+    def sample(rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        return _index_detector_sample(tables[rng.integers(len(tables))], rng)
+
+    return fit_detector(  # type: ignore[return-value]
+        lambda: Detector(INDEX_CHANNELS, INDEX_WIDTHS), sample, steps, seed, batch=8
+    )
+
+
+class IndexClassifier(nn.Module):
+    """Upright index patches (3 × 48 × 32) -> rank logits (A … K, joker, not an index), suit logits."""
+
+    def __init__(self, ranks: int = INDEX_NONE + 1, suits: int = 4) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, 24),
+            cbr(24, 24),
+            nn.MaxPool2d(2),
+            cbr(24, 48),
+            cbr(48, 48),
+            nn.MaxPool2d(2),
+            cbr(48, 64),
+            cbr(64, 64),
+            nn.MaxPool2d(2),
+            cbr(64, 96),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.2),
+            nn.Linear(96, ranks + suits),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+def index_patch(image: np.ndarray, x: float, y: float, angle: float, card_height: float) -> np.ndarray:
+    """The upright patch around an index centre (as ``vision.cards`` cuts it)."""
+    return cut(image, (x, y), (PATCH_EXTENT[0] * card_height, PATCH_EXTENT[1] * card_height), angle, PATCH)
+
+
+def _index_classifier_sample(table: IndexTable, rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
+    faces = [c for c in table.cards if c.rank >= 0]
+    shown = [(c, i) for c in faces for i in c.indices if i[3]]
+    kind = rng.random()
+    h = table.card_height
+    if shown and kind < 0.7:
+        card, (x, y, angle, _v) = shown[rng.integers(len(shown))]
+        h = card.height * math.exp(rng.uniform(-0.3, 0.2))  # the height is regressed: cover its error
+        x += rng.normal(0, 0.025) * card.height
+        y += rng.normal(0, 0.025) * card.height
+        angle += rng.normal(0, 4.0)
+        rank, suit = card.rank, card.suit
+        if rng.random() < 0.12:  # an index read a quarter or half turn off is no index
+            angle += 90.0 * int(rng.integers(1, 4))
+            rank, suit = INDEX_NONE, -1
+    elif table.cards and kind < 0.88:
+        # A corner without a printed index on top, or anywhere on a card (pips, pictures, a back).
+        card = table.cards[rng.integers(len(table.cards))]
+        c = np.array(card.corners)
+        k = int(rng.integers(4))
+        a, b = (
+            (rng.uniform(0.05, 0.2), rng.uniform(0.06, 0.22)) if rng.random() < 0.6 else rng.uniform(0, 1, 2)
+        )
+        right, down = c[1] - c[0], c[3] - c[0]
+        fa, fb = (a, b) if k in (0,) else (1 - a, b) if k == 1 else (1 - a, 1 - b) if k == 2 else (a, 1 - b)
+        x, y = (c[0] + fa * right + fb * down).tolist()
+        angle = math.degrees(math.atan2(right[1], right[0])) + (180.0 if k in (2, 3) else 0.0)
+        angle += rng.normal(0, 10.0) if rng.random() < 0.7 else rng.uniform(-180, 180)
+        h = card.height * math.exp(rng.normal(0, 0.1))
+        if any(
+            math.hypot(x - i[0], y - i[1]) < 0.07 * card.height for cc in faces for i in cc.indices if i[3]
+        ):
+            return _index_classifier_sample(table, rng)
+        rank, suit = INDEX_NONE, -1
+    else:
+        ih, iw = table.image.shape[:2]
+        x, y, angle = rng.uniform(0, iw), rng.uniform(0, ih), rng.uniform(-180, 180)
+        if any(math.hypot(x - i[0], y - i[1]) < 0.07 * h for cc in faces for i in cc.indices if i[3]):
+            return _index_classifier_sample(table, rng)
+        rank, suit = INDEX_NONE, -1
+    patch = index_patch(table.image, x, y, angle, h)
+    return photometric(_light(patch, rng), rng, hue=False), rank, suit
+
+
+def real_index_patches(data: Path, models_folder: Path, split: str = "fit") -> list[tuple[np.ndarray, int]]:
+    """Index patches of real photos: every index the index detector of ``models_folder`` finds with some
+    heat, cut as the reader cuts it. One inside a labelled card's box (the nearest such card) is given
+    that card's rank; one on no card is "not an index". Never their suits: each real session is one run
+    of one suit, so a suit learned from them would be the session's look; they are shown in grey for the
+    same reason (the session's light and ink say nothing of the rank)."""
+    from vision.cards import CardModels
+
+    models = CardModels.load(models_folder)
+    assert models.index is not None
+    out: list[tuple[np.ndarray, int]] = []
+    for item in load_folder(data / DATASET, split):  # type: ignore[arg-type]
+        image = cv2.imread(str(item.path))
+        dets = models.detect(image)
+        if not dets:
+            continue
+        card_height = float(np.median([max(d.width, d.height) for d in dets])) / 1.1
+        for x, y, angle, height, score in models.index.find(image, card_height):
+            if score < 0.45:
+                continue
+            best = None
+            for b in item.boxes:
+                pad = 0.04 * max(b.w, b.h)
+                inside = abs(x - b.cx) <= b.w / 2 + pad and abs(y - b.cy) <= b.h / 2 + pad
+                dist = math.hypot(x - b.cx, y - b.cy)
+                if inside and (best is None or dist < best[0]):
+                    best = (dist, b)
+            if best is None:
+                far = all(
+                    abs(x - b.cx) > b.w / 2 + 0.15 * card_height
+                    or abs(y - b.cy) > b.h / 2 + 0.15 * card_height
+                    for b in item.boxes
+                )
+                if far:
+                    out.append((index_patch(image, x, y, angle, height), INDEX_NONE))
+                continue
+            rank, _suit = _classes(best[1].name)
+            out.append((index_patch(image, x, y, angle, height), rank))
+    return out
+
+
+def _grey(img: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def _real_index_sample(
+    patches: list[tuple[np.ndarray, int]], rng: np.random.Generator
+) -> tuple[np.ndarray, int, int]:
+    patch, rank = patches[rng.integers(len(patches))]
+    h, w = patch.shape[:2]
+    # a little of the reader's own jitter: shift, scale and turn about the centre
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.normal(0, 3.0), math.exp(rng.normal(0, 0.06)))
+    m[:, 2] += rng.normal(0, 1.0, 2)
+    patch = cv2.warpAffine(patch, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    return _grey(photometric(patch, rng, hue=False)), rank, -1
+
+
+REAL_INDEX_SHARE = 0.3
+
+
+def train_index_classifier(
+    tables: list[IndexTable], steps: int, seed: int, real: list[tuple[np.ndarray, int]] | None = None
+) -> IndexClassifier:
+    rng = np.random.default_rng(seed + 5)
+    torch.manual_seed(seed + 5)
+    net = IndexClassifier()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    batch = 64
+    start = time.monotonic()
+    ranks_n = INDEX_NONE + 1
+    for step in range(steps):
+        samples = []
+        for _ in range(batch):
+            if real and rng.random() < REAL_INDEX_SHARE:
+                samples.append(_real_index_sample(real, rng))
+                continue
+            crop, rank, suit = _index_classifier_sample(tables[rng.integers(len(tables))], rng)
+            samples.append((_grey(crop) if real and rng.random() < 0.1 else crop, rank, suit))
+        x = torch.from_numpy(normalise(np.stack([s[0] for s in samples])))
+        ranks = torch.tensor([s[1] for s in samples])
+        suits = torch.tensor([s[2] for s in samples])
+        out = net(x)
+        loss = F.cross_entropy(out[:, :ranks_n], ranks, label_smoothing=0.02)
+        if (suits >= 0).any():
+            loss = loss + F.cross_entropy(out[:, ranks_n:], suits, ignore_index=-1, label_smoothing=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            acc = (out[:, :ranks_n].argmax(1) == ranks).float().mean().item()
+            print(
+                f"index classifier step {step} loss {loss.item():.3f} rank acc {acc:.3f} "
+                f"({time.monotonic() - start:.0f} s)",
+                flush=True,
+            )
+    return net.eval()
+
+
 # ---------------------------------------------------------------- calibration
 
 
@@ -439,6 +772,7 @@ def calibrate(data: Path, out: Path, wrong_share: float = 1 / 200) -> dict[str, 
         opt.step(closure)
         temperatures.append(float(log_t.exp().item()))
     models.rank_temperature, models.suit_temperature = temperatures
+    index_temperatures = _index_temperatures(models, items) if models.index is not None else None
     models.confidence_threshold = 0.0
     scored: list[tuple[float, bool]] = []
     true = 0
@@ -457,11 +791,72 @@ def calibrate(data: Path, out: Path, wrong_share: float = 1 / 200) -> dict[str, 
         f"{sum(sure) / max(1, true):.4f} ({len(sure) - sum(sure)} wrong of {len(sure)}) "
         f"on {len(items)} photos"
     )
-    return {
+    out: dict[str, Any] = {
         "rank_temperature": temperatures[0],
         "suit_temperature": temperatures[1],
         "confidence_threshold": round(threshold, 4),
     }
+    if index_temperatures is not None:
+        out["index"] = {
+            **models.config["index"],
+            "rank_temperature": round(index_temperatures[0], 4),
+            "suit_temperature": round(index_temperatures[1], 4),
+        }
+    return out
+
+
+def _fit_temperature(logits: list[np.ndarray], labels: list[int]) -> float:
+    z = torch.tensor(np.array(logits), dtype=torch.float32)
+    y = torch.tensor(labels)
+    log_t = torch.zeros(1, requires_grad=True)
+    opt = torch.optim.LBFGS([log_t], lr=0.1, max_iter=200)
+
+    def closure() -> torch.Tensor:
+        opt.zero_grad()
+        loss = F.cross_entropy(z / log_t.exp(), y)
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    return float(log_t.exp().item())
+
+
+def _index_temperatures(models: Any, items: list[Any]) -> tuple[float, float]:
+    """The index classifier's rank and suit temperatures, fitted on the calib photos: each index found
+    on a detected card paired with a labelled card is labelled with that card (its suit apart)."""
+    from vision.cards import read_indices
+
+    index = models.index
+    rank_logits, rank_labels, suit_logits, suit_labels = [], [], [], []
+    saved = (index.rank_temperature, index.suit_temperature)
+    index.rank_temperature = index.suit_temperature = 1.0
+    for item in items:
+        image = cv2.imread(str(item.path))
+        dets = models.detect(image)
+        for d, seen in zip(dets, read_indices(image, dets, models), strict=True):
+            best = None
+            for b in item.boxes:
+                dist = math.hypot(d.x - b.cx, d.y - b.cy)
+                if dist < 0.5 * min(b.w, b.h) and (best is None or dist < best[0]):
+                    best = (dist, b)
+            if best is None:
+                continue
+            rank, suit = _classes(best[1].name)
+            for r in seen:
+                # back to logits (up to a constant per row) from the probabilities at temperature 1
+                rank_logits.append(np.log(np.clip(r.rank_p, 1e-12, 1.0)))
+                rank_labels.append(rank)
+                suit_logits.append(np.log(np.clip(r.suit_p, 1e-12, 1.0)))
+                suit_labels.append(suit)
+    index.rank_temperature, index.suit_temperature = saved
+    if not rank_labels:
+        return saved
+    fitted = (_fit_temperature(rank_logits, rank_labels), _fit_temperature(suit_logits, suit_labels))
+    print(
+        f"index temperatures on {len(rank_labels)} calib indices: rank {fitted[0]:.3f} suit {fitted[1]:.3f}"
+    )
+    index.rank_temperature, index.suit_temperature = fitted
+    return fitted
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -476,6 +871,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     parser.add_argument("--synthetic", type=int, default=400, help="rendered tables mixed into training")
+    parser.add_argument("--index-tables", type=int, default=500, help="rendered tables for the index reader")
+    parser.add_argument("--index-detector-steps", type=int, default=3000)
+    parser.add_argument("--index-classifier-steps", type=int, default=3000)
+    parser.add_argument(
+        "--real-index",
+        type=Path,
+        default=None,
+        help="a models folder whose index reader harvests the fit photos' index patches (rank only)",
+    )
     parser.add_argument("--crop", type=int, default=CROP, help="the classifier's crop side (px)")
     parser.add_argument(
         "--synthetic-classifier",
@@ -484,7 +888,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--stage",
-        choices=("all", "detector", "classifier", "calibrate"),
+        choices=("all", "detector", "classifier", "index-detector", "index-classifier", "calibrate"),
         default="all",
         help="all (default), or one stage reusing the others' files in --out",
     )
@@ -511,8 +915,24 @@ def main(argv: list[str] | None = None) -> None:
         "confidence_threshold": 0.5,
     }
     if config_path.is_file():
-        kept = ("rank_temperature", "suit_temperature", "confidence_threshold", "heat_threshold")
+        kept = ("rank_temperature", "suit_temperature", "confidence_threshold", "heat_threshold", "index")
         config.update({k: v for k, v in json.loads(config_path.read_text()).items() if k in kept})
+    if args.stage in ("index-detector", "index-classifier"):
+        tables = index_tables(args.index_tables, args.seed, args.cache)
+        print(f"{len(tables)} index tables ({time.monotonic() - start:.0f} s)", flush=True)
+        if args.stage == "index-detector":
+            net = train_index_detector(tables, args.index_detector_steps, args.seed)
+            export(net, torch.zeros(1, 3, 192, 256), args.out / "cards_index_detector.onnx", dynamic=True)
+        else:
+            real_patches = real_index_patches(args.data, args.real_index) if args.real_index else None
+            if real_patches:
+                print(f"{len(real_patches)} real index patches (rank only, grey)", flush=True)
+            net = train_index_classifier(tables, args.index_classifier_steps, args.seed, real_patches)
+            export(net, torch.zeros(1, 3, PATCH[1], PATCH[0]), args.out / "cards_index.onnx", dynamic=False)
+        config.setdefault("index", dict(INDEX_CONFIG))
+        config_path.write_text(json.dumps(config, indent=2) + "\n")
+        print(f"done in {time.monotonic() - start:.0f} s")
+        return
     if args.stage != "calibrate":
         real = load_photos(args.data, "fit")
         synthetic = synthetic_photos(args.synthetic, args.seed, args.cache)

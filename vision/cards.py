@@ -37,13 +37,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from rules.kalooki.cards import JOKER, Card
 from rules.kalooki.cards import SUITS as CARD_SUITS
 from vision.calibration import Calibration
 from vision.frame import check_frame
-from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, edge_angles, load_settings
+from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, edge_angles, load_settings, normalise
 
 # The rank head's classes: the thirteen ranks as the cards print them, the joker, a face-down card and
 # "not a card"; the suit head's: the four suits. A joker, a back or not-a-card has no suit.
@@ -237,6 +238,7 @@ class CardModels:
         self.rank_temperature = float(config["rank_temperature"])
         self.suit_temperature = float(config["suit_temperature"])
         self.confidence_threshold = float(config["confidence_threshold"])
+        self.index: IndexReader | None = IndexReader(folder, config["index"]) if config.get("index") else None
 
     @classmethod
     def load(cls, folder: Path = MODELS) -> CardModels:
@@ -314,6 +316,81 @@ class CardModels:
         )
 
 
+@dataclass(frozen=True)
+class IndexReading:
+    """One corner index found and read: its centre (image px), the turn of its upright (degrees
+    clockwise), the card height it implies (px), the detector's heat, and the probabilities of the
+    rank classes (A … K, joker, not an index) and of the suits."""
+
+    x: float
+    y: float
+    angle: float
+    card_height: float
+    score: float
+    rank_p: np.ndarray
+    suit_p: np.ndarray
+
+    @property
+    def is_index(self) -> float:
+        """The probability that this is an index at all."""
+        return float(1.0 - self.rank_p[INDEX_NONE])
+
+    def card_p(self, rank: int, suit: int) -> float:
+        """The probability of one card (``rank`` a class of ``RANKS`` up to the joker)."""
+        return float(self.rank_p[rank] * (1.0 if rank == JOKER_CLASS else self.suit_p[suit]))
+
+
+INDEX_NONE = JOKER_CLASS + 1  # the index classifier's "not an index" class, after A … K and the joker
+
+
+class IndexReader:
+    """The corner-index reader: a CenterNet finding every corner index (rank over suit) in sight with the
+    turn of its upright and the height of its card, and a small classifier reading each index from an
+    upright patch around it (``patch`` px; ``extent`` × the card's height)."""
+
+    def __init__(self, folder: Path, config: dict[str, Any]) -> None:
+        self.config = config
+        self.detector = HeatmapDetector(
+            folder / config["detector"], 384, config["stride"], config["heat_threshold"]
+        )
+        self.card_net = float(config["card_net"])
+        self.patch = (int(config["patch"][0]), int(config["patch"][1]))
+        self.extent = (float(config["extent"][0]), float(config["extent"][1]))
+        self.classifier = cv2.dnn.readNetFromONNX(str(folder / config["classifier"]))
+        self.rank_temperature = float(config.get("rank_temperature", 1.0))
+        self.suit_temperature = float(config.get("suit_temperature", 1.0))
+        self.overlap = float(config.get("overlap", 0.1))
+        self.lone_cards = bool(config.get("lone_cards", True))
+
+    def find(self, image: np.ndarray, card_height: float) -> list[tuple[float, float, float, float, float]]:
+        """Index centres (x, y), upright turn, card height and heat in ``image`` whose cards are about
+        ``card_height`` px long."""
+        h, w = image.shape[:2]
+        net_long = int(np.clip(round(max(h, w) * self.card_net / card_height / 16) * 16, 128, 2048))
+        peaks = self.detector.detect(image, overlap=self.overlap, net_long=net_long)
+        return [(p.x, p.y, math.degrees(math.atan2(p.extra[1], p.extra[0])), p.size, p.score) for p in peaks]
+
+    def read(self, image: np.ndarray, card_height: float) -> list[IndexReading]:
+        """Every corner index found in ``image`` and read."""
+        found = self.find(image, card_height)
+        if not found:
+            return []
+        patches = np.stack(
+            [
+                cut(image, (x, y), (self.extent[0] * ch, self.extent[1] * ch), angle, self.patch)
+                for x, y, angle, ch, _ in found
+            ]
+        )
+        self.classifier.setInput(normalise(patches))
+        logits = self.classifier.forward()
+        rank_p = _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature)
+        suit_p = _softmax(logits[:, INDEX_NONE + 1 :] / self.suit_temperature)
+        return [
+            IndexReading(x, y, angle, ch, score, rp, sp)
+            for (x, y, angle, ch, score), rp, sp in zip(found, rank_p, suit_p, strict=True)
+        ]
+
+
 def _suited(ranks: np.ndarray) -> np.ndarray:
     return ranks < JOKER_CLASS
 
@@ -348,21 +425,48 @@ def read_cards(
     models = models or default_models()
     image = calibration.rectify(frame) if calibration is not None else frame
     detections = models.detect(image)
+    indices, left = _read_indices(image, detections, models)
+    for k in range(len(detections)):
+        parts = split_cards(indices[k]) if indices[k] else []
+        if len(parts) > 1:
+            indices[k] = parts[0]
+            for part in parts[1:]:
+                detections.append(strip_detection(part))
+                indices.append(part)
+            # The box held several strips: each card is placed by its own indices.
+            detections[k] = strip_detection(parts[0])
+    if models.index is not None and models.index.lone_cards:
+        for d, seen in lone_cards(left):
+            detections.append(d)
+            indices.append(seen)
     turns = models.turns(image, detections)
-    rank_p, suit_p = models.probabilities(
-        models.logits(image, detections, turns if models.straighten else None)
-    )
+    # The whole card's look decides only where no index is in sight (a back, not a card, or unsure).
+    blind = [k for k, seen in enumerate(indices) if not seen]
+    rank_p = np.zeros((len(detections), len(RANKS)))
+    suit_p = np.full((len(detections), len(SUITS)), 1 / len(SUITS))
+    if blind:
+        blind_turns = turns[blind] if models.straighten else None
+        rank_p[blind], suit_p[blind] = models.probabilities(
+            models.logits(image, [detections[k] for k in blind], blind_turns)
+        )
     faces: list[tuple[CardDetection, Card, float, tuple[tuple[Card, float], ...], float]] = []
     backs: list[tuple[float, float]] = []
-    for d, rp, sp, turn in zip(detections, rank_p, suit_p, turns, strict=True):
+    for d, rp, sp, turn, seen in zip(detections, rank_p, suit_p, turns, indices, strict=True):
         rank = int(rp.argmax())
+        if seen:
+            card, confidence, cands = combine_indices(seen)
+            faces.append((d, card, confidence, cands, float(turn)))
+            continue
         if rank == NONE_CLASS:
             continue
         if rank == BACK_CLASS:
             backs.append((d.x, d.y))
             continue
         suit = int(sp.argmax())
+        # Without an index in sight the whole card's look is all there is: never confident.
         confidence = float(rp[rank] * (1.0 if rank == JOKER_CLASS else sp[suit]))
+        if models.index is not None:
+            confidence = min(confidence, 0.5 * models.confidence_threshold)
         faces.append((d, card_of(rank, suit), confidence, _candidates(rp, sp), float(turn)))
     cards = [SeenCard(card, (d.x, d.y), d.box, turn, conf, cands) for d, card, conf, cands, turn in faces]
     if calibration is not None:
@@ -371,6 +475,139 @@ def read_cards(
     melds, loose = group_cards(cards)
     uncertain = tuple(i for i, c in enumerate(cards) if c.confidence < models.confidence_threshold)
     return CardObservation(tuple(cards), tuple(melds), tuple(loose), uncertain, tuple(backs))
+
+
+INDEX_SURE = 0.5  # a patch read as an index with at least this probability counts for its card
+
+
+def read_indices(
+    image: np.ndarray, detections: Sequence[CardDetection], models: CardModels
+) -> list[list[IndexReading]]:
+    """The corner indices read on each detected card: every index found whose centre lies in the card's
+    visible box (grown a little), given to the nearest such card."""
+    return _read_indices(image, detections, models)[0]
+
+
+def _read_indices(
+    image: np.ndarray, detections: Sequence[CardDetection], models: CardModels
+) -> tuple[list[list[IndexReading]], list[IndexReading]]:
+    """``read_indices`` and the indices found on no detected card."""
+    out: list[list[IndexReading]] = [[] for _ in detections]
+    left: list[IndexReading] = []
+    if models.index is None or not detections:
+        return out, left
+    card_height = float(np.median([max(d.width, d.height) for d in detections])) / 1.1
+    boxes = np.array([d.box for d in detections], np.float64)
+    centres = np.array([(d.x, d.y) for d in detections], np.float64)
+    pad = 0.06 * card_height
+    for reading in models.index.read(image, card_height):
+        if reading.is_index < INDEX_SURE:
+            continue
+        inside = (
+            (boxes[:, 0] - pad <= reading.x)
+            & (reading.x <= boxes[:, 2] + pad)
+            & (boxes[:, 1] - pad <= reading.y)
+            & (reading.y <= boxes[:, 3] + pad)
+        )
+        if not inside.any():
+            left.append(reading)
+            continue
+        away = np.hypot(centres[:, 0] - reading.x, centres[:, 1] - reading.y)
+        out[int(np.argmin(np.where(inside, away, np.inf)))].append(reading)
+    return out, left
+
+
+LONE_SURE = 0.8  # an index on no detected card makes a card of its own when it is this sure an index
+
+
+def _reading_of(r: IndexReading) -> tuple[int, int]:
+    rank = int(np.argmax(r.rank_p[:INDEX_NONE]))
+    return rank, (0 if rank == JOKER_CLASS else int(np.argmax(r.suit_p)))
+
+
+NEAR = 0.45  # indices of two cards closer than this share of a card's height lie on neighbouring strips
+
+
+def split_cards(seen: Sequence[IndexReading]) -> list[list[IndexReading]]:
+    """The indices found on one detected card, as the cards they belong to: a box over several strips of
+    a tight fan holds the indices of several cards, each a card's width or less from the next; indices
+    that read differently from a card's far corners are one card's disagreement (left together, so that
+    card is unsure), never two cards."""
+    groups: dict[tuple[int, int], list[IndexReading]] = {}
+    for r in seen:
+        groups.setdefault(_reading_of(r), []).append(r)
+    if len(groups) < 2:
+        return [list(seen)]
+    height = float(np.median([r.card_height for r in seen]))
+    keys = list(groups)
+
+    def near(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return any(math.hypot(p.x - q.x, p.y - q.y) < NEAR * height for p in groups[a] for q in groups[b])
+
+    apart = [k for k in keys if any(near(k, o) for o in keys if o != k)]
+    if not apart:
+        return [list(seen)]
+    cards = {k: list(groups[k]) for k in apart}
+    for k in keys:
+        if k in cards:
+            continue
+        # a far corner reading otherwise: the nearest card's disagreement
+        closest = min(
+            apart,
+            key=lambda a: min(math.hypot(p.x - q.x, p.y - q.y) for p in groups[k] for q in groups[a]),
+        )
+        cards[closest] += groups[k]
+    return list(cards.values())
+
+
+def strip_detection(seen: Sequence[IndexReading]) -> CardDetection:
+    """Where the visible part of a card found by its indices lies: the strip below its surest index."""
+    r = max(seen, key=lambda i: i.score)
+    t = math.radians(r.angle)
+    reach = 0.37 * r.card_height
+    side = 0.7 * r.card_height
+    return CardDetection(r.x - math.sin(t) * reach, r.y + math.cos(t) * reach, side, side, r.score)
+
+
+def lone_cards(left: Sequence[IndexReading]) -> list[tuple[CardDetection, list[IndexReading]]]:
+    """Cards the detector missed (a narrow strip of a tight fan) found by their indices alone: indices
+    sure to be indices, those reading the same card within a card's length of each other taken as one
+    card, placed where the visible strip below its index lies."""
+    sure = sorted((r for r in left if r.is_index >= LONE_SURE), key=lambda r: -r.is_index)
+    groups: list[list[IndexReading]] = []
+    for r in sure:
+        best = int(np.argmax(r.rank_p[:INDEX_NONE])), int(np.argmax(r.suit_p))
+        for g in groups:
+            first = g[0]
+            same = (int(np.argmax(first.rank_p[:INDEX_NONE])), int(np.argmax(first.suit_p))) == best
+            if same and math.hypot(first.x - r.x, first.y - r.y) < 1.1 * first.card_height:
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    out = [(strip_detection(g), g) for g in groups]
+    return out
+
+
+def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tuple[Card, float], ...]]:
+    """One card's reading from its corner indices: the card the indices' probabilities together favour
+    (the product over the indices), with the confidence of the least sure index in that card, so that
+    indices that disagree leave the card unsure."""
+    joint = np.zeros((JOKER_CLASS + 1, len(SUITS)))
+    for r in seen:
+        ranks = np.clip(r.rank_p[: JOKER_CLASS + 1], 1e-9, 1.0)
+        card = ranks[:JOKER_CLASS, None] * np.clip(r.suit_p, 1e-9, 1.0)[None, :]
+        joint[:JOKER_CLASS] += np.log(card)
+        joint[JOKER_CLASS] += math.log(float(ranks[JOKER_CLASS]))
+    joint[JOKER_CLASS, 1:] = -np.inf  # the joker once
+    flat = joint.ravel()
+    order = np.argsort(-flat)[:CANDIDATES]
+    probs = np.exp(flat - flat.max())
+    probs /= probs.sum()
+    cands = tuple((card_of(int(k) // len(SUITS), int(k) % len(SUITS)), float(probs[k])) for k in order)
+    rank, suit = divmod(int(order[0]), len(SUITS))
+    confidence = min(r.card_p(rank, suit) for r in seen)
+    return card_of(rank, suit), float(confidence), cands
 
 
 def _candidates(rank_p: np.ndarray, suit_p: np.ndarray) -> tuple[tuple[Card, float], ...]:

@@ -46,6 +46,9 @@ FACES: tuple[str, ...] = (
 BACKGROUNDS = ("wood", "cloth", "felt", "white", "pattern")
 # The corner index (rank over suit) on a card of unit width and height, from its top-left corner.
 INDEX_BOX = (0.02, 0.02, 0.19, 0.25)  # x0, y0, x1, y1
+# The index in the artwork (share of its width and height from its top-left corner): copied to the other
+# two corners for a four-index deck (as the photographed deck is).
+ART_INDEX = (0.0, 0.0, 0.19, 0.25)
 
 
 def _face_file(name: str) -> str:
@@ -105,10 +108,12 @@ class DeckLook:
     radius: float
     blur: float
     back_tint: tuple[float, float, float]
+    four_index: bool = False  # the index in all four corners (else top-left and bottom-right only)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> DeckLook:
         cream = rng.uniform(0, 14)
+        four = bool(rng.random() < 0.5)
         return cls(
             paper=(float(245 - cream * 1.2), float(248 - cream * 0.4), float(250)),
             ink=float(rng.uniform(0.75, 1.0)),
@@ -117,6 +122,7 @@ class DeckLook:
             radius=float(rng.uniform(0.03, 0.07)),
             blur=float(rng.uniform(0.0, 0.8)),
             back_tint=tuple(float(v) for v in rng.uniform(0.4, 1.1, 3)),  # type: ignore[arg-type]
+            four_index=four,
         )
 
 
@@ -128,6 +134,8 @@ def render_card(name: str, height: int, look: DeckLook) -> tuple[np.ndarray, np.
     face = cv2.resize(
         face_image(name), (width - 2 * margin, height - 2 * margin), interpolation=cv2.INTER_AREA
     )
+    if look.four_index and name != BACK:
+        face = _four_index(face)
     face = face.astype(np.float32)
     if name == BACK:
         face = face * np.array(look.back_tint, np.float32)
@@ -151,6 +159,40 @@ def render_card(name: str, height: int, look: DeckLook) -> tuple[np.ndarray, np.
     return np.clip(card, 0, 255).astype(np.uint8), mask
 
 
+def _four_index(face: np.ndarray) -> np.ndarray:
+    """The face with its top-left index copied upright to the top-right corner and half turned to the
+    bottom-left one (the artwork prints two)."""
+    h, w = face.shape[:2]
+    x1, y1 = round(ART_INDEX[2] * w), round(ART_INDEX[3] * h)
+    index = face[:y1, :x1].copy()
+    out = face.copy()
+    out[:y1, w - x1 :] = index
+    out[h - y1 :, :x1] = index[::-1, ::-1]
+    return out
+
+
+ART_INDEX_CENTRE = (0.085, 0.12)  # the top-left index's centre in the artwork (shares of its width, height)
+
+
+def _art_to_card(ax: float, ay: float, height: float, margin: float) -> tuple[float, float]:
+    """A point of the artwork (shares of its width and height) as shares of the card's, inside the
+    deck's white margin (a share of the height)."""
+    width = height * CARD_ASPECT
+    m = margin * height
+    return (m + ax * (width - 2 * m)) / width, (m + ay * (height - 2 * m)) / height
+
+
+@dataclass(frozen=True)
+class CardIndex:
+    """One corner index of a card on the rendered table: its centre (frame px), the turn of its upright
+    (degrees clockwise; the card's turn, or half a turn more for a bottom corner) and whether it is on
+    top in the picture (most of it not covered by another card)."""
+
+    center: tuple[float, float]
+    angle: float
+    visible: bool
+
+
 @dataclass(frozen=True)
 class SyntheticCard:
     """One card on the rendered table: what it is (``None`` for a face-down card), its centre, corners
@@ -168,6 +210,7 @@ class SyntheticCard:
     index_visible: bool
     meld: int | None = None
     zone: str | None = None
+    indices: tuple[CardIndex, ...] = ()
 
     @property
     def label(self) -> str:
@@ -402,7 +445,7 @@ def _film(
     frame = frame * gains[None, None] * light[..., None]
     if noise > 0:
         frame += rng.normal(0, noise, frame.shape).astype(np.float32)
-    return np.clip(frame, 0, 255).astype(np.uint8), _truth(laid, owner, height, melds, view)
+    return np.clip(frame, 0, 255).astype(np.uint8), _truth(laid, owner, height, melds, view, deck)
 
 
 ZONES = {"stock": (0.07, 0.86), "discard": (0.2, 0.86)}  # zone centres (share of the frame's width, height)
@@ -517,7 +560,7 @@ def _project(view: np.ndarray, points: Sequence[tuple[float, float]]) -> list[tu
 
 
 def _truth(
-    laid: list[_Laid], owner: np.ndarray, height: float, melds: int, view: np.ndarray
+    laid: list[_Laid], owner: np.ndarray, height: float, melds: int, view: np.ndarray, deck: DeckLook
 ) -> CardTableTruth:
     cards = []
     full = height * height * CARD_ASPECT
@@ -542,6 +585,7 @@ def _truth(
                 _index_seen(owner, k, card, height, view),
                 card.meld,
                 card.zone,
+                () if card.card is None else _indices(owner, k, card, height, view, deck),
             )
         )
     meld_index: list[tuple[int, ...]] = [() for _ in range(melds)]
@@ -570,6 +614,36 @@ def _index_seen(owner: np.ndarray, k: int, card: _Laid, height: float, view: np.
         if seen >= 0.85 * len(points):
             return True
     return False
+
+
+def _indices(
+    owner: np.ndarray, k: int, card: _Laid, height: float, view: np.ndarray, deck: DeckLook
+) -> tuple[CardIndex, ...]:
+    """The card's printed corner indices (top-left and bottom-right, and for a four-index deck top-right
+    and bottom-left) as the camera sees them."""
+    width = height * CARD_ASPECT
+    t = math.radians(card.angle)
+    ux, uy, vx, vy = math.cos(t), math.sin(t), -math.sin(t), math.cos(t)
+    ix, iy = ART_INDEX_CENTRE
+    copy = ART_INDEX[2] - ix  # the copied block's centre from its outer edge
+    art = [(ix, iy, 1), (1 - ix, 1 - iy, -1)]  # (centre in the artwork, its up: 1 the card's, -1 turned)
+    if deck.four_index:
+        art += [(1 - copy, iy, 1), (copy, 1 - iy, -1)]
+    h, w = owner.shape
+    out = []
+    for ax, ay, up in art:
+        a0, b0 = _art_to_card(ax, ay, height, deck.margin)
+        points = []
+        for px in np.linspace(-0.06, 0.06, 4):  # the index's extent in its own frame (card shares)
+            for py in np.linspace(-0.09, 0.09, 5):
+                dx, dy = (a0 + up * px - 0.5) * width, (b0 + up * py - 0.5) * height
+                points.append((card.center[0] + dx * ux + dy * vx, card.center[1] + dx * uy + dy * vy))
+        dx, dy = (a0 - 0.5) * width, (b0 - 0.5) * height
+        centre = _project(view, [(card.center[0] + dx * ux + dy * vx, card.center[1] + dx * uy + dy * vy)])[0]
+        seen = _project(view, points)
+        covered = sum(1 for x, y in seen if 0 <= x < w and 0 <= y < h and owner[int(y), int(x)] == k)
+        out.append(CardIndex(centre, card.angle + (0.0 if up > 0 else 180.0), covered >= 0.85 * len(points)))
+    return tuple(out)
 
 
 def random_kalooki_melds(rng: random.Random, cards: int) -> list[list[Card]]:
