@@ -28,6 +28,30 @@ stands for 9H and 10H) instead of the index; the real photos then only fit its t
 threshold. The renderer adds what the photos lack (jokers, mixed melds, tight fans, backs, other
 tables and light).
 
+The corner-index reader (``--stage index-detector``, ``--stage index-classifier``, then ``calibrate``):
+
+4. **Index detector**: the same CenterNet (six channels: heat, log card height, dx, dy, cos and sin of the
+   index's upright turn) on rendered tables only (``index_tables``: two- and four-index decks; the
+   renderer knows where every printed index lies and whether it is on top), the frame scaled so that a
+   card is about ``INDEX_NET`` px long.
+5. **Index classifier**: upright ``PATCH`` patches (``PATCH_EXTENT`` × the card's height) around each
+   index -> rank (A … K, joker, not an index) and suit. Rendered patches with the detector's errors as
+   jitter, and as "not an index": corners without a printed index, pips, pictures, backs, the table and
+   indices a quarter or half turn off. With ``--real-index MODELS`` also real patches of the ``fit``
+   photos (``REAL_INDEX_SHARE`` of each batch), found by that folder's index detector and labelled with
+   the labelled card they lie on: *for the rank head only and in grey*. Each real session is one run of
+   one suit photographed on its own afternoon hour, so a suit (or a colour) learned from them would be
+   the session's look; the rank is shared across sessions (every suit's A–4, 5–8 and 9–K runs), and a
+   patch of the index shows the card's paper and ink, hardly the table.
+
+    nice -n 10 python -m training.cards --stage index-detector --out DIR --index-detector-steps 3000
+    nice -n 10 python -m training.cards --stage index-classifier --out DIR --index-classifier-steps 2000 \
+        --real-index DIR
+    python -m training.cards --stage calibrate --out DIR
+
+(the shipped ones: 12 and 33 minutes on the loaded shared machine; ``--real-index`` needs a folder
+whose index detector is trained.)
+
 Data: the ``fit`` split of ``playing-cards`` plus tables rendered by ``vision.cards_synth`` (cached in
 ``--cache``). ``calib`` calibrates; ``val`` is never touched. Seeds are fixed.
 """
@@ -64,7 +88,8 @@ CHANNELS = 6
 DETECTOR_WIDTHS = (12, 16, 32, 48, 24)
 DATASET = "playing-cards"
 REAL_SHARE = 0.3  # of the samples drawn from real photos (the rest rendered)
-CREDIT = """Card reader models (cards_detector.onnx, cards_classifier.onnx, cards_reader.json)
+CREDIT = """Card reader models (cards_detector.onnx, cards_classifier.onnx, cards_index_detector.onnx,
+cards_index.onnx, cards_reader.json)
 
 Trained by training/cards.py on the "fit" split of a public photo set:
 - playing-cards: Roboflow 100 "poker cards" v2 (Team Roboflow, Augmented Startups;

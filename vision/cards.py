@@ -7,11 +7,16 @@ credits the photo set and the artwork they come from).
 
 1. The detector finds the *visible part* of each card — the whole card, or the strip of a card under
    others in a fan, where its corner index (rank over suit) shows — as an axis-aligned box.
-2. Each box is cut as a square crop (its long side and a margin) and classified by two heads: the rank
-   (A … K, joker, a face-down card, not a card) and the suit. A card lies any way, so a crop the first
-   look is not sure of is read at the other three quarter turns too and all four averaged.
-3. The confidence is the rank's probability times the suit's (each softmax divided by its fitted
-   temperature); a card below ``confidence_threshold`` is listed as uncertain, never guessed silently.
+2. The corner indices decide (``IndexReader``, when the models have one): a second detector finds every
+   corner index in sight with the turn of its upright and its card's height; each is read from an
+   upright patch (rank A … K, joker or not an index; suit) and given to the card whose box holds it and
+   whose centre lies where that index's card can lie. A card's indices are combined into one reading
+   (``combine_indices``): corners that disagree leave it unsure. Indices on no box make cards of their
+   own (``lone_cards``); one card seen twice is merged (``merge_twins``).
+3. Where no index is in sight, the box is cut as a square crop and a whole-card classifier says whether
+   it is a back or no card (a face read that way is never confident). Its confidence, like the
+   indices', uses temperatures fitted on real photos; a card below ``confidence_threshold`` is listed as
+   uncertain, never guessed silently.
 4. Cards whose boxes touch or overlap form a meld (a fan or a row), in order along it; a card apart from
    all others is loose.
 5. Kalooki is played with two decks: two equal cards are two cards, but a third copy of a card (or a
@@ -361,6 +366,7 @@ class IndexReader:
         self.suit_temperature = float(config.get("suit_temperature", 1.0))
         self.overlap = float(config.get("overlap", 0.1))
         self.lone_cards = bool(config.get("lone_cards", True))
+        self.split = bool(config.get("split", True))
 
     def find(self, image: np.ndarray, card_height: float) -> list[tuple[float, float, float, float, float]]:
         """Index centres (x, y), upright turn, card height and heat in ``image`` whose cards are about
@@ -426,7 +432,7 @@ def read_cards(
     image = calibration.rectify(frame) if calibration is not None else frame
     detections = models.detect(image)
     indices, left = _read_indices(image, detections, models)
-    for k in range(len(detections)):
+    for k in range(len(detections) if models.index is not None and models.index.split else 0):
         parts = split_cards(indices[k]) if indices[k] else []
         if len(parts) > 1:
             indices[k] = parts[0]
@@ -436,9 +442,22 @@ def read_cards(
             # The box held several strips: each card is placed by its own indices.
             detections[k] = strip_detection(parts[0])
     if models.index is not None and models.index.lone_cards:
+        known = [
+            (d, _reading_of(max(seen, key=lambda r: r.score)))
+            for d, seen in zip(detections, indices, strict=True)
+            if seen
+        ]
         for d, seen in lone_cards(left):
+            reading = _reading_of(max(seen, key=lambda r: r.score))
+            # An index of a card already read, whose box missed it, is no new card.
+            if any(
+                k == reading and math.hypot(o.x - d.x, o.y - d.y) < 1.5 * seen[0].card_height
+                for o, k in known
+            ):
+                continue
             detections.append(d)
             indices.append(seen)
+    detections, indices = merge_twins(detections, indices)
     turns = models.turns(image, detections)
     # The whole card's look decides only where no index is in sight (a back, not a card, or unsure).
     blind = [k for k, seen in enumerate(indices) if not seen]
@@ -512,9 +531,25 @@ def _read_indices(
         if not inside.any():
             left.append(reading)
             continue
-        away = np.hypot(centres[:, 0] - reading.x, centres[:, 1] - reading.y)
-        out[int(np.argmin(np.where(inside, away, np.inf)))].append(reading)
+        out[int(np.argmin(np.where(inside, _away(reading, centres), np.inf)))].append(reading)
     return out, left
+
+
+def _away(reading: IndexReading, centres: np.ndarray) -> np.ndarray:
+    """How far each centre of a visible part lies from where an index's card can be: below the index
+    (towards the card's far end), from straight below it (a strip of a fan) to the centre of a whole
+    card on either side (an index printed at the left or, on a four-index deck, the right corner)."""
+    t = math.radians(reading.angle)
+    right = np.array((math.cos(t), math.sin(t)))
+    down = np.array((-math.sin(t), math.cos(t)))
+    h = reading.card_height
+    start = np.array((reading.x, reading.y)) + down * 0.38 * h
+    best = np.full(len(centres), np.inf)
+    for side in (1.0, -1.0):
+        along = right * side * 0.42 * h * 0.716
+        u = np.clip((centres - start) @ along / float(along @ along), 0.0, 1.0)
+        best = np.minimum(best, np.hypot(*(centres - start - u[:, None] * along).T))
+    return best
 
 
 LONE_SURE = 0.8  # an index on no detected card makes a card of its own when it is this sure an index
@@ -560,6 +595,33 @@ def split_cards(seen: Sequence[IndexReading]) -> list[list[IndexReading]]:
     return list(cards.values())
 
 
+def merge_twins(
+    detections: Sequence[CardDetection], indices: Sequence[list[IndexReading]]
+) -> tuple[list[CardDetection], list[list[IndexReading]]]:
+    """One card seen twice (two boxes on one card, or a box and indices it missed) is one card: two cards
+    read the same by their surest indices, with indices within a card's height of each other, are merged
+    into the larger box. (A Kalooki meld never holds one card twice, and two decks' twins lying that close
+    in two melds would be the same card read twice.)"""
+    keep = [True] * len(detections)
+    merged = [list(s) for s in indices]
+    order = sorted(range(len(detections)), key=lambda k: -detections[k].width * detections[k].height)
+    for a_pos, a in enumerate(order):
+        if not keep[a] or not merged[a]:
+            continue
+        reading = _reading_of(max(merged[a], key=lambda r: r.score))
+        for b in order[a_pos + 1 :]:
+            if not keep[b] or not merged[b] or _reading_of(max(merged[b], key=lambda r: r.score)) != reading:
+                continue
+            reach = max(r.card_height for r in (*merged[a], *merged[b]))
+            if min(math.hypot(p.x - q.x, p.y - q.y) for p in merged[a] for q in merged[b]) < reach:
+                merged[a] += merged[b]
+                keep[b] = False
+    return (
+        [d for d, k in zip(detections, keep, strict=True) if k],
+        [s for s, k in zip(merged, keep, strict=True) if k],
+    )
+
+
 def strip_detection(seen: Sequence[IndexReading]) -> CardDetection:
     """Where the visible part of a card found by its indices lies: the strip below its surest index."""
     r = max(seen, key=lambda i: i.score)
@@ -570,29 +632,36 @@ def strip_detection(seen: Sequence[IndexReading]) -> CardDetection:
 
 
 def lone_cards(left: Sequence[IndexReading]) -> list[tuple[CardDetection, list[IndexReading]]]:
-    """Cards the detector missed (a narrow strip of a tight fan) found by their indices alone: indices
-    sure to be indices, those reading the same card within a card's length of each other taken as one
-    card, placed where the visible strip below its index lies."""
-    sure = sorted((r for r in left if r.is_index >= LONE_SURE), key=lambda r: -r.is_index)
-    groups: list[list[IndexReading]] = []
-    for r in sure:
-        best = int(np.argmax(r.rank_p[:INDEX_NONE])), int(np.argmax(r.suit_p))
-        for g in groups:
-            first = g[0]
-            same = (int(np.argmax(first.rank_p[:INDEX_NONE])), int(np.argmax(first.suit_p))) == best
-            if same and math.hypot(first.x - r.x, first.y - r.y) < 1.1 * first.card_height:
-                g.append(r)
-                break
-        else:
-            groups.append([r])
+    """Cards the detector missed (a narrow strip of a tight fan, a card it did not see) found by their
+    indices alone: indices sure to be indices, taken together while within a card's length of each
+    other, then told apart as ``split_cards`` does (neighbouring strips reading differently are two
+    cards; far corners reading differently are one unsure card), each placed below its surest index."""
+    sure = [r for r in left if r.is_index >= LONE_SURE]
+    parent = list(range(len(sure)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(sure):
+        for j in range(i):
+            b = sure[j]
+            if math.hypot(a.x - b.x, a.y - b.y) < 1.25 * max(a.card_height, b.card_height):
+                parent[root(i)] = root(j)
+    clusters: dict[int, list[IndexReading]] = {}
+    for i, r in enumerate(sure):
+        clusters.setdefault(root(i), []).append(r)
+    groups = [part for cluster in clusters.values() for part in split_cards(cluster)]
     out = [(strip_detection(g), g) for g in groups]
     return out
 
 
 def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tuple[Card, float], ...]]:
     """One card's reading from its corner indices: the card the indices' probabilities together favour
-    (the product over the indices), with the confidence of the least sure index in that card, so that
-    indices that disagree leave the card unsure."""
+    (the product over the indices). Where every index reads that card, its confidence is the product's
+    posterior (times the least probability of being an index); where they disagree, the probability the
+    least sure index gives that card, so that disagreeing corners leave the card unsure."""
     joint = np.zeros((JOKER_CLASS + 1, len(SUITS)))
     for r in seen:
         ranks = np.clip(r.rank_p[: JOKER_CLASS + 1], 1e-9, 1.0)
@@ -606,7 +675,13 @@ def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tu
     probs /= probs.sum()
     cands = tuple((card_of(int(k) // len(SUITS), int(k) % len(SUITS)), float(probs[k])) for k in order)
     rank, suit = divmod(int(order[0]), len(SUITS))
-    confidence = min(r.card_p(rank, suit) for r in seen)
+    agree = all(_reading_of(r) == (rank, 0 if rank == JOKER_CLASS else suit) for r in seen)
+    if agree:
+        # Corners that agree: the posterior of their product, as sure as the least sure is an index.
+        confidence = float(probs[order[0]]) * (1 - max(float(r.rank_p[INDEX_NONE]) for r in seen))
+    else:
+        # Corners that disagree: as sure as the corner least sure of the card chosen.
+        confidence = min(r.card_p(rank, suit) for r in seen)
     return card_of(rank, suit), float(confidence), cands
 
 

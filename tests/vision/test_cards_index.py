@@ -26,21 +26,23 @@ def _reading(card: str, p: float, suit_p: float = 0.97) -> IndexReading:
 def test_corners_that_agree_make_a_sure_card() -> None:
     card, confidence, candidates = combine_indices([_reading("7H", 0.95), _reading("7H", 0.9)])
     assert card == Card.parse("7H")
-    # As sure as the less sure corner.
-    assert math.isclose(confidence, 0.9 * 0.97, rel_tol=1e-6)
+    # Two agreeing corners are surer than either alone, but no surer than the least sure is an index.
+    alone = combine_indices([_reading("7H", 0.9)])[1]
+    assert 0.9 * 0.97 * 0.99 < alone < confidence <= 1 - (1 - 0.9) / INDEX_NONE
     assert candidates[0][0] == card
 
 
 def test_corners_that_disagree_leave_the_card_unsure() -> None:
     card, confidence, candidates = combine_indices([_reading("7H", 0.95), _reading("8H", 0.95)])
     assert card in (Card.parse("7H"), Card.parse("8H"))
-    assert confidence < 0.1
+    # As sure as the corner least sure of the card chosen: the one reading the other card.
+    assert confidence < 0.01
     assert {c for c, _ in candidates[:2]} == {Card.parse("7H"), Card.parse("8H")}
 
 
 def test_a_joker_index_reads_as_the_joker() -> None:
     card, confidence, _ = combine_indices([_reading("JOKER", 0.9)])
-    assert card.is_joker and math.isclose(confidence, 0.9, rel_tol=1e-6)
+    assert card.is_joker and confidence > 0.8
 
 
 def test_the_renderer_knows_where_every_printed_index_lies() -> None:
