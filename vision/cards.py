@@ -11,8 +11,9 @@ credits the photo set and the artwork they come from).
    corner index in sight with the turn of its upright and its card's height; each is read from an
    upright patch (rank A … K, joker or not an index; suit) and given to the card whose box holds it and
    whose centre lies where that index's card can lie. A card's indices are combined into one reading
-   (``combine_indices``): corners that disagree leave it unsure. Indices on no box make cards of their
-   own (``lone_cards``); one card seen twice is merged (``merge_twins``).
+   (``combine_indices``): corners that disagree leave it unsure. A box over several strips of a tight
+   fan is split into their cards (``split_cards``); indices on no box make cards of their own
+   (``lone_cards``); one card seen twice is merged (``merge_twins``).
 3. Where no index is in sight, the box is cut as a square crop and a whole-card classifier says whether
    it is a back or no card (a face read that way is never confident). Its confidence, like the
    indices', uses temperatures fitted on real photos; a card below ``confidence_threshold`` is listed as
@@ -367,6 +368,7 @@ class IndexReader:
         self.overlap = float(config.get("overlap", 0.1))
         self.lone_cards = bool(config.get("lone_cards", True))
         self.split = bool(config.get("split", True))
+        self.lone_confidence = float(config.get("lone_confidence", 0.0))
 
     def find(self, image: np.ndarray, card_height: float) -> list[tuple[float, float, float, float, float]]:
         """Index centres (x, y), upright turn, card height and heat in ``image`` whose cards are about
@@ -436,11 +438,12 @@ def read_cards(
         parts = split_cards(indices[k]) if indices[k] else []
         if len(parts) > 1:
             indices[k] = parts[0]
+            everyone = [r for part in parts for r in part]
             for part in parts[1:]:
-                detections.append(strip_detection(part))
+                detections.append(strip_detection(part, everyone))
                 indices.append(part)
             # The box held several strips: each card is placed by its own indices.
-            detections[k] = strip_detection(parts[0])
+            detections[k] = strip_detection(parts[0], everyone)
     if models.index is not None and models.index.lone_cards:
         known = [
             (d, _reading_of(max(seen, key=lambda r: r.score)))
@@ -449,7 +452,11 @@ def read_cards(
         ]
         for d, seen in lone_cards(left):
             reading = _reading_of(max(seen, key=lambda r: r.score))
-            # An index of a card already read, whose box missed it, is no new card.
+            # A card found by its indices alone must read as one card with some confidence (lone indices
+            # are mostly the detector's guesses on a patterned table); and an index of a card already
+            # read, whose box missed it, is no new card.
+            if combine_indices(seen)[1] < models.index.lone_confidence:
+                continue
             if any(
                 k == reading and math.hypot(o.x - d.x, o.y - d.y) < 1.5 * seen[0].card_height
                 for o, k in known
@@ -560,7 +567,7 @@ def _reading_of(r: IndexReading) -> tuple[int, int]:
     return rank, (0 if rank == JOKER_CLASS else int(np.argmax(r.suit_p)))
 
 
-NEAR = 0.45  # indices of two cards closer than this share of a card's height lie on neighbouring strips
+NEAR = 0.42  # neighbouring strips of a fan: their indices at most this share of a card's height apart
 
 
 def split_cards(seen: Sequence[IndexReading]) -> list[list[IndexReading]]:
@@ -576,8 +583,18 @@ def split_cards(seen: Sequence[IndexReading]) -> list[list[IndexReading]]:
     height = float(np.median([r.card_height for r in seen]))
     keys = list(groups)
 
+    def neighbours(p: IndexReading, q: IndexReading) -> bool:
+        # Two strips of a fan: indices turned alike, side by side across the card (a strip's width
+        # apart), level along it.
+        t = math.radians(p.angle)
+        dx, dy = q.x - p.x, q.y - p.y
+        across = abs(dx * math.cos(t) + dy * math.sin(t))
+        along = abs(-dx * math.sin(t) + dy * math.cos(t))
+        turned = abs((q.angle - p.angle + 180.0) % 360.0 - 180.0)
+        return 0.08 * height < across < NEAR * height and along < 0.12 * height and turned < 15.0
+
     def near(a: tuple[int, int], b: tuple[int, int]) -> bool:
-        return any(math.hypot(p.x - q.x, p.y - q.y) < NEAR * height for p in groups[a] for q in groups[b])
+        return any(neighbours(p, q) for p in groups[a] for q in groups[b])
 
     apart = [k for k in keys if any(near(k, o) for o in keys if o != k)]
     if not apart:
@@ -622,13 +639,37 @@ def merge_twins(
     )
 
 
-def strip_detection(seen: Sequence[IndexReading]) -> CardDetection:
-    """Where the visible part of a card found by its indices lies: the strip below its surest index."""
+def strip_detection(seen: Sequence[IndexReading], others: Sequence[IndexReading] = ()) -> CardDetection:
+    """Where the visible part of a card found by its indices lies, from its surest index (taken as a
+    left corner's): a strip reaching to the next card's index of the fan (``others``, the indices of
+    the other cards around it), or the whole card when none lies to its right; between its own two
+    top indices when both are seen."""
     r = max(seen, key=lambda i: i.score)
+    h = r.card_height
+    width = 0.716 * h
     t = math.radians(r.angle)
-    reach = 0.37 * r.card_height
-    side = 0.7 * r.card_height
-    return CardDetection(r.x - math.sin(t) * reach, r.y + math.cos(t) * reach, side, side, r.score)
+    right, down = (math.cos(t), math.sin(t)), (-math.sin(t), math.cos(t))
+
+    def level(q: IndexReading) -> float | None:
+        """q's offset across the card from r when it lies level with r and turned alike, else None."""
+        dx, dy = q.x - r.x, q.y - r.y
+        turned = abs((q.angle - r.angle + 180.0) % 360.0 - 180.0)
+        if turned > 15.0 or abs(dx * down[0] + dy * down[1]) > 0.12 * h:
+            return None
+        return dx * right[0] + dy * right[1]
+
+    own = [o for q in seen if q is not r and (o := level(q)) is not None and abs(o) > 0.3 * h]
+    ahead = [o for q in others if (o := level(q)) is not None and 0.05 * h < o < NEAR * h]
+    if own:
+        across, strip = own[0] / 2, width
+    elif ahead:
+        across, strip = min(ahead) / 2 - 0.085 * width, min(ahead)
+    else:
+        across, strip = 0.415 * width, width
+    x = r.x + right[0] * across + down[0] * 0.38 * h
+    y = r.y + right[1] * across + down[1] * 0.38 * h
+    c, s = abs(right[0]), abs(right[1])
+    return CardDetection(x, y, strip * c + h * s, strip * s + h * c, r.score)
 
 
 def lone_cards(left: Sequence[IndexReading]) -> list[tuple[CardDetection, list[IndexReading]]]:
@@ -653,7 +694,7 @@ def lone_cards(left: Sequence[IndexReading]) -> list[tuple[CardDetection, list[I
     for i, r in enumerate(sure):
         clusters.setdefault(root(i), []).append(r)
     groups = [part for cluster in clusters.values() for part in split_cards(cluster)]
-    out = [(strip_detection(g), g) for g in groups]
+    out = [(strip_detection(g, sure), g) for g in groups]
     return out
 
 

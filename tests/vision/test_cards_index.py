@@ -8,11 +8,13 @@ import math
 import numpy as np
 
 from rules.kalooki.cards import Card, parse_cards
-from vision.cards import INDEX_NONE, RANKS, SUITS, IndexReading, combine_indices
+from vision.cards import INDEX_NONE, RANKS, SUITS, IndexReading, combine_indices, split_cards
 from vision.cards_synth import DeckLook, render_card_table
 
 
-def _reading(card: str, p: float, suit_p: float = 0.97) -> IndexReading:
+def _reading(
+    card: str, p: float, suit_p: float = 0.97, x: float = 0.0, y: float = 0.0, angle: float = 0.0
+) -> IndexReading:
     c = Card.parse(card)
     ranks = np.full(INDEX_NONE + 1, (1 - p) / INDEX_NONE)
     rank = RANKS.index("JOKER") if c.is_joker else RANKS.index(card[:-1])
@@ -20,7 +22,7 @@ def _reading(card: str, p: float, suit_p: float = 0.97) -> IndexReading:
     suits = np.full(len(SUITS), (1 - suit_p) / (len(SUITS) - 1))
     if not c.is_joker:
         suits[SUITS.index(card[-1])] = suit_p
-    return IndexReading(0.0, 0.0, 0.0, 100.0, 0.9, ranks, suits)
+    return IndexReading(x, y, angle, 100.0, 0.9, ranks, suits)
 
 
 def test_corners_that_agree_make_a_sure_card() -> None:
@@ -64,3 +66,17 @@ def test_the_renderer_knows_where_every_printed_index_lies() -> None:
             assert abs((bottom_right.angle - card.angle) % 360 - 180) < 1e-6
             # Under the next card of the fan, the bottom-right index is covered; the top card shows all.
             assert bottom_right.visible == (k == len(truth.cards) - 1)
+
+
+def test_a_box_over_fanned_strips_is_split_into_their_cards() -> None:
+    # A tight upright fan: the top-left indices of 7H, 8H, 9H a fifth of a card's height apart, level.
+    strips = [_reading(c, 0.95, x=100 + 20 * k, y=50) for k, c in enumerate(("7H", "8H", "9H"))]
+    parts = split_cards(strips)
+    assert sorted(str(combine_indices(p)[0]) for p in parts) == ["7H", "8H", "9H"]
+
+
+def test_far_corners_reading_differently_stay_one_unsure_card() -> None:
+    # One card's top-left and bottom-right indices (half a turn apart) read as two cards: one card.
+    corners = [_reading("7H", 0.95, x=100, y=50), _reading("AH", 0.9, x=160, y=125, angle=180)]
+    parts = split_cards(corners)
+    assert len(parts) == 1 and combine_indices(parts[0])[1] < 0.1
