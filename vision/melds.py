@@ -120,6 +120,56 @@ def chains(tiles: Sequence[Placed]) -> list[list[int]]:
     return sorted(out, key=lambda m: (tiles[m[0]].center[1], tiles[m[0]].center[0]))
 
 
+def line_way_up(tiles: Sequence[Placed], votes: Sequence[float]) -> list[float]:
+    """Each tile's way up from its whole line: the tiles of a line (``chains``) lie the same way up, so
+    each gets the sum of its line's way-up ``votes`` (> 0: upright as its crop is cut, at its own turn),
+    each vote turned into the first tile's frame where a tile's turn is half a turn from it (turns are
+    known modulo a half turn, so two tiles of one line near ±90° are cut half a turn apart).
+
+    >>> from types import SimpleNamespace as T
+    >>> column = [T(center=(80.0, 100.0 + 50 * i), long_side=70.0, short_side=50.0, angle=a)
+    ...           for i, a in enumerate((89.0, -89.0, 88.0))]  # a line of tiles lying on their sides
+    >>> line_way_up(column, [2.0, -1.0, 0.5])
+    [3.5, -3.5, 3.5]
+    """
+    out = [float(v) for v in votes]
+    alone = []
+    for chain in chains(tiles):
+        if len(chain) < 2:
+            alone.extend(chain)
+            continue
+        signs = [_half_turn(tiles[i].angle, tiles[chain[0]].angle) for i in chain]
+        total = sum(s * float(votes[i]) for s, i in zip(signs, chain, strict=True))
+        for s, i in zip(signs, chain, strict=True):
+            out[i] = s * total
+    if alone and len(tiles) > 1:
+        # A tile that touches others but no line: at their turn it lies their way up too; at another turn
+        # (a turn misjudged by a few tens of degrees cuts it crooked, and its cues with it) its way up is
+        # not told.
+        reach = float(np.median([t.long_side for t in tiles]))
+        lines = list(out)
+        for i in alone:
+            near = [
+                j for j in range(len(tiles)) if j != i and math.dist(tiles[i].center, tiles[j].center) < reach
+            ]
+            if any(_turn_apart(tiles[i].angle, tiles[j].angle) > ANGLE_TOLERANCE for j in near):
+                out[i] = 0.0
+            elif near:
+                out[i] += sum(_half_turn(tiles[j].angle, tiles[i].angle) * lines[j] for j in near)
+    return out
+
+
+def _turn_apart(a: float, b: float) -> float:
+    """How far apart two turns known modulo a half turn are, in degrees (0–90)."""
+    d = abs(a - b) % 180.0
+    return min(d, 180.0 - d)
+
+
+def _half_turn(angle: float, reference: float) -> float:
+    """-1 where a tile cut at ``angle`` is cut half a turn from one cut at ``reference``, else 1."""
+    return -1.0 if abs((angle - reference + 180.0) % 360.0 - 180.0) > 90.0 else 1.0
+
+
 @lru_cache(maxsize=65536)
 def valid(tiles: tuple[Tile, ...]) -> bool:
     """Whether the tiles, in this order, read as a valid meld."""

@@ -34,13 +34,22 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from rules.rummikub.melds import Meld
 from rules.rummikub.tiles import COLOURS, JOKER, NUMBERS, Tile
 from vision.calibration import Calibration
 from vision.frame import check_frame
-from vision.melds import TWIN_COLOURS, TWIN_NUMBERS, correct_melds, doubt_misfits, group_melds
+from vision.melds import (
+    HALF_TURN_TWIN,
+    TWIN_COLOURS,
+    TWIN_NUMBERS,
+    correct_melds,
+    doubt_misfits,
+    group_melds,
+    line_way_up,
+)
 from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, edge_angles, load_settings
 
 # The classifier's classes: the 52 numbered tiles (colour order R B K O), the joker, "not a tile".
@@ -282,9 +291,16 @@ class TileModels:
     def read(
         self, image: np.ndarray, detections: Sequence[TileDetection]
     ) -> tuple[list[TileDetection], np.ndarray, np.ndarray, np.ndarray]:
+        """``read_crops`` without the crops."""
+        return self.read_crops(image, detections)[:4]
+
+    def read_crops(
+        self, image: np.ndarray, detections: Sequence[TileDetection]
+    ) -> tuple[list[TileDetection], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The detections, their class probabilities (n, 54), how sure each reading is (n,) and how far it
         leads its likeliest confusable twin (n,; ``twin_lead``, the least over the readings at each half
-        turn and their mean).
+        turn and their mean), and the crops read (the white-referenced crops, as cut: ``way_up`` reads
+        the tiles' way up from them).
 
         With ``half_turns`` (the settings' ``read_both_half_turns``) every tile is read upright and upside
         down: the probabilities are those of the two readings' mean logits, and a reading is only as sure
@@ -296,25 +312,36 @@ class TileModels:
         a quarter off where edges alone decide it), and the turn under which some tile kind is likelier
         is kept."""
         found = list(detections)
-        probs, sure, lead = self._read(image, found)
+        probs, sure, lead, crops = self._read(image, found)
         doubtful = [i for i in range(len(found)) if probs[i].max() < self.classifier.recheck_below]
         if doubtful:
             turned = [replace(found[i], angle=(found[i].angle + 180.0) % 180.0 - 90.0) for i in doubtful]
-            other, other_sure, other_lead = self._read(image, turned)
+            other, other_sure, other_lead, other_crops = self._read(image, turned)
             for k, i in enumerate(doubtful):
                 if other[k, :NOT_A_TILE].max() > probs[i, :NOT_A_TILE].max():
                     found[i], probs[i], sure[i], lead[i] = turned[k], other[k], other_sure[k], other_lead[k]
-        return found, probs, sure, lead
+                    crops[i] = other_crops[k]
+        return found, probs, sure, lead, crops
+
+    def way_up(self, crops: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each tile's way-up votes from its crop as read (``read_crops``; ``way_votes``: > 0 upright as
+        cut) and, for those read as a 6 or a 9, where their digit's loop lies (``loop_side``; NaN for the
+        others)."""
+        loops = np.full(len(crops), math.nan)
+        for i in range(len(crops)):
+            if int(probs[i].argmax()) in SIX_NINE:
+                loops[i] = loop_side(crops[i])
+        return way_votes(crops), loops
 
     def _read(
         self, image: np.ndarray, detections: Sequence[TileDetection]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         crops = self.crops(image, detections)
         if not self.half_turns:
             probs = self.probabilities(self.classifier.logits(crops))
             best = probs[:, :NOT_A_TILE].argmax(axis=1)
             lead = np.array([twin_lead(p, int(b))[0] for p, b in zip(probs, best, strict=True)])
-            return probs, probs[:, :NOT_A_TILE].max(axis=1), lead.reshape(len(best))
+            return probs, probs[:, :NOT_A_TILE].max(axis=1), lead.reshape(len(best)), crops
         logits = self.classifier.turn_logits(crops, (0, 2))
         probs = self.probabilities(logits.mean(axis=0))
         best = probs[:, :NOT_A_TILE].argmax(axis=1)
@@ -324,7 +351,7 @@ class TileModels:
         lead = np.array(
             [min(twin_lead(p[i], int(b))[0] for p in (probs, *each)) for i, b in enumerate(best)]
         ).reshape(len(best))
-        return probs, sure, lead
+        return probs, sure, lead, crops
 
 
 FACE_WHITE = 225.0  # what a tile's face is scaled to in each channel
@@ -351,6 +378,109 @@ def face_white(crops: np.ndarray) -> np.ndarray:
     gains = np.clip(FACE_WHITE / np.maximum(face, 1.0), 0.6, 4.0)
     out = crops.astype(np.float32) * gains[:, None, None, :]
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+# The way up (issue 32): a tile's number sits in the upper part of its face and the maker's mark at its
+# foot, so the number's height on the face and the mark's side of it tell which half turn is upright; a
+# 6 and a 9 are then told apart by where the loop of the digit lies, below (6) or above (9) its middle.
+WAY_INK = 90.0  # darkness below the face's white (225) that is the number's ink
+WAY_PALE = (15.0, 75.0)  # darkness of the maker's pale mark
+WAY_HEIGHT = 0.05  # the number's height above the crop's middle (share of the crop) that counts one vote
+WAY_HEIGHT_CLEAR = 0.08  # a number this high (or low) on the face decides alone (WAY_CAP votes)
+WAY_CAP = 3.0
+WAY_MARK = 0.3  # the share of the pale marks lying below the number rather than above it for one vote
+WAY_MARK_CAP = 1.5
+LOOP_MARGIN = 0.05  # a loop this far (share of the digit's height) from the digit's middle is clear
+
+
+def way_votes(crops: np.ndarray) -> np.ndarray:
+    """How clearly each white-referenced crop (n, h, w, 3) is upright as cut (> 0) or upside down (< 0);
+    0: no cue. The number sits high on the face: its ink's height above the crop's middle gives a vote
+    per ``WAY_HEIGHT`` (up to ``WAY_CAP``), and decides alone where it is clear (``WAY_HEIGHT_CLEAR``, as
+    on the real tiles). Where it is not (the rendered tiles' number sits nearer the middle, and the
+    detector's centre is a little off), the pale maker's mark at the foot votes too: the pale marks
+    across the face's middle, not along its edges, lying below the number rather than above it.
+
+    >>> crop = np.full((1, 72, 48, 3), 225, np.uint8); crop[0, 14:30, 18:30] = 20  # ink high on the face
+    >>> float(way_votes(crop)[0]) > 1, float(way_votes(crop[:, ::-1])[0]) < -1
+    (True, True)
+    """
+    n = len(crops)
+    out = np.zeros(n, np.float64)
+    if n == 0:
+        return out
+    h, w = crops.shape[1:3]
+    dark = 225.0 - crops.min(axis=3).astype(np.float32)  # (n, h, w)
+    ys = np.arange(h, dtype=np.float64) + 0.5
+    # The number's height: its ink's centroid in the crop's inner part (clear of the table around it).
+    y0, y1, x0, x1 = int(0.1 * h), int(0.9 * h), int(0.18 * w), int(0.82 * w)
+    strength = np.clip(dark[:, y0:y1, x0:x1] - 60.0, 0, None).sum(axis=2)  # (n, rows)
+    mass = strength.sum(axis=1)
+    height = 0.5 - (strength * ys[y0:y1]).sum(axis=1) / np.maximum(mass, 1e-6) / h
+    c0, c1 = int(0.3 * w), int(0.7 * w)
+    edge = np.r_[int(0.14 * w) : int(0.22 * w), int(0.78 * w) : int(0.86 * w)]
+    r0, r1 = int(0.06 * h), int(0.94 * h)
+    rows = ys[r0:r1]
+    clear = np.abs(height) >= WAY_HEIGHT_CLEAR
+    out[:] = np.where(clear, np.copysign(WAY_CAP, height), np.clip(height / WAY_HEIGHT, -WAY_CAP, WAY_CAP))
+    out[mass <= 0] = 0.0
+    todo = np.flatnonzero(~clear & (mass > 0))
+    if len(todo) == 0:
+        return out
+    d = dark[todo]
+    ink = d > WAY_INK
+    # One dilation over the crops stacked (a bleed of two rows between crops lies outside r0:r1).
+    near = cv2.dilate(ink.reshape(-1, w).astype(np.uint8), np.ones((5, 5), np.uint8)).reshape(ink.shape) > 0
+    pale = (d > WAY_PALE[0]) & (d < WAY_PALE[1]) & ~near
+    rows_pale = np.clip(
+        pale[:, r0:r1, c0:c1].mean(axis=2) - (d[:, r0:r1][:, :, edge] > WAY_PALE[0]).mean(axis=2), 0, None
+    )
+    rows_ink = np.clip(ink[:, r0:r1, c0:c1].mean(axis=2) - ink[:, r0:r1][:, :, edge].mean(axis=2), 0, None)
+    weight = rows_ink.sum(axis=1)
+    middle = (rows_ink * rows).sum(axis=1) / np.maximum(weight, 1e-6)
+    lower = rows[None, :] > middle[:, None]
+    below = (rows_pale * lower).sum(axis=1)
+    above = (rows_pale * (rows[None, :] < middle[:, None])).sum(axis=1)
+    mark = np.clip((below - above) / (below + above + 1.0) / WAY_MARK, -WAY_MARK_CAP, WAY_MARK_CAP)
+    out[todo] += np.where(weight > 1e-3, mark, 0.0)
+    return out
+
+
+def loop_side(crop: np.ndarray) -> float:
+    """Where the loop (the enclosed hole) of the crop's digit lies: its offset from the digit's middle as
+    a share of the digit's height, > 0 below, < 0 above (as cut); NaN where no loop is found. A 6 upright
+    has its loop below, a 9 above.
+
+    >>> six = np.full((72, 48, 3), 225, np.uint8)
+    >>> _ = cv2.circle(six, (24, 38), 7, (20, 20, 20), 3)  # the loop, low
+    >>> _ = cv2.line(six, (18, 36), (26, 16), (20, 20, 20), 3)  # the stroke up from it
+    >>> loop_side(six) > 0, loop_side(six[::-1]) < 0
+    (True, True)
+    """
+    h, w = crop.shape[:2]
+    dark = 225.0 - crop.astype(np.float32).min(axis=2)
+    ink = dark > 100.0
+    ink[: int(0.08 * h)] = False
+    ink[int(0.92 * h) :] = False
+    ink[:, : int(0.12 * w)] = False
+    ink[:, int(0.88 * w) :] = False
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return math.nan
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, bw, bh = (int(v) for v in stats[k, :4])
+    background = (labels[y : y + bh, x : x + bw] != k).astype(np.uint8)
+    holes, _, hstats, hcentres = cv2.connectedComponentsWithStats(background, connectivity=4)
+    best, area = -1, 0
+    for j in range(1, holes):
+        hx, hy, hw, hh, ha = (int(v) for v in hstats[j])
+        if hx == 0 or hy == 0 or hx + hw == bw or hy + hh == bh:
+            continue  # open to the box's edge: not enclosed
+        if ha > area:
+            best, area = j, ha
+    if best < 0:
+        return math.nan
+    return float((hcentres[best][1] + 0.5 - bh / 2) / bh)
 
 
 @cache
@@ -395,9 +525,17 @@ def read_tiles(
     check_frame(frame)
     models = models or default_models()
     image = calibration.rectify(frame) if calibration is not None else frame
-    detections, probs, sure, leads = models.read(image, models.detect(image))
+    detections, probs, sure, leads, crops = models.read_crops(image, models.detect(image))
+    votes, loops = models.way_up(crops, probs)
     return observe(
-        detections, probs, sure, leads, models.confidence_threshold, models.twin_margin, calibration
+        detections,
+        probs,
+        sure,
+        leads,
+        models.confidence_threshold,
+        models.twin_margin,
+        calibration,
+        ways=(votes, loops),
     )
 
 
@@ -409,14 +547,18 @@ def observe(
     threshold: float,
     twin_margin: float = 0.0,
     calibration: Calibration | None = None,
+    ways: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> TableObservation:
     """The table read from the classifier's say on each detection (``TileModels.read``): each tile's
     confidence (held below ``threshold`` in proportion where it leads its twin by less than
-    ``twin_margin``), then the melds' say (``vision.melds``)."""
+    ``twin_margin``), with ``ways`` (``TileModels.way_up``: way-up votes and loop sides) each 6 or 9
+    decided by its way up (``settle_six_nine``), then the melds' say (``vision.melds``)."""
     tiles: list[SeenTile] = []
-    for d, p, s, lead in zip(detections, probs, sure, leads, strict=True):
+    kept: list[int] = []
+    for index, (d, p, s, lead) in enumerate(zip(detections, probs, sure, leads, strict=True)):
         if int(p.argmax()) == NOT_A_TILE:
             continue
+        kept.append(index)
         order = [int(k) for k in np.argsort(-p[:NOT_A_TILE])[:CANDIDATES]]
         best = order[0]
         confidence = float(s) * d.score
@@ -439,6 +581,17 @@ def observe(
                 candidates,
             )
         )
+    if ways is not None:
+        votes, loops = ways
+        tiles = settle_six_nine(
+            tiles,
+            [probs[i] for i in kept],
+            [detections[i].score for i in kept],
+            votes[kept],
+            loops[kept],
+            threshold,
+            twin_margin,
+        )
     tiles = doubt_misfits(tiles, threshold)
     melds, loose = group_melds(tiles)
     resolved = correct_melds(tiles, melds, threshold)
@@ -449,6 +602,68 @@ def observe(
         resolved = [_to_frame(t, calibration) for t in resolved]
     uncertain = tuple(i for i, t in enumerate(resolved) if t.confidence < threshold and not t.corrected)
     return TableObservation(tuple(resolved), tuple(melds), tuple(loose), uncertain, corrected)
+
+
+WAY_MARGIN = 1.0  # the way-up votes (of the tile's line, or its own) that tell a 6 from a 9
+SIX_NINE = frozenset(LABELS.index(f"{c}{n}") for c in COLOURS for n in HALF_TURN_TWIN)
+
+
+def settle_six_nine(
+    tiles: Sequence[SeenTile],
+    probs: Sequence[np.ndarray],
+    scores: Sequence[float],
+    votes: np.ndarray,
+    loops: np.ndarray,
+    threshold: float,
+    twin_margin: float = 0.0,
+) -> list[SeenTile]:
+    """The tiles with every 6 or 9 decided by its way up, not by the classifier's guess (issue 32).
+
+    The tiles of a line lie the same way up, so a tile's way up is the sum of its line's way-up votes
+    (``vision.melds.line_way_up``; a loose tile has its own): upright where it reaches ``WAY_MARGIN``,
+    upside down where it reaches ``-WAY_MARGIN``. Upright, a digit with its loop below its middle is a 6
+    and above it a 9 (``loop_side``). The colour stays the classifier's; the confidence is the pair's
+    (6 or 9 of that colour) probability times the detector's score, held below the threshold where the
+    colour's twin comes within ``twin_margin``. A 6 or 9 whose way up or loop cannot be told is unsure
+    (its half-turn twin offered first), never guessed.
+    """
+    out = list(tiles)
+    ways = line_way_up(tiles, [float(v) for v in votes])
+    for i, seen in enumerate(tiles):
+        if seen.tile.is_joker or seen.tile.number not in HALF_TURN_TWIN:
+            continue
+        p = probs[i]
+        colour = seen.tile.colour
+        other = Tile(colour, HALF_TURN_TWIN[seen.tile.number])
+        loop = float(loops[i])
+        if abs(ways[i]) < WAY_MARGIN or not abs(loop) >= LOOP_MARGIN:
+            # The way up or the loop cannot be told: unsure, the twin offered first.
+            rest = tuple(c for c in seen.candidates if c[0] not in (seen.tile, other))
+            twins = (
+                (seen.tile, float(p[LABELS.index(str(seen.tile))])),
+                (other, float(p[LABELS.index(str(other))])),
+            )
+            out[i] = replace(
+                seen,
+                confidence=min(seen.confidence, 0.5 * threshold),
+                candidates=(*twins, *rest)[:CANDIDATES],
+            )
+            continue
+        number = 6 if (loop > 0) == (ways[i] > 0) else 9
+        tile = Tile(colour, number)
+        pair = float(p[LABELS.index(f"{colour}6")] + p[LABELS.index(f"{colour}9")])
+        confidence = min(1.0, pair) * float(scores[i])
+        candidates = [(tile, pair)]
+        if colour in TWIN_COLOURS:
+            twin = TWIN_COLOURS[colour]
+            twin_pair = float(p[LABELS.index(f"{twin}6")] + p[LABELS.index(f"{twin}9")])
+            lead = pair - twin_pair
+            if twin_margin > 0 and lead < twin_margin:
+                confidence = min(confidence, threshold * max(lead, 0.0) / twin_margin)
+            candidates.append((Tile(twin, number), twin_pair))
+        rest = tuple(c for c in seen.candidates if c[0].is_joker or c[0].number not in HALF_TURN_TWIN)
+        out[i] = replace(seen, tile=tile, confidence=confidence, candidates=(*candidates, *rest)[:CANDIDATES])
+    return out
 
 
 def _to_frame(tile: SeenTile, calibration: Calibration) -> SeenTile:
