@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from rules.rummikub.tiles import Tile
-from vision.synth import render_tile
+from rules.rummikub.tiles import Tile, parse_tiles
+from vision.synth import render_table, render_tile
 from vision.tiles import (
     LABELS,
     WAY_MARGIN,
@@ -20,6 +20,7 @@ from vision.tiles import (
     face_white,
     loop_side,
     observe,
+    read_tiles,
     twin_lead,
     way_votes,
 )
@@ -119,3 +120,15 @@ def test_a_rendered_tile_votes_for_its_way_up(tile: str) -> None:
 def test_the_loop_of_a_rendered_6_lies_below_and_of_a_9_above(tile: str, below: bool) -> None:
     assert (loop_side(_crop(tile, 0)) > 0) is below
     assert (loop_side(_crop(tile, 1)) > 0) is not below
+
+
+@pytest.mark.parametrize("seed", [200, 290, 380])
+def test_loose_rendered_6s_and_9s_are_read_right_or_listed_unsure(seed: int) -> None:
+    loose = parse_tiles("K6 K9 B6 B9 R6 O9")
+    frame, truth = render_table([], loose, seed=seed, size=(1280, 720), tile_size=80.0)
+    observation = read_tiles(frame)
+    for t in truth.tiles:
+        i = min(range(len(observation.tiles)), key=lambda i: math.dist(observation.tiles[i].center, t.center))
+        assert math.dist(observation.tiles[i].center, t.center) < 0.36 * t.size, f"{t.tile} not found"
+        seen = observation.tiles[i]
+        assert seen.tile == t.tile or i in observation.uncertain, f"{t.tile} read as {seen} with confidence"
