@@ -36,6 +36,7 @@ NEIGHBOUR_SPAN = 1.4  # centre distance along the row, in short sides (touching 
 LEVEL_TOLERANCE = 0.45  # offset across the row, in long sides
 RESOLVE_SHARE = 0.9  # a meld decides a doubtful tile when one valid reading has this share
 MAX_READINGS = 256  # combinations of candidate readings tried per meld
+CROOKED_CUT = 12.0  # degrees a tile's cut may lie off its line's turn and still vote for its way up
 
 
 class Placed(Protocol):
@@ -139,7 +140,16 @@ def line_way_up(tiles: Sequence[Placed], votes: Sequence[float]) -> list[float]:
             alone.extend(chain)
             continue
         signs = [_half_turn(tiles[i].angle, tiles[chain[0]].angle) for i in chain]
-        total = sum(s * float(votes[i]) for s, i in zip(signs, chain, strict=True))
+        # The line through the tiles' centres gives their turn: a tile cut more than CROOKED_CUT from it
+        # (its turn misjudged) has its cues cut crooked, and does not vote.
+        centres = np.array([tiles[i].center for i in chain], np.float64)
+        _, _, axes = np.linalg.svd(centres - centres.mean(axis=0))
+        line = math.degrees(math.atan2(axes[0][1], axes[0][0]))
+        total = sum(
+            s * float(votes[i])
+            for s, i in zip(signs, chain, strict=True)
+            if _turn_apart(tiles[i].angle, line) <= CROOKED_CUT
+        )
         for s, i in zip(signs, chain, strict=True):
             out[i] = s * total
     if alone and len(tiles) > 1:
