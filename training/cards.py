@@ -75,7 +75,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from training.common import Detector, cbr, export, focal, photometric
+from training.common import Detector, cbr, export, fit_temperature, focal, photometric
 from vision.dataset import load_folder
 from vision.nets import cut, edge_angles, normalise
 
@@ -830,22 +830,6 @@ def calibrate(data: Path, out: Path, wrong_share: float = 1 / 200) -> dict[str, 
     return out
 
 
-def _fit_temperature(logits: list[np.ndarray], labels: list[int]) -> float:
-    z = torch.tensor(np.array(logits), dtype=torch.float32)
-    y = torch.tensor(labels)
-    log_t = torch.zeros(1, requires_grad=True)
-    opt = torch.optim.LBFGS([log_t], lr=0.1, max_iter=200)
-
-    def closure() -> torch.Tensor:
-        opt.zero_grad()
-        loss = F.cross_entropy(z / log_t.exp(), y)
-        loss.backward()
-        return loss
-
-    opt.step(closure)
-    return float(log_t.exp().item())
-
-
 def _index_temperatures(models: Any, items: list[Any]) -> tuple[float, float]:
     """The index classifier's rank and suit temperatures, fitted on the calib photos: each index found
     on a detected card paired with a labelled card is labelled with that card (its suit apart)."""
@@ -876,7 +860,7 @@ def _index_temperatures(models: Any, items: list[Any]) -> tuple[float, float]:
     index.rank_temperature, index.suit_temperature = saved
     if not rank_labels:
         return saved
-    fitted = (_fit_temperature(rank_logits, rank_labels), _fit_temperature(suit_logits, suit_labels))
+    fitted = (fit_temperature(rank_logits, rank_labels), fit_temperature(suit_logits, suit_labels))
     print(
         f"index temperatures on {len(rank_labels)} calib indices: rank {fitted[0]:.3f} suit {fitted[1]:.3f}"
     )
