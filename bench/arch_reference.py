@@ -5,12 +5,16 @@ readers' on a fixed set of photos, committed from x86-64, compared by the suite 
     .venv/bin/python bench/arch_reference.py           # compare this machine's with the committed ones
     .venv/bin/python bench/arch_reference.py --write   # write both files again (x86-64 only)
 
-Write them again when the nets change (``vision/models``: the readings) or the solver's answers change
-on purpose (``rules/rummikub``: its answers); the files name what made them. The solver's answers are
+Write them again when any net changes (``vision/models``: the dice, tile and card readers' nets and
+settings; the Zatre readers use the dice classifier) or the solver's answers change on purpose
+(``rules/rummikub``: its answers); the files name what made them. The solver's answers are
 ``tests/rules/rummikub/test_compiled.py``'s ``answers()`` (positions of every size class of
 ``bench/rummikub_solvers.py``) in ``tests/rules/rummikub/data/answers.json``; the readings and their
-tolerance are ``tests/vision/readings.py``'s, in ``tests/vision/data/readings.json`` (the dice photos
-come from the shared photo sets, ``REFEREE_DATASETS``).
+tolerance are ``tests/vision/readings.py``'s, in ``tests/vision/data/readings.json``: every reader that
+runs a net (dice, tiles, cards and their corner indices, the Zatre board and loose cards). The dice
+photos come from the shared photo sets (``REFEREE_DATASETS``), the others are committed; ``--write``
+first renders the frames of ``tests/vision/data/rendered`` that are missing (delete one to render it
+again, e.g. after its renderer changed).
 """
 
 from __future__ import annotations
@@ -40,18 +44,21 @@ def main(argv: list[str]) -> int:
     if not readings.dice_photos_present():
         print(f"arch_reference: the shared photo sets are not at {readings.DATASETS} (REFEREE_DATASETS)")
         return 2
+    if write and machine != "x86_64":
+        print(f"arch_reference: the committed answers come from x86-64, this is {machine}")
+        return 2
     solver = {"written_on": machine, "answers": answers()}
-    found = readings.readings()
     build = "compiled" if COMPILED else "the Python sources"
     if write:
-        if machine != "x86_64":
-            print(f"arch_reference: the committed answers come from x86-64, this is {machine}")
-            return 2
+        for path in readings.render_missing():
+            print(f"rendered: {path.relative_to(readings.REPO)}")
+        found = readings.readings()
         dump(ANSWERS, solver)
         dump(readings.EXPECTED, found)
         print(f"written: {ANSWERS.relative_to(readings.REPO)} (solver: {build}),")
         print(f"         {readings.EXPECTED.relative_to(readings.REPO)} ({len(found['photos'])} photos)")
         return 0
+    found = readings.readings()
     committed = json.loads(ANSWERS.read_text(encoding="utf-8"))
     solver_same = committed["answers"] == json.loads(json.dumps(solver["answers"]))
     print(f"solver ({build}) on {machine}: {'the same' if solver_same else 'DIFFERENT'} answers as x86-64")
