@@ -10,16 +10,22 @@ only draw and discard apart from the ones that lay, build or release a joker, th
 - ``camera``: through the camera path, each reading what lies on the table with every card sure (the
   simulated table answers the readings: what a reader that meets its targets would give), with the
   players' mistakes (a card taken from a meld, an illegal opening) refused and put right;
+- ``stand-in``: through the camera path, the simulated table answering with a **stand-in reader** that
+  is unsure of a share of the cards (``--unsure S``, default 0.1; ``device.sessions.kalooki_sim.stand_in``:
+  not the card reader — what a turn costs once a reader is mostly sure): the unsure cards of melds lying
+  as accepted are decided by the accepted table, the others the players pick one at a time;
 - ``reader``: through the camera path with the shipped card reader reading the synthetic camera's
-  frames (1280×720) in the vision worker, frame by frame; where it is unsure the players fall back to
-  the picker (``--reader-games N``, default 2: each reading costs about a tenth of a second or more).
+  frames (1280×720) in the vision worker, frame by frame; where it is unsure the players pick the cards
+  it could not read, one at a time (``--reader-games N``, default 2: each reading costs about a tenth of
+  a second or more).
 
 Frame time at 800×480 (or WxH): the Zatre table mid-game with a card pending (the board view) and the
 pad (the sheets view); every Kalooki screen of a 4-player game played by the simulated players (the
 set-up, a turn with melds on the table and cards picked, a refusal, the end of a deal with the number
 pad, the last deal's results, the end screen); the budget of DESIGN.md (≤ 8 ms) beside them.
 
-    .venv/bin/python bench/card_tables.py [--games N] [--reader-games N] [--only zatre|kalooki] [WxH]
+    .venv/bin/python bench/card_tables.py [--games N] [--reader-games N] [--unsure S]
+        [--only zatre|kalooki] [WxH]
 """
 
 from __future__ import annotations
@@ -159,14 +165,16 @@ def kalooki_turns(session: KalookiSession) -> list[bool]:
     return turns
 
 
-def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker") -> None:
-    """Taps per turn of ``games`` autoplayed games: ``picker``, ``camera`` (every reading sure) or
-    ``reader`` (the shipped card reader on the synthetic camera's frames); see the module docstring."""
+def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker", unsure: float = 0.1) -> None:
+    """Taps per turn of ``games`` autoplayed games: ``picker``, ``camera`` (every reading sure),
+    ``stand-in`` (a stand-in reader unsure of the share ``unsure`` of the cards) or ``reader`` (the
+    shipped card reader on the synthetic camera's frames); see the module docstring."""
     plain: list[int] = []
     laying: list[int] = []
     refusals: Counter[str] = Counter()
-    mistakes = reads = 0
+    mistakes = reads = corrected = 0
     KalookiTable.mode = "picker" if mode == "picker" else "camera"
+    KalookiTable.unsure_share = unsure if mode == "stand-in" else 0.0
     for game in range(games):
         app, clock = new_app(size)
         sim = Simulator(app, seed=game, autoplay="kalooki", camera=mode == "reader")
@@ -198,13 +206,16 @@ def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker") -> Non
         for taps, laid in zip(table.taps, turns, strict=True):
             (laying if laid else plain).append(taps)
         mistakes += table.mistakes
+        corrected += table.corrected
         app.journal.close()
     KalookiTable.mode = "camera"
+    KalookiTable.unsure_share = 0.0
     every = plain + laying
     median = statistics.median
     how = {
         "picker": "every card entered on the picker",
         "camera": "through the camera path, every reading sure",
+        "stand-in": f"through the camera path, a stand-in reader unsure of {unsure:.0%} of the cards",
         "reader": "through the camera path, the shipped card reader on the synthetic frames",
     }[mode]
     print(
@@ -222,7 +233,7 @@ def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker") -> Non
     if mode != "picker":
         seen = ", ".join(f"{code} {n}" for code, n in refusals.most_common())
         print(
-            f"  mistakes made {mistakes}; refusals: {seen or 'none'}"
+            f"  mistakes made {mistakes}; cards picked in corrections {corrected}; refusals: {seen or 'none'}"
             + (f"; frames through the vision worker {reads}" if reads else "")
         )
 
@@ -274,6 +285,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--reader-games", type=int, default=2, help="games through the shipped card reader")
+    parser.add_argument(
+        "--unsure", type=float, default=0.1, help="the stand-in reader's share of unsure cards"
+    )
     parser.add_argument("--only", choices=("zatre", "kalooki"), default=None)
     parser.add_argument("size", nargs="?", default="800x480")
     args = parser.parse_args()
@@ -287,6 +301,8 @@ def main() -> None:
         kalooki_frames((size[0], size[1]))
         kalooki_taps(args.games, (size[0], size[1]), "picker")
         kalooki_taps(args.games, (size[0], size[1]), "camera")
+        if args.unsure > 0:
+            kalooki_taps(args.games, (size[0], size[1]), "stand-in", args.unsure)
         if args.reader_games:
             kalooki_taps(args.reader_games, (size[0], size[1]), "reader")
 

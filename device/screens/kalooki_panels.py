@@ -16,6 +16,7 @@ from typing import Generic, Protocol, TypeVar
 import pygame
 
 from device.sessions.kalooki import (
+    Correcting,
     Drawing,
     KalookiSession,
     KalookiStage,
@@ -49,6 +50,10 @@ class TableParts(Protocol):
 
     def draw_reading(self, canvas: Canvas, refused: RefusedTable, area: pygame.Rect) -> None: ...
 
+    def draw_correction(self, canvas: Canvas, stage: Correcting, area: pygame.Rect) -> None: ...
+
+    def draw_correction_entry(self, canvas: Canvas, stage: Correcting, area: pygame.Rect) -> None: ...
+
     def draw_entry(
         self, canvas: Canvas, session: KalookiSession, area: pygame.Rect, hand_of: str | None = None
     ) -> None: ...
@@ -72,7 +77,16 @@ class Panel(Generic[S]):
         """The state's parts of the screen: the table area, the entry, the picker and the buttons."""
         self.table_area(canvas, session, stage, layout.table)
         self.screen.draw_entry(canvas, session, layout.entry)
-        self.screen.draw_picker(canvas, session, layout.below, self.actions(session, stage))
+        self.screen.draw_picker(canvas, session, layout.below, self.buttons(session, stage))
+
+    def buttons(self, session: KalookiSession, stage: S) -> list[Button]:
+        """The phase's buttons, *Correct the reading* first while a reading refused is shown (the
+        correction opens again on it)."""
+        shown = stage.refused is not None and session.refusal is not None and not stage.picker.cards
+        correct: list[Button] = (
+            [(self.screen._("Correct the reading"), Touch("correct"), None)] if shown else []
+        )
+        return [*correct, *self.actions(session, stage)]
 
     def table_area(self, canvas: Canvas, session: KalookiSession, stage: S, area: pygame.Rect) -> None:
         """The table area: after a press the camera's reading refused, what it saw (until the refusal is
@@ -164,7 +178,7 @@ class RevealPanel(Panel[Revealing]):
         if stage.pad is None or seat is None:
             name = None if seat is None else session.players[seat].name
             self.screen.draw_entry(canvas, session, layout.entry, hand_of=name)
-            self.screen.draw_picker(canvas, session, layout.below, self.actions(session, stage))
+            self.screen.draw_picker(canvas, session, layout.below, self.buttons(session, stage))
             return
         self.screen.draw_entry_points(canvas, stage.pad, layout.entry)
         self.screen.draw_pad(canvas, layout.below, self.actions(session, stage))
@@ -190,6 +204,29 @@ class RevealPanel(Panel[Revealing]):
         return self.screen._("{name} holds {n} cards: enter them, or their points (Points).", name=name, n=n)
 
 
+class CorrectPanel(Panel[Correcting]):
+    """A reading being corrected: the camera's picture with the unsure cards boxed (the one the picker
+    is on in white) and the list of the cards to enter (each a target: the picker is for it); the
+    entry line names the card and shows its meld as read; the picker offers the reader's likeliest
+    readings of it in one tap; *Cancel* goes back to the phase."""
+
+    def draw(self, canvas: Canvas, session: KalookiSession, stage: Correcting, layout: Layout) -> None:
+        self.screen.draw_correction(canvas, stage, layout.table)
+        self.screen.draw_correction_entry(canvas, stage, layout.entry)
+        self.screen.draw_picker(canvas, session, layout.below, self.actions(session, stage))
+
+    def actions(self, session: KalookiSession, stage: Correcting) -> list[Button]:
+        return [(self.screen._("Cancel"), Touch("cancel"), None)]
+
+    def status(self, session: KalookiSession, stage: Correcting) -> str:
+        corr = stage.correction
+        left = len(corr.open())
+        return self.screen._(
+            "Pick the cards the camera could not read ({n} left), or straighten them and press again.",
+            n=left,
+        )
+
+
 class OverPanel(Panel[Over]):
     """The game is over: the app shows the end screen; the last table stays, with nothing to enter."""
 
@@ -199,12 +236,13 @@ PANELS: dict[type[KalookiStage], type[Panel]] = {
     Drawing: DrawPanel,
     Playing: PlayPanel,
     Revealing: RevealPanel,
+    Correcting: CorrectPanel,
     Over: OverPanel,
 }
 
 
 def panel_of(stage: KalookiStage) -> tuple[type[Panel], KalookiStage]:
     """The panel that draws ``stage``, and the state it draws: a reading of the table awaited is drawn
-    by the panel of the state it was asked in."""
+    by the panel of the state it was asked in (a correction by its own)."""
     shown = stage.back if isinstance(stage, ReadingTable) else stage
     return PANELS[type(shown)], shown

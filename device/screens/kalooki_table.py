@@ -12,9 +12,16 @@ Each state of the session has its panel (``device.screens.kalooki_panels``: the 
 the picker or the pad, the phase's buttons); every touch is an event sent to the current state
 (``device.sessions.kalooki``: :class:`Touch`, :class:`RankPicked`, …), never a call that changes it.
 
+A reading refused as unsure is corrected on the same screen (``Correcting``): the table area shows the
+camera's picture with the unsure cards boxed and the list of the cards to enter, the entry line the
+chosen card's meld as read, and the picker's one-tap row the reader's likeliest readings of it.
+
 Target labels for the tests and the simulated players: the ranks ``A`` … ``K``, ``suit S`` …,
 ``Joker``, ``recent 7H``, ``meld 3`` (the table's meld number 3, 1-based); on the number pad the digits
-``0`` … ``9`` and ``<`` (the picker is not drawn beside it).
+``0`` … ``9`` and ``<`` (the picker is not drawn beside it); while a reading is corrected, ``card 4``
+(card 4 of the reading, 1-based, in the list of the cards to enter) and ``guess 1`` … (the reader's
+likeliest readings of the chosen card, its best guess first); on a refused reading, *Correct the
+reading*.
 """
 
 from __future__ import annotations
@@ -32,7 +39,9 @@ from device.screens.kalooki_panels import Button, Layout, Panel, panel_of
 from device.screens.table import TableScreen
 from device.sessions.kalooki import (
     CardPicked,
+    CardTapped,
     Confirmed,
+    Correcting,
     DigitTyped,
     KalookiSession,
     KalookiStage,
@@ -47,13 +56,25 @@ from device.sessions.kalooki import (
 from device.ui.camera_panel import CameraPanel
 from device.ui.canvas import Canvas
 from device.ui.names import seat_colour
-from device.ui.theme import ACCENT, BUTTON, BUTTON_SELECTED, PANEL, TEXT, TEXT_DIM, WARNING, Colour
+from device.ui.theme import (
+    ACCENT,
+    BACKGROUND,
+    BUTTON,
+    BUTTON_SELECTED,
+    GOOD,
+    PANEL,
+    TEXT,
+    TEXT_DIM,
+    WARNING,
+    Colour,
+)
 from rules.kalooki import JOKER
 from rules.kalooki.cards import RANK_NAMES, SUITS, Card
 
-__all__ = ["MELDS_PER_PAGE", "KalookiTableScreen"]
+__all__ = ["CHIPS_PER_PAGE", "MELDS_PER_PAGE", "KalookiTableScreen"]
 
 MELDS_PER_PAGE = 9  # three columns of three
+CHIPS_PER_PAGE = 8  # the cards to enter of a correction listed at a time (two rows of four)
 NOTICE_SECONDS = 8.0
 
 
@@ -239,6 +260,134 @@ class KalookiTableScreen(TableScreen):
                 pygame.draw.rect(canvas.surface, ACCENT, rect, width=max(2, canvas.px(3)))
                 canvas.text("?", rect, size=24, bold=True, colour=ACCENT, align="center")
 
+    def draw_correction(self, canvas: Canvas, stage: Correcting, area: pygame.Rect) -> None:
+        """A reading being corrected: the camera's picture with the cards to enter boxed (yellow: still
+        to enter, green: entered), and beside it the list
+        of those cards, eight at a time around the chosen one: ``?`` over the reader's best guess, or
+        the card entered; each a target that puts the picker on it. The chosen card is framed white in
+        the list and in a double line (dark and yellow) on the picture."""
+        canvas.shape(area, PANEL, radius=8)
+        corr = stage.correction
+        table = corr.table
+        items = table.items
+        required = corr.listed()
+        inner = area.inflate(-canvas.px(8), -canvas.px(8))
+        view = self.camera_view()
+        if view is not None:
+            pic = pygame.Rect(inner.left, inner.top, inner.height * 16 // 9, inner.height)
+            self.camera_panel.draw(
+                canvas,
+                pic,
+                view,
+                no_camera=self._("No camera"),
+                camera_label=self._("Camera"),
+                zone_labels={"stock": self._("Stock"), "discard": self._("Discard pile")},
+                labelled=False,
+            )
+            sx, sy = pic.width / view.frame_size[0], pic.height / view.frame_size[1]
+            for i in sorted(required, key=lambda k: k == corr.chosen):  # the chosen one drawn last
+                item = items[i]
+                x, y = item.center
+                box = pygame.Rect(0, 0, max(4, round(item.size * sx)), max(4, round(item.size * sy)))
+                box.center = (round(pic.left + x * sx), round(pic.top + y * sy))
+                box = box.inflate(canvas.px(6), canvas.px(6)).clip(pic)
+                if i == corr.chosen:  # a double line: seen on a white card and on a dark table alike
+                    pygame.draw.rect(
+                        canvas.surface,
+                        BACKGROUND,
+                        box.inflate(canvas.px(4), canvas.px(4)),
+                        width=max(3, canvas.px(6)),
+                    )
+                    pygame.draw.rect(canvas.surface, ACCENT, box, width=max(2, canvas.px(3)))
+                else:
+                    colour = GOOD if i in corr.fixes else ACCENT
+                    pygame.draw.rect(canvas.surface, colour, box, width=max(1, canvas.px(2)))
+                if i not in corr.fixes:
+                    canvas.record("unsure_card", item.label, box)
+            inner.left, inner.width = pic.right + canvas.px(8), inner.right - pic.right - canvas.px(8)
+        at = required.index(corr.chosen) if corr.chosen in required else len(required) - 1
+        canvas.text(
+            self._("Card {n} of {total}", n=at + 1, total=len(required)),
+            (inner.left, inner.top, inner.width, canvas.px(22)),
+            size=18,
+            colour=TEXT_DIM,
+        )
+        gap = canvas.px(6)
+        w, h = canvas.px(48), canvas.px(60)
+        per_row = max(1, (inner.width + gap) // (w + gap))
+        per_page = min(CHIPS_PER_PAGE, per_row * 2)
+        first = max(0, at) // per_page * per_page
+        for n, i in enumerate(required[first : first + per_page]):
+            rect = pygame.Rect(
+                inner.left + (n % per_row) * (w + gap),
+                inner.top + canvas.px(26) + (n // per_row) * (h + gap),
+                w,
+                h,
+            )
+            entered = corr.fixes.get(i)
+            if entered is not None:
+                draw_card(canvas, rect, entered)
+                pygame.draw.rect(canvas.surface, GOOD, rect, width=max(2, canvas.px(3)), border_radius=4)
+            else:
+                canvas.shape(rect, BUTTON, radius=6)
+                top = pygame.Rect(rect.left, rect.top, rect.width, rect.height // 2)
+                canvas.text("?", top, size=24, bold=True, colour=ACCENT, align="center")
+                bottom = pygame.Rect(rect.left, top.bottom, rect.width, rect.height - top.height)
+                canvas.text(items[i].label, bottom, size=18, colour=TEXT_DIM, align="center")
+            if i == corr.chosen:
+                pygame.draw.rect(
+                    canvas.surface,
+                    TEXT,
+                    rect.inflate(canvas.px(4), canvas.px(4)),
+                    width=max(2, canvas.px(3)),
+                    border_radius=6,
+                )
+            canvas.record("correction_card", items[i].label, rect)
+            canvas.target(rect, f"card {i + 1}", self.touch(CardTapped(i)))
+
+    def draw_correction_entry(self, canvas: Canvas, stage: Correcting, area: pygame.Rect) -> None:
+        """The card the picker is on, in its meld as read (the other cards to enter as ``?``, those
+        entered as entered), with the rank or suit waiting; then the message line."""
+        corr = stage.correction
+        table = corr.table
+        picker = stage.picker
+        label = pygame.Rect(area.left, area.top, canvas.px(136), area.height)
+        canvas.text(self._("Seen:"), label, size=18, colour=TEXT_DIM)
+        cards = pygame.Rect(label.right, area.top, canvas.px(340), area.height)
+        chosen = corr.chosen
+        groups = [*table.melds, *((i,) for i in table.loose), *((i,) for i in table.discard[:1])]
+        group = next((g for g in groups if chosen in g), ())
+        required = set(corr.listed())
+        w = canvas.px(32)
+        step = w if len(group) * w <= cards.width else max(4, (cards.width - w) // max(1, len(group) - 1))
+        x = cards.left
+        for i in group:
+            rect = pygame.Rect(x, cards.top, w, cards.height)
+            shown = corr.fixes.get(i) if i in required else corr.prior.get(i) or _card(table.items[i].label)
+            if i == chosen:
+                pygame.draw.rect(
+                    canvas.surface, TEXT, rect, width=max(2, canvas.px(3)), border_radius=canvas.px(4)
+                )
+                if picker.suit is not None:
+                    draw_suit(
+                        canvas.surface, rect.inflate(-canvas.px(8), -canvas.px(16)), picker.suit, ACCENT
+                    )
+                else:
+                    hint = RANK_NAMES[picker.rank] if picker.rank is not None else "?"
+                    canvas.text(hint, rect, size=20, bold=True, colour=ACCENT, align="center")
+            elif shown is not None:
+                draw_card(canvas, rect, shown)
+            else:
+                pygame.draw.rect(canvas.surface, ACCENT, rect, width=2, border_radius=canvas.px(4))
+                canvas.text("?", rect, size=20, bold=True, colour=ACCENT, align="center")
+            x += step
+        message = pygame.Rect(
+            cards.right + canvas.px(8), area.top, area.right - cards.right - canvas.px(8), area.height
+        )
+        text = self.message()
+        if text:
+            canvas.paragraph(text, message, size=18, colour=WARNING if self.trouble() else ACCENT)
+
     def draw_result(self, canvas: Canvas, session: KalookiSession, area: pygame.Rect) -> None:
         """The last deal: who went out, every penalty, the running totals and the payouts."""
         canvas.shape(area, PANEL, radius=8)
@@ -420,7 +569,8 @@ class KalookiTableScreen(TableScreen):
         x += canvas.px(56) + gap
         canvas.button((x, y, canvas.px(52), h), "<", self.touch(Touch("back")), size=24)
         x += canvas.px(52) + gap
-        for card in session.recent():
+        correcting = session.correction is not None
+        for n, card in enumerate(session.offered()):
             if x + canvas.px(48) > area.right:
                 break
             draw_card(
@@ -428,7 +578,7 @@ class KalookiTableScreen(TableScreen):
                 pygame.Rect(x, y, canvas.px(48), h),
                 card,
                 action=self.touch(CardPicked(card)),
-                label=f"recent {card}",
+                label=f"guess {n + 1}" if correcting else f"recent {card}",
             )
             x += canvas.px(48) + gap
         y += h + gap

@@ -55,9 +55,19 @@ from typing import TYPE_CHECKING, ClassVar, Literal, cast, get_args
 
 from device.camera_view import GameReader
 from device.events import Seen, TimerSignal
-from device.journal import Journal
+from device.journal import Journal, ReadingFix
 from device.session import GameSession, SessionArgs, register_session
-from device.sessions.kalooki_camera import CardTable, TableMismatch, draw_seen, plan_turn
+from device.sessions.kalooki_camera import (
+    CardTable,
+    Corrected,
+    TableMismatch,
+    candidates_of,
+    card_of,
+    confidence_of,
+    draw_seen,
+    plan_turn,
+    table_prior,
+)
 from device.states import State
 from device.timer import MoveTimer
 from drivers.events import ButtonEvent
@@ -90,7 +100,10 @@ __all__ = [
     "PAD_DIGITS",
     "RECENT",
     "CardPicked",
+    "CardTapped",
     "Confirmed",
+    "Correcting",
+    "Correction",
     "DigitTyped",
     "Drawing",
     "KalookiSession",
@@ -234,6 +247,8 @@ TouchName = Literal[
     "points",  # Points: the number pad instead of the picker
     "cards",  # Cards: back to the picker
     "enter_points",  # Enter points: the points typed are the loser's
+    "cancel",  # Cancel (correcting a reading): back to the phase, the reading as refused
+    "correct",  # Correct (a reading refused): the correction opens again on it
 ]
 
 
@@ -271,6 +286,13 @@ class MeldTapped:
 
 
 @dataclass(frozen=True)
+class CardTapped:
+    """A card of the reading being corrected tapped (its index in the reading): the picker is for it."""
+
+    index: int
+
+
+@dataclass(frozen=True)
 class DigitTyped:
     """A digit of the number pad (the points of a loser's hand)."""
 
@@ -285,7 +307,7 @@ class Confirmed:
     seat: int
 
 
-KalookiTouch = Touch | RankPicked | SuitPicked | CardPicked | MeldTapped | DigitTyped | Confirmed
+KalookiTouch = Touch | RankPicked | SuitPicked | CardPicked | MeldTapped | CardTapped | DigitTyped | Confirmed
 
 
 class KalookiStage(State["KalookiSession"]):
@@ -345,6 +367,8 @@ class KalookiStage(State["KalookiSession"]):
             picker.add(event.card)
         elif isinstance(event, MeldTapped):
             self.build(session, event.index)
+        elif isinstance(event, Touch) and event.name == "correct":
+            return self.correct(session)
         elif isinstance(event, Touch) and event.name == "to":
             picker.tap_to()
         elif isinstance(event, Touch) and event.name == "back":
@@ -358,6 +382,22 @@ class KalookiStage(State["KalookiSession"]):
     def action(self, session: KalookiSession, name: TouchName) -> KalookiStage | None:
         """One of the phase's buttons (only the current phase's are drawn)."""
         return None
+
+    def correct(self, session: KalookiSession) -> KalookiStage | None:
+        """*Correct* on a reading refused at the last press: the correction opens again (the cards
+        entered kept, the picker on the first of them in the refused meld; a card picked is entered
+        again and the reading judged again), the refused meld's cards listed too (a card the reader
+        misread with confidence is corrected the same way)."""
+        refused = self.refused
+        if refused is None or session.finished:
+            return None
+        before = refused.correction
+        if before is None:
+            before = Correction(refused.table, table_prior(session.deal.table, refused.table))
+        corr = before.reopened(refused.outline)
+        if not corr.listed():
+            return None  # nothing to correct there (the table differs: put it back)
+        return Correcting(self, corr)
 
     def build(self, session: KalookiSession, index: int) -> bool:
         """A table meld was tapped with cards picked: build them on it, or release its joker (the
@@ -442,6 +482,9 @@ class Drawing(KalookiStage):
         return None
 
     def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
+        prior = table_prior(session.deal.table, table)
+        if prior:
+            table = Corrected(table, prior)  # the unsure cards of melds lying as accepted
         if table.uncertain:
             return None  # an unsure card (the pile's top among them) tells nothing: never guessed
         draw = draw_seen(session.deal, table.discard_top)
@@ -520,6 +563,181 @@ class ReadingTable(KalookiStage):
         return f"ReadingTable({self.back.phase})"
 
 
+@dataclass
+class Correction:
+    """A reading being corrected on the picker: the reading as the camera gave it, the unsure cards the
+    accepted table decided (``prior``, :func:`~device.sessions.kalooki_camera.table_prior`), the cards
+    the player entered (reading index → card), the card the picker is on, the cards asked for beside
+    the unsure ones (tapped on a refused reading: a card the reader was sure of, or one entered before),
+    and the entries already journaled with an action taken (a reading judged again after a refusal
+    journals only what changed)."""
+
+    table: CardTable
+    prior: dict[int, Card]
+    fixes: dict[int, Card] = field(default_factory=dict)
+    chosen: int | None = None
+    asked: tuple[int, ...] = ()
+    journaled: dict[int, Card] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.chosen is None:
+            self.chosen = self.next_open()
+
+    def order(self) -> tuple[int, ...]:
+        """Every card of the reading in the order the screen lists them: meld by meld, the loose cards,
+        the discard pile's top."""
+        t = self.table
+        return (*(i for m in t.melds for i in m), *t.loose, *t.discard[:1])
+
+    def required(self) -> tuple[int, ...]:
+        """The cards the player must enter: the unsure ones the accepted table does not decide."""
+        unsure = set(self.table.uncertain) - set(self.prior)
+        return tuple(i for i in self.order() if i in unsure)
+
+    def listed(self) -> tuple[int, ...]:
+        """The cards the screen lists to enter: those required, and those asked for (the cards of a
+        refused meld, to correct a confident misread)."""
+        required = set(self.required())
+        return tuple(i for i in self.order() if i in required or i in self.asked)
+
+    def open(self) -> tuple[int, ...]:
+        return tuple(i for i in self.required() if i not in self.fixes)
+
+    @property
+    def complete(self) -> bool:
+        return not self.open()
+
+    def next_open(self) -> int | None:
+        return next(iter(self.open()), None)
+
+    def choose(self, index: int) -> None:
+        """The picker is for card ``index`` of the list (one to enter, one entered: it is entered again,
+        or one asked for)."""
+        if index in self.listed():
+            self.chosen = index
+
+    def pick(self, card: Card) -> None:
+        """``card`` for the chosen card (the first open one if none is); then the next open one."""
+        index = self.chosen if self.chosen is not None else self.next_open()
+        if index is None:
+            return
+        if index not in self.required() and card_of(self.table.items[index]) == card:
+            self.fixes.pop(index, None)  # a card the reader was sure of, confirmed
+        else:
+            self.fixes[index] = card
+        self.chosen = self.next_open()
+
+    def undo(self) -> None:
+        """The last card entered taken back: the picker is for it again."""
+        if self.fixes:
+            index = list(self.fixes)[-1]
+            del self.fixes[index]
+            self.chosen = index
+
+    def reopened(self, asked: Sequence[int]) -> Correction:
+        """The correction again after its reading was refused (the cards ``asked`` listed too), the
+        picker on its first open card, else the first card entered among those asked, else the first
+        entered, else the first asked."""
+        asked = tuple(dict.fromkeys((*self.asked, *asked)))
+        again = Correction(self.table, self.prior, dict(self.fixes), None, asked, dict(self.journaled))
+        entered = [i for i in again.listed() if i in again.fixes]
+        mine = [i for i in entered if i in asked]
+        again.chosen = next(iter(again.open() or mine or entered or asked), None)
+        return again
+
+    def applied(self) -> Corrected:
+        """The reading with the table's decisions and the player's entries: what is judged."""
+        return Corrected(self.table, {**self.prior, **self.fixes})
+
+    def journaled_fixes(self) -> tuple[ReadingFix, ...]:
+        """The entries not journaled yet, as the journal keeps them: what the reader read (its best
+        guess and its confidence, whether it was sure) and what the player entered."""
+        out = []
+        for i, card in self.fixes.items():
+            if self.journaled.get(i) == card:
+                continue
+            out.append(_fix(self.table, i, card, "card"))
+        return tuple(sorted(out, key=lambda f: f.item))
+
+
+def _fix(table: CardTable, index: int, card: Card, kind: str) -> ReadingFix:
+    item = table.items[index]
+    confidence = confidence_of(item)
+    return ReadingFix(
+        index,
+        kind,
+        item.label,
+        str(card),
+        None if confidence is None else round(confidence, 4),
+        index not in table.uncertain,
+    )
+
+
+class Correcting(KalookiStage):
+    """The unsure cards of a reading (:class:`Correction`) entered one at a time on the picker, for the
+    phase it was read in (``back``, whose screen and phase it keeps): a card picked (rank and suit, the
+    joker, or one of the reader's likeliest readings offered) is the chosen card's, and the picker moves
+    to the next open one; a card of the reading tapped (:class:`CardTapped`) chooses it. Once every card
+    is entered the reading, with them, is judged as if the camera had read it so
+    (:meth:`KalookiSession.judge`: the same refusals). The seat button reads the table again (the player
+    straightened his cards: the correction is dropped); *Cancel* goes back to the phase, the reading
+    shown as refused (*Correct* opens the correction again, as it does on a reading the rules refused:
+    the cards entered kept, the refused meld's listed; the picker enters the turn).
+    Nothing of it is journaled until an action is taken with it: a game killed in the middle of a
+    correction resumes in the phase, with the table as last accepted."""
+
+    def __init__(self, back: KalookiStage, correction: Correction) -> None:
+        super().__init__()
+        self.back = back
+        self.correction = correction
+
+    @property
+    def phase(self) -> str:
+        return self.back.phase
+
+    def handle(self, session: KalookiSession, event: object) -> KalookiStage | None:
+        if isinstance(event, ButtonEvent) and event.kind == "press":
+            return self.back.pressed(session, event.seat)  # read again; out of turn, nothing
+        if isinstance(event, TimerSignal) and event.kind == "timeout":
+            session.on_timeout()
+        elif isinstance(event, KalookiTouch) and not isinstance(event, Confirmed) and not session.finished:
+            return self.touched(session, event)
+        return None  # a settled reading is not this reading; Enter enters nothing here
+
+    def touched(self, session: KalookiSession, event: KalookiTouch) -> KalookiStage | None:
+        picker, corr = self.picker, self.correction
+        if isinstance(event, RankPicked):
+            picker.tap_rank(event.rank)
+        elif isinstance(event, SuitPicked):
+            picker.tap_suit(event.suit)
+        elif isinstance(event, CardPicked):
+            picker.add(event.card)
+        elif isinstance(event, CardTapped):
+            picker.clear()
+            corr.choose(event.index)
+        elif isinstance(event, Touch) and event.name == "back":
+            if picker.rank is not None or picker.suit is not None:
+                picker.back()
+            else:
+                corr.undo()
+        elif isinstance(event, Touch) and event.name == "clear":
+            picker.clear()
+        elif isinstance(event, Touch) and event.name == "cancel":
+            self.back.refused = RefusedTable(corr.applied(), corr.open(), "unsure", corr)
+            return self.back
+        if picker.cards:  # a whole card picked: the chosen card's
+            card = picker.cards[-1]
+            picker.clear()
+            corr.pick(card)
+            if corr.complete:
+                return session.judge(self.back, corr.table, corr)
+        return None
+
+    def label(self) -> str:
+        corr = self.correction
+        return f"Correcting({self.back.phase}, {len(corr.fixes)}/{len(corr.required())})"
+
+
 class Revealing(KalookiStage):
     """The deal is over: each loser's hand entered on the picker, or its points on the number pad
     (``pad``: the points typed; ``None``: the picker)."""
@@ -587,17 +805,25 @@ class Over(KalookiStage):
 
 @dataclass(frozen=True)
 class RefusedTable:
-    """What the camera saw at a refused press: the reading, the cards to outline (indices into it), and
-    why (``unsure``, ``copies``, ``mismatch``, ``rule``)."""
+    """What the camera saw at a refused press: the reading (as corrected, where it was), the cards to
+    outline (indices into it), why (``unsure``, ``copies``, ``mismatch``, ``rule``), and the correction
+    it was judged with, if any (a card tapped opens it again)."""
 
     table: CardTable
     outline: tuple[int, ...]
     reason: str
+    correction: Correction | None = None
 
 
-def _refused(stage: KalookiStage, table: CardTable, outline: tuple[int, ...], reason: str) -> KalookiStage:
+def _refused(
+    stage: KalookiStage,
+    table: CardTable,
+    outline: tuple[int, ...],
+    reason: str,
+    correction: Correction | None = None,
+) -> KalookiStage:
     """``stage`` again, keeping the table refused, to outline on the screen."""
-    stage.refused = RefusedTable(table, outline, reason)
+    stage.refused = RefusedTable(table, outline, reason, correction)
     return stage
 
 
@@ -690,8 +916,35 @@ class KalookiSession(GameSession):
 
     @property
     def picker(self) -> Picker:
-        """The cards being entered: the current state's (while the table is read, the play's)."""
+        """The cards being entered: the current state's (while the table is read, the play's; while a
+        reading is corrected, the card being picked for it)."""
+        stage = self.stage
+        if isinstance(stage, Correcting):
+            return stage.picker
         return self.current_stage().picker
+
+    @property
+    def correction(self) -> Correction | None:
+        """The reading being corrected on the picker, if one is."""
+        stage = self.stage
+        return stage.correction if isinstance(stage, Correcting) else None
+
+    def offered(self) -> list[Card]:
+        """The cards the picker offers in one tap: while correcting, the reader's likeliest readings of
+        the card chosen (4 at most, each at least 2 % likely; its best guess first); else the recent
+        cards."""
+        corr = self.correction
+        if corr is None:
+            return self.recent()
+        if corr.chosen is None:
+            return []
+        item = corr.table.items[corr.chosen]
+        out: list[Card] = []
+        best = card_of(item)
+        for card in (best, *(c for c, p in candidates_of(item) if p >= 0.02)):
+            if card is not None and card not in out:
+                out.append(card)
+        return out[:4]
 
     @property
     def refused_table(self) -> RefusedTable | None:
@@ -704,26 +957,59 @@ class KalookiSession(GameSession):
         """Whether a press asks the camera: the game has a card reader and the camera is there."""
         return self.reader is not None and self.camera_lost is None
 
-    def judge(self, back: KalookiStage, table: CardTable) -> KalookiStage | None:
+    def judge(
+        self, back: KalookiStage, table: CardTable, correction: Correction | None = None
+    ) -> KalookiStage | None:
         """The table read at a press: each action that explains it submitted in turn (the state after
-        the last one accepted is the rules', :meth:`acted`); a refusal keeps what was seen, outlined."""
-        if table.uncertain:
+        the last one accepted is the rules', :meth:`acted`); a refusal keeps what was seen, outlined.
+
+        The unsure cards the accepted table decides are taken so (:func:`table_prior`); where others
+        are left, the press is refused (``cards_unsure``) and the correction opens on the first of them
+        (:class:`Correcting`); ``correction``: the cards the player entered, judged with the reading as
+        if the camera had read them. The cards entered, and the unsure cards the table decided otherwise
+        than the reader's best guess, are journaled beside the first action taken."""
+        prior = table_prior(self.deal.table, table)
+        if correction is not None:
+            correction.prior = prior
+            seen: CardTable = correction.applied()
+        else:
+            seen = Corrected(table, prior) if prior else table
+        if seen.uncertain:
             self.refuse("cards_unsure", "cards the camera cannot read: straighten them, or pick them")
-            return _refused(back, table, tuple(table.uncertain), "unsure")
+            corr = correction if correction is not None else Correction(table, prior)
+            if correction is not None:
+                corr.chosen = corr.next_open()
+            return Correcting(back, corr)
+        notes = [
+            _fix(table, i, card, "card_table")
+            for i, card in sorted(prior.items())
+            if card_of(table.items[i]) != card and (correction is None or i not in correction.fixes)
+        ]
+        pending = (*(correction.journaled_fixes() if correction is not None else ()), *notes)
+
+        def enter(act: Action, what: str | None = None) -> bool:
+            nonlocal pending
+            taken = self.submit(act, pending) if what is None else self.take(act, what, pending)
+            if taken:
+                if correction is not None:
+                    correction.journaled.update(correction.fixes)
+                pending = ()
+            return taken
+
         try:
-            melds = table.cards_on_table()
+            melds = seen.cards_on_table()
         except ValueError as exc:  # a third copy of a card: the reading's error names it
             self.refuse("too_many_copies", str(exc))
-            return _refused(back, table, (), "copies")
+            return _refused(back, seen, (), "copies", correction)
         deal = self.deal
         if deal.phase == "turn_up":
-            if table.discard_top is None:
+            if seen.discard_top is None:
                 self.refuse("nothing_turned_up", "no card seen on the discard pile")
                 return back
-            self.take(TurnUp(table.discard_top), "turn_up")
+            enter(TurnUp(seen.discard_top), "turn_up")
             return None
         if deal.phase == "draw":
-            draw = draw_seen(deal, table.discard_top)
+            draw = draw_seen(deal, seen.discard_top)
             if isinstance(draw, DrawDiscard):
                 # At a press the turn is over: a discard lies on top. The card under the old top showing
                 # is then the twin of that card, drawn from the stock and discarded (a draw from the
@@ -732,30 +1018,30 @@ class KalookiSession(GameSession):
             if draw is None:
                 self.refuse("draw_first", "no draw seen: tap Stock or Discard pile")
                 return back
-            if not self.take(draw, "draw"):
+            if not enter(draw, "draw"):
                 return back
             deal = self.deal
         try:
-            plan = plan_turn(deal, melds, table.discard_top)
+            plan = plan_turn(deal, melds, seen.discard_top)
         except TableMismatch as exc:
             self.refuse("table_changed", str(exc), cards=" ".join(str(c) for c in exc.put_back))
-            return _refused(self.current_stage(), table, (), "mismatch")
+            return _refused(self.current_stage(), seen, (), "mismatch", correction)
         if not plan.actions:
             self.refuse("pick_one_card", "no change seen: discard a card to end your turn")
             return self.current_stage()
         for planned in plan.actions:
-            if not self.submit(planned.action):
-                outline = tuple(i for j in planned.seen for i in _meld_items(table, j))
-                return _refused(self.current_stage(), table, outline, "rule")
+            if not enter(planned.action):
+                outline = tuple(i for j in planned.seen for i in _meld_items(seen, j))
+                return _refused(self.current_stage(), seen, outline, "rule", correction)
         if not plan.discards:
             self.refuse("pick_one_card", "no discard seen: put a card on the discard pile, or pick it")
         self.last_entry = "camera"
         return None
 
     def current_stage(self) -> KalookiStage:
-        """The state now (a reading's, the one it was asked in)."""
+        """The state now (a reading's or a correction's: the one it was asked in)."""
         stage = self.stage
-        if isinstance(stage, ReadingTable):
+        if isinstance(stage, ReadingTable | Correcting):
             stage = stage.back
         assert isinstance(stage, KalookiStage)
         return stage
@@ -789,9 +1075,10 @@ class KalookiSession(GameSession):
 
     # --- entries -------------------------------------------------------------------------------------
 
-    def take(self, act: Action, what: str) -> bool:
-        """An entry (picked, tapped or seen by the camera) submitted; ``what`` it was, for the screen."""
-        if not self.submit(act):
+    def take(self, act: Action, what: str, corrections: Sequence[ReadingFix] = ()) -> bool:
+        """An entry (picked, tapped or seen by the camera) submitted; ``what`` it was, for the screen;
+        ``corrections``: the cards of the camera's reading corrected for it (journaled beside it)."""
+        if not self.submit(act, corrections):
             return False
         self.last_entry = what
         self.timed_out = None

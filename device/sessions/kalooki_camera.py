@@ -25,13 +25,24 @@ back: the table is the players', the device never guesses around it.
 
 Two decks: two equal cards on the table are two cards; a third copy is the engine's ``too_many_copies``
 refusal, which names the card.
+
+**The accepted table decides what one photo cannot** (:func:`table_prior`): a card the reader is unsure
+of that lies where a card of the accepted table lies — in a seen meld that holds the accepted meld's
+cards in a row (a run in its order, either way along the line; a set in any order), the sure cards of
+that row being the meld's — and whose reading does not contradict it is that card. Not contradicting:
+the accepted card is the reader's best guess, or among its candidates (``SeenCard.candidates``, the
+likeliest readings) with a probability of at least :data:`PRIOR_MIN`; a reading that gives no
+candidates is taken by its best guess alone. Cards laid, built or moved this turn (outside such a row),
+and the discard pile's top, still have to be read — or entered. :class:`Corrected` is a reading with
+some cards decided (by the table, or entered by the player on the picker): what the session judges.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from rules.errors import IllegalAction
@@ -40,7 +51,30 @@ from rules.kalooki.cards import JOKER, cards_text
 from rules.kalooki.melds import ACE_HIGH, End, Meld, RunMeld
 from vision.observation import Item
 
-__all__ = ["CardTable", "PlannedAction", "TableMismatch", "TurnPlan", "draw_seen", "plan_turn"]
+__all__ = [
+    "COPIES",
+    "PRIOR_MIN",
+    "CardTable",
+    "Corrected",
+    "EnteredCard",
+    "PlannedAction",
+    "TableMismatch",
+    "TurnPlan",
+    "agrees",
+    "candidates_of",
+    "card_of",
+    "confidence_of",
+    "draw_seen",
+    "plan_turn",
+    "table_prior",
+]
+
+COPIES = 2  # two decks: two of each card, and two jokers
+# The least probability the reader may give an accepted card, at the place the table has it, for the
+# card to be taken as it was accepted (its best guess being another). The prior odds that a card of
+# an unchanged meld is still the card accepted there are high (only a joker's release changes one):
+# a candidate the reader gives 5 % or more is not contradicted by its reading.
+PRIOR_MIN = 0.05
 
 
 @runtime_checkable
@@ -333,3 +367,225 @@ def _fill(
 
 def _order(card: Card) -> tuple[int, str]:
     return (99, "") if card.is_joker else (card.rank, card.suit)
+
+
+# --- a reading with some cards decided --------------------------------------------------------------
+
+
+def card_of(item: Item) -> Card | None:
+    """The card an item of a reading names (``None``: not a card's label)."""
+    try:
+        return Card.parse(item.label)
+    except ValueError:
+        return None
+
+
+def candidates_of(item: Item) -> tuple[tuple[Card, float], ...]:
+    """The reader's likeliest readings of ``item`` with their probabilities (``()`` where it gives none:
+    ``vision.cards.SeenCard.candidates`` through ``ZonedCard``)."""
+    return tuple(getattr(item, "candidates", ()) or ())
+
+
+def confidence_of(item: Item) -> float | None:
+    value = getattr(item, "confidence", None)
+    return None if value is None else float(value)
+
+
+def agrees(item: Item, card: Card) -> bool:
+    """Whether the reading of ``item`` does not contradict ``card``: its best guess, or a candidate with
+    at least :data:`PRIOR_MIN` probability.
+
+    >>> @dataclass
+    ... class Read:
+    ...     label: str
+    ...     candidates: tuple = ()
+    ...     center: tuple = (0.0, 0.0); size: float = 1.0; zone: None = None
+    >>> seven, eight = Card.parse("7H"), Card.parse("8H")
+    >>> agrees(Read("7H"), seven), agrees(Read("8H", ((eight, 0.6), (seven, 0.3))), seven)
+    (True, True)
+    >>> agrees(Read("8H", ((eight, 0.97), (seven, 0.02))), seven), agrees(Read("8H"), seven)
+    (False, False)
+    """
+    if card_of(item) == card:
+        return True
+    return any(c == card and p >= PRIOR_MIN for c, p in candidates_of(item))
+
+
+def _probability(item: Item, card: Card) -> float:
+    return max((p for c, p in candidates_of(item) if c == card), default=0.0)
+
+
+def _row_fits(
+    items: Sequence[Item], window: Sequence[int], meld: Meld, unsure: set[int]
+) -> tuple[tuple[int, float], dict[int, Card]] | None:
+    """Whether the cards at ``window`` (indices in order along a seen meld) are the accepted ``meld``
+    lying there: its score (sure cards that match, the unsure ones' probabilities) and the unsure
+    cards decided; ``None`` where they are not, or where two ways to lay it there decide differently."""
+    cards = meld.cards
+    sure = [i for i in window if i not in unsure]
+    doubt = [i for i in window if i in unsure]
+    ways: list[list[tuple[int, Card | None]]]
+    if isinstance(meld, RunMeld):
+        ways = [list(zip(window, cards, strict=True)), list(zip(window, cards[::-1], strict=True))]
+    else:  # a set: in any order (the sure cards must be its own)
+        have = Counter(card_of(items[i]) for i in sure)
+        rest = Counter(cards) - Counter({k: v for k, v in have.items() if k is not None})
+        if have - Counter(cards) or sum(rest.values()) != len(doubt):
+            return None
+        ways = [
+            [*((i, card_of(items[i])) for i in sure), *zip(doubt, order, strict=True)]
+            for order in set(itertools.permutations(list(rest.elements())))
+        ]
+    best: list[tuple[tuple[int, float], dict[int, Card]]] = []
+    for way in ways:
+        fix: dict[int, Card] = {}
+        matched, p = 0, 0.0
+        for i, card in way:
+            if card is None:
+                break
+            if i in unsure:
+                if not agrees(items[i], card):
+                    break
+                fix[i] = card
+                p += _probability(items[i], card) if candidates_of(items[i]) else 1.0
+            elif card_of(items[i]) != card:
+                break
+            else:
+                matched += 1
+        else:
+            best.append(((matched, round(p, 6)), fix))
+    if not best:
+        return None
+    top = max(score for score, _ in best)
+    fixes = [fix for score, fix in best if score == top]
+    if any(fix != fixes[0] for fix in fixes[1:]):
+        return None  # two ways to lay it there, equally likely, that decide differently
+    return top, fixes[0]
+
+
+def table_prior(table: Sequence[Meld], reading: CardTable) -> dict[int, Card]:
+    """The unsure cards of ``reading`` that the accepted ``table`` decides (reading index → card): each
+    accepted meld found lying in a row of a seen meld (see the module's note), the unsure cards of that
+    row taken as the meld's cards there. Each accepted meld is placed once, at its likeliest row (the
+    most sure cards that match, then the unsure ones' probabilities); rows do not overlap; a meld that
+    two rows fit equally well decides nothing.
+
+    >>> from rules.kalooki.melds import read_meld
+    >>> from rules.kalooki.cards import parse_cards
+    >>> from vision.card_zones import CardTableReading, ZonedCard
+    >>> from vision.cards import SeenCard
+    >>> def at(text, x, sure=True, cands=()):
+    ...     return ZonedCard(SeenCard(Card.parse(text), (x, 0.0), (x - 9, -9, x + 9, 9), 0.0,
+    ...                               1.0 if sure else 0.4, cands), None)
+    >>> run = read_meld(parse_cards("5H 6H 7H"))
+    >>> cards = (at("5H", 0), at("8H", 20, False, ((Card.parse("8H"), 0.5), (Card.parse("6H"), 0.4))),
+    ...          at("7H", 40), at("9H", 60, False))
+    >>> reading = CardTableReading(cards, melds=((0, 1, 2, 3),), uncertain=(1, 3))
+    >>> {i: str(c) for i, c in table_prior([run], reading).items()}  # the 9H was laid this turn
+    {1: '6H'}
+    """
+    unsure = set(reading.uncertain)
+    if not unsure or not table:
+        return {}
+    items = reading.items
+    groups = [*reading.melds, *((i,) for i in reading.loose)]
+    options: list[tuple[tuple[int, float], int, tuple[int, ...], dict[int, Card]]] = []
+    for index, meld in enumerate(table):
+        n = len(meld.cards)
+        for group in groups:
+            if not unsure & set(group):
+                continue  # nothing there to decide
+            for start in range(len(group) - n + 1):
+                window = tuple(group[start : start + n])
+                fits = _row_fits(items, window, meld, unsure)
+                if fits is not None:
+                    options.append((fits[0], index, window, fits[1]))
+    options.sort(key=lambda o: o[0], reverse=True)
+    placed: set[int] = set()
+    used: set[int] = set()
+    decided: dict[int, Card] = {}
+    for score, index, window, fix in options:
+        if index in placed or used & set(window):
+            continue
+        rivals = [o for o in options if o[1] == index and o[0] == score and o[2] != window]
+        placed.add(index)
+        if any(not used & set(o[2]) for o in rivals):
+            continue  # the meld fits elsewhere as well: nothing decided
+        used.update(window)
+        decided.update(fix)
+    return decided
+
+
+@dataclass(frozen=True)
+class EnteredCard:
+    """An item of a reading whose card was decided (by the accepted table, or entered by the player):
+    where the reader saw it, what it is now; the reader's own reading kept beside it."""
+
+    label: str
+    center: tuple[float, float]
+    size: float
+    zone: str | None
+    read: str
+    confidence: float | None = None
+
+
+@dataclass
+class Corrected:
+    """A reading (:class:`CardTable`) with some of its cards decided (``fixes``: reading index → card):
+    those are sure and read as decided; the other unsure cards stay unsure. What the session judges as
+    if the camera had read it so."""
+
+    base: CardTable
+    fixes: Mapping[int, Card]
+    melds: tuple[tuple[int, ...], ...] = field(init=False)
+    loose: tuple[int, ...] = field(init=False)
+    discard: tuple[int, ...] = field(init=False)
+    uncertain: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.melds, self.loose, self.discard = self.base.melds, self.base.loose, self.base.discard
+        self.uncertain = tuple(i for i in self.base.uncertain if i not in self.fixes)
+
+    @property
+    def items(self) -> list[Item]:
+        out: list[Item] = []
+        for i, item in enumerate(self.base.items):
+            card = self.fixes.get(i)
+            if card is None:
+                out.append(item)
+            else:
+                out.append(
+                    EnteredCard(str(card), item.center, item.size, item.zone, item.label, confidence_of(item))
+                )
+        return out
+
+    @property
+    def empty(self) -> bool:
+        return not self.base.items
+
+    def same_as(self, other: object) -> bool:
+        return self is other
+
+    def card(self, index: int) -> Card | None:
+        return self.fixes.get(index) or card_of(self.base.items[index])
+
+    @property
+    def discard_top(self) -> Card | None:
+        if not self.discard or self.discard[0] in self.uncertain:
+            return None
+        return self.card(self.discard[0])
+
+    def cards_on_table(self) -> list[list[Card]]:
+        """The table as card sequences (melds, then each loose card); raises ``ValueError`` naming a card
+        the table and the pile's top show more often than two decks hold."""
+        groups = [*self.melds, *((i,) for i in self.loose)]
+        table = [[c for c in (self.card(i) for i in g) if c is not None] for g in groups]
+        shown = Counter(c for meld in table for c in meld)
+        top = self.discard_top
+        if top is not None:
+            shown[top] += 1
+        over = sorted(card for card, n in shown.items() if n > COPIES)
+        if over:
+            names = ", ".join(f"{shown[c]} × {c}" for c in over)
+            raise ValueError(f"{names} on the table: two decks hold only {COPIES} of each card")
+        return table

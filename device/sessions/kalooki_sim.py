@@ -14,9 +14,13 @@ takes his draw (from the discard pile: the camera watches the pile's top go; if 
 *Discard pile*), lays his melds, builds, discards, and presses his seat button. Now and then
 (:data:`MISTAKES`) he first makes a mistake people make — a card taken from a meld and not put back, an
 illegal opening (a meld worth too little, or no meld) — sees the refusal, puts it right and presses
-again. Whatever the device refuses otherwise (unsure cards: the reader could not tell) he enters with
-the picker, tap by tap. Without a camera (``--no-camera``) the table answers each reading itself with
-what lies on it, every card sure (:func:`laid_out`).
+again. Where the reader is unsure of cards the device opens the correction on them: he picks each (the
+card the picker is on: one of the reader's likeliest readings offered in one tap, else rank and suit,
+or the joker), and the reading is judged with them. Whatever the device refuses otherwise he enters
+with the picker, tap by tap. Without a camera (``--no-camera``) the table answers each reading itself
+with what lies on it (:func:`laid_out`): every card sure, or — with :attr:`KalookiTable.unsure_share`
+above 0 — a **stand-in reader** unsure of that share of the cards (:func:`stand_in`: not the card
+reader; for ``bench/card_tables.py``, to show what a turn costs once a reader is mostly sure).
 
 **By the picker** (``mode = "picker"``): every action is entered through the table screen — taps at the
 centres of the drawn targets (``kalooki_plan.next_tap``), one per frame, the seat button for the
@@ -28,24 +32,28 @@ just his points on the number pad). :attr:`KalookiTable.taps` counts the screen 
 from __future__ import annotations
 
 import logging
+import math
 import random
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 import numpy as np
+import pygame
 
-from device.events import Seen
+from device.events import Key, Seen
 from device.session import GameSession
-from device.sessions.kalooki import KalookiSession, ReadingTable
+from device.sessions.kalooki import Correcting, KalookiSession, ReadingTable
 from device.sessions.kalooki_plan import BUTTONS, next_tap
 from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
 from rules import Action
 from rules.errors import IllegalAction
 from rules.kalooki import (
+    Build,
     Deal,
     Discard,
     DrawDiscard,
+    DrawStock,
     HandPoints,
     LayDown,
     RevealHand,
@@ -55,12 +63,12 @@ from rules.kalooki import (
     new_session,
 )
 from rules.kalooki.auto import candidate_melds, random_turn
-from rules.kalooki.cards import Card
+from rules.kalooki.cards import JOKER, RANK_NAMES, Card
 from rules.kalooki.melds import meld_value
 from vision.card_zones import DISCARD, ZONE_FRACTIONS, CardTableReading, ZonedCard
 from vision.cards import SeenCard
 
-__all__ = ["MISTAKES", "KalookiTable", "Lying", "laid_out"]
+__all__ = ["MISTAKES", "KalookiTable", "Lying", "laid_out", "stand_in"]
 
 log = logging.getLogger(__name__)
 
@@ -87,9 +95,29 @@ class Lying:
         return (tuple(tuple(m) for m in self.melds), tuple(self.discards[-PILE_SHOWN:]), self.stock > 0)
 
 
-def laid_out(lying: Lying, size: tuple[int, int]) -> CardTableReading:
+TWIN_SUIT = {"H": "D", "D": "H", "S": "C", "C": "S"}  # the suit of the same colour
+
+
+def stand_in(card: Card, rng: random.Random) -> tuple[Card, float, tuple[tuple[Card, float], ...]]:
+    """A stand-in reader's unsure reading of ``card``: its best guess (the card itself half the time,
+    else the card of the same rank in the other suit of its colour, or a joker's stand-in), a confidence
+    below any threshold, and its candidates — the card among them (20–40 %) nine times in ten."""
+    twin = Card(7, "S") if card.is_joker else Card(card.rank, TWIN_SUIT[card.suit])
+    other = JOKER if not card.is_joker and card.rank > 1 else Card(2, "C")
+    confidence = round(rng.uniform(0.3, 0.8), 3)
+    if rng.random() < 0.5:
+        return card, confidence, ((card, confidence), (twin, round(1 - confidence, 3)))
+    if rng.random() < 0.8:
+        return twin, confidence, ((twin, confidence), (card, round(rng.uniform(0.2, 0.4), 3)))
+    return twin, confidence, ((twin, confidence), (other, round(1 - confidence, 3)))
+
+
+def laid_out(
+    lying: Lying, size: tuple[int, int], unsure: float = 0.0, rng: random.Random | None = None
+) -> CardTableReading:
     """What lies on the table as a perfect reading (no camera): every card sure, the melds in rows across
-    the frame, the discard pile's top in its zone."""
+    the frame, the discard pile's top in its zone; with ``unsure`` above 0, each card is unsure with that
+    probability and read by the stand-in reader (:func:`stand_in`)."""
     w, h = size
     step, height = w * 0.018, h * 0.14
     cards: list[ZonedCard] = []
@@ -110,7 +138,18 @@ def laid_out(lying: Lying, size: tuple[int, int]) -> CardTableReading:
         centre = ((fx0 + fx1) / 2 * w, (fy0 + fy1) / 2 * h)
         cards.append(_seen(lying.discards[-1], centre, height * 0.7, height, DISCARD))
         discard = (len(cards) - 1,)
-    return CardTableReading(tuple(cards), tuple(melds), (), discard, (), min(lying.stock, STOCK_SHOWN))
+    doubt: list[int] = []
+    if unsure > 0:
+        rng = rng or random.Random(0)
+        for i, zoned in enumerate(cards):
+            if rng.random() < unsure:
+                guess, confidence, candidates = stand_in(zoned.card, rng)
+                seen = SeenCard(guess, zoned.center, zoned.box, 0.0, confidence, candidates)
+                cards[i] = ZonedCard(seen, zoned.zone)
+                doubt.append(i)
+    return CardTableReading(
+        tuple(cards), tuple(melds), (), discard, tuple(doubt), min(lying.stock, STOCK_SHOWN)
+    )
 
 
 def _seen(
@@ -141,6 +180,7 @@ class Turn:
 class KalookiTable(SimulatedTable):
     games = ("kalooki",)
     mode: ClassVar[Literal["camera", "picker"]] = "camera"
+    unsure_share: ClassVar[float] = 0.0  # no camera: the stand-in reader's share of unsure cards
 
     def __init__(self, host: TableHost, rng: random.Random, *, camera: bool) -> None:
         super().__init__(host, rng, camera=camera)
@@ -162,11 +202,57 @@ class KalookiTable(SimulatedTable):
         self._waiting = -1
         self._refusal: object = None  # the last refusal seen (the next one makes the player change plan)
         self._pending_check: tuple[int, int] | None = None
+        # The last picture's readable cards on the table: where each is seen, what it is, how near to
+        # that a reading must lie to be of it.
+        self.truth: list[tuple[tuple[float, float], Card, float]] = []
+        self.corrected = 0  # cards entered in corrections (the tests count them)
+        self._reads = random.Random(self.look)  # the stand-in reader's doubts
+        self._keyed: int | None = None  # a turn laid by the key ``m`` (the action count then)
 
     @classmethod
     def autoplay_options(cls, game: str, rng: random.Random) -> dict[str, object]:
         """Autoplay plays for money: two deals with a pool, either formula."""
         return {"deals": 2, "pool_cents": 1000, "payout": rng.choice(["slice", "proportional"])}
+
+    def on_key(self, event: Key) -> bool:
+        """A person at the simulated table: ``m`` — the player to move, who has not drawn yet, lays a
+        turn on the table (from the stock, a legal lay-down or build of his real hand where he has one,
+        else the longest meld he holds, too little to open; the discard) for the camera, without
+        pressing; his seat button then asks for it."""
+        session = self.host.session
+        if not event.down or event.key != pygame.K_m or not isinstance(session, KalookiSession):
+            return False
+        self._sync(session)
+        if self.shadow is None or session.finished or self.shadow.deal.phase != "draw":
+            return True
+        deal = self.shadow.deal
+        plans = (random_turn(deal, random.Random(attempt)) for attempt in range(200))
+        plan = next(
+            (
+                p
+                for p in plans
+                if isinstance(p[0], DrawStock) and any(isinstance(a, LayDown | Build) for a in p)
+            ),
+            None,
+        )
+        if plan is None:
+            plan = [DrawStock()]
+        after = deal
+        for act in plan:
+            after = after.apply(act)
+        lying = Lying.of(after)
+        if len(plan) == 1:  # nothing legal to lay: what he has, too little to open (the rules refuse it)
+            hand = list(after.hand(deal.turn))
+            melds = sorted(candidate_melds(hand), key=len, reverse=True)
+            if melds:
+                lying.melds.append(list(melds[0]))
+                for card in melds[0]:
+                    hand.remove(card)
+            lying.discards.append(self.rng.choice(hand))
+        self.lying = lying
+        self._keyed = session.seq
+        log.info("simulated table: %s", " ".join(repr(a) for a in plan))
+        return True
 
     def _sync(self, session: KalookiSession) -> None:
         if self.shadow is None or self.synced > session.seq:
@@ -201,13 +287,14 @@ class KalookiTable(SimulatedTable):
         key = lying.key()
         if self._frame is not None and self._frame[0] == key:
             return self._frame[1]
+        truth = None
         from vision.cards_synth import render_kalooki_table
 
         size = self.host.camera_size
         frame = None
         for share in (0.14, 0.11, 0.09, 0.07):  # smaller cards when the melds fill the table
             try:
-                frame, _ = render_kalooki_table(
+                frame, truth = render_kalooki_table(
                     lying.melds,
                     lying.discards[-PILE_SHOWN:],
                     stock=STOCK_SHOWN if lying.stock else 0,
@@ -218,9 +305,14 @@ class KalookiTable(SimulatedTable):
                 break
             except ValueError:
                 continue
-        if frame is None:
+        if frame is None or truth is None:
             return None
         self._frame = (key, frame)
+        self.truth = [
+            (c.box_center, c.card, c.height / 3)
+            for c in truth.cards
+            if c.card is not None and c.zone is None and c.index_visible
+        ]
         return frame
 
     def poll(self, session: GameSession) -> None:
@@ -228,6 +320,9 @@ class KalookiTable(SimulatedTable):
         the device's readings with what lies on it."""
         if not isinstance(session, KalookiSession):
             return
+        if self._keyed is not None and any(isinstance(a, Discard) for a in session.history[self._keyed :]):
+            self._keyed = None  # the turn laid by key is the device's now
+            self.lying = None
         if self.mode == "camera" and not self.camera and not session.finished:
             self._answer(session)
         check = self._pending_check
@@ -250,12 +345,18 @@ class KalookiTable(SimulatedTable):
         stage = session.stage
         if isinstance(stage, ReadingTable) and stage is not self._answered:
             self._answered = stage
-            self.host.post(Seen(laid_out(lying, self.host.camera_size), kind="requested"))
+            self.host.post(Seen(self._read(lying), kind="requested"))
             return
         key = (lying.key(), session.seq)
         if key != self._shown and session.phase in ("turn_up", "draw"):
             self._shown = key  # the table at rest, as a camera that settled on it would post it
-            self.host.post(Seen(laid_out(lying, self.host.camera_size), kind="settled"))
+            self.host.post(Seen(self._read(lying), kind="settled"))
+
+    def _read(self, lying: Lying) -> CardTableReading:
+        """What lies on the table, read without a camera (every card sure, or the stand-in reader's)."""
+        size = self.host.camera_size
+        self.truth = [(c.center, c.card, c.size / 3) for c in laid_out(lying, size).cards if c.zone is None]
+        return laid_out(lying, size, self.unsure_share, self._reads)
 
     # --- the simulated players -----------------------------------------------------------------------
 
@@ -288,6 +389,9 @@ class KalookiTable(SimulatedTable):
         if host.frames <= self._waiting + 1:
             return
         self._sync(session)
+        if isinstance(session.stage, Correcting):
+            self.correct(session)
+            return
         by_camera = self.mode == "camera" and session.camera_reads() and session.phase != "reveal"
         if by_camera and self.play_camera(session):
             return
@@ -400,6 +504,54 @@ class KalookiTable(SimulatedTable):
         self._refusal = session.refusal
         turn.step = "picker"
         return False
+
+    def correct(self, session: KalookiSession) -> None:
+        """One tap of a correction: the card the picker is on is the one lying where the reader saw it —
+        one of the reader's likeliest readings offered, else its rank then its suit, or the joker. A card
+        the player cannot tell (nothing lies there): *Cancel*, and the picker."""
+        host = self.host
+        corr = session.correction
+        assert corr is not None
+        index = corr.chosen if corr.chosen is not None else corr.next_open()
+        item = None if index is None else corr.table.items[index]
+        card = None if item is None else self.true_card(item.center, item.zone)
+        picker = session.picker
+        if card is None:
+            label = host.text("Cancel")
+        elif picker.rank is not None and not card.is_joker and picker.rank == card.rank:
+            label = f"suit {card.suit}"
+        elif picker.rank is not None or picker.suit is not None:
+            label = "<"
+        elif card in session.offered():
+            label = f"guess {session.offered().index(card) + 1}"
+        elif card.is_joker:
+            label = "Joker"
+        else:
+            label = RANK_NAMES[card.rank]
+        if label not in host.labels():
+            return  # not drawn yet
+        host.tap(label)
+        self._waiting = host.frames
+        if label.startswith(("guess", "suit")) or label == "Joker":
+            self.corrected += 1
+        if session.phase in ("draw", "play"):
+            self.turn_taps += 1
+            if self.turn is not None and self.turn.counted is not None:
+                self.count_turn()
+
+    def true_card(self, center: tuple[float, float], zone: str | None) -> Card | None:
+        """The card lying where the reader saw one: the discard pile's top in the pile's zone; on the
+        table the readable card whose seen part's centre is nearest (within a third of a card's
+        height), or ``None`` (nothing lies there that the player could name)."""
+        if zone == DISCARD:
+            lying = self.showing()
+            return lying.discards[-1] if lying is not None and lying.discards else None
+        x, y = center
+        near = [(math.hypot(c[0] - x, c[1] - y), card, reach) for c, card, reach in self.truth]
+        best = min(near, key=lambda t: t[0], default=None)
+        if best is None or best[0] > best[2]:
+            return None
+        return best[1]
 
     def turn_up(self, session: KalookiSession) -> bool:
         """The turned-up card lies on the discard pile: the device reads it there as the camera settles;

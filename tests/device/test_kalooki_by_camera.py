@@ -1,5 +1,7 @@
 """Kalooki by camera through the session (issue 30): the seat press asks the camera for the table, the
-table seen becomes the turn's actions, refusals keep what was seen; the phases are states (issue 35).
+table seen becomes the turn's actions, refusals keep what was seen; the phases are states (issue 35);
+unsure cards are entered one at a time on the picker (or decided by the accepted table) and the
+reading judged with them, the entries journaled beside the action.
 
 The card reader itself is ``vision.cards``; here the readings are given as :class:`Table` values (what
 the reader and the discard pile's zone give), posted as the camera's answers are."""
@@ -16,10 +18,14 @@ from device.journal import Journal
 from device.readings import HeldReadings
 from device.sessions.kalooki import (
     CardPicked,
+    CardTapped,
+    Correcting,
     Drawing,
     KalookiSession,
     Playing,
+    RankPicked,
     ReadingTable,
+    SuitPicked,
     Touch,
     TurningUp,
 )
@@ -37,15 +43,20 @@ class Laid:
     center: tuple[float, float]
     size: float = 60.0
     zone: str | None = None
+    confidence: float = 1.0
+    candidates: tuple[tuple[Card, float], ...] = ()
 
 
 @dataclass
 class Table:
-    """A card table as read: melds (card sequences), loose cards, the unsure ones, the discard top."""
+    """A card table as read: melds (card sequences), loose cards, the unsure ones, the discard top;
+    ``read``: what the reader guessed for an unsure card (index → best guess and candidates), where it
+    is not the card lying there. The discard pile's top, when unsure, is item ``len(cards)``."""
 
     seen: list[list[Card]]
     top: Card | None
     unsure: tuple[int, ...] = ()
+    read: dict[int, tuple[str, tuple[tuple[Card, float], ...]]] = field(default_factory=dict)
     melds: tuple[tuple[int, ...], ...] = field(init=False)
     loose: tuple[int, ...] = ()
     discard: tuple[int, ...] = ()  # the pile is given by its top alone here
@@ -56,6 +67,8 @@ class Table:
             out.append(tuple(range(k, k + len(meld))))
             k += len(meld)
         self.melds = tuple(out)
+        if self.top is not None:
+            self.discard = (k,)
 
     @property
     def uncertain(self) -> tuple[int, ...]:
@@ -63,11 +76,20 @@ class Table:
 
     @property
     def items(self) -> list[Laid]:
-        return [
+        laid = [
             Laid(str(card), (100.0 + 70 * k, 100.0 + 120 * m))
             for m, meld in enumerate(self.seen)
             for k, card in enumerate(meld)
         ]
+        if self.top is not None:
+            laid.append(Laid(str(self.top), (100.0, 600.0), zone="discard"))
+        out = []
+        for i, item in enumerate(laid):
+            if i in self.unsure:
+                label, candidates = self.read.get(i, (item.label, ()))
+                item = Laid(label, item.center, item.size, item.zone, 0.4, candidates)
+            out.append(item)
+        return out
 
     @property
     def empty(self) -> bool:
@@ -78,7 +100,7 @@ class Table:
 
     @property
     def discard_top(self) -> Card | None:
-        return self.top
+        return None if self.discard and self.discard[0] in self.unsure else self.top
 
     def cards_on_table(self) -> list[list[Card]]:
         return [list(m) for m in self.seen]
@@ -146,15 +168,205 @@ def test_melds_laid_before_a_draw_was_seen_mean_the_stock(session: KalookiSessio
     assert session.history[-1] == DrawStock()
 
 
-def test_unsure_cards_are_refused_and_outlined_nothing_entered(session: KalookiSession) -> None:
+def drawn(session: KalookiSession) -> None:
+    """2C turned up; seat 0 draws from the stock (melds laid before a draw was seen)."""
     press(session, 0, Table([], Card.parse("2C")))
     session.handle(Seen(Table([cards("KH QH JH 10H")], Card.parse("2C")), kind="settled"))
+    assert session.history[-1] == DrawStock()
+
+
+def test_unsure_cards_are_refused_and_the_correction_opens_on_the_first(session: KalookiSession) -> None:
+    drawn(session)
     before = len(session.history)
     press(session, 0, Table([cards("KH QH JH 10H"), cards("9S 9D 9C")], Card.parse("4D"), unsure=(5,)))
     assert session.refusal is not None and session.refusal.code == "cards_unsure"
-    assert len(session.history) == before
+    assert len(session.history) == before  # nothing entered
+    stage = session.stage
+    assert isinstance(stage, Correcting) and session.phase == "play"
+    corr = stage.correction
+    assert corr.required() == (5,) and corr.chosen == 5 and session.correction is corr
+
+
+NINES = Table(
+    [cards("KH QH JH 10H"), cards("9S 9D 9C")],
+    Card.parse("4D"),
+    unsure=(4, 5),
+    read={
+        4: ("9C", ((Card.parse("9C"), 0.55), (Card.parse("9S"), 0.4))),
+        5: ("9H", ((Card.parse("9H"), 0.5), (Card.parse("9D"), 0.3))),
+    },
+)
+
+
+def test_each_unsure_card_tapped_and_picked_then_the_reading_is_judged_and_journaled(
+    session: KalookiSession,
+) -> None:
+    drawn(session)
+    press(session, 0, NINES)
+    assert isinstance(session.stage, Correcting) and session.correction is not None
+    assert session.offered() == [Card.parse("9C"), Card.parse("9S")]  # the reader's likeliest readings
+    session.send(CardTapped(5))  # the second one first
+    session.send(RankPicked(9))
+    session.send(SuitPicked("D"))
+    corr = session.correction
+    assert isinstance(session.stage, Correcting) and corr is not None and corr.chosen == 4
+    assert len(session.history) == 2  # nothing entered until every card is
+    session.send(CardPicked(Card.parse("9S")))  # one of the readings offered
+    assert session.refusal is None, session.refusal
+    assert [type(a).__name__ for a in session.history[-2:]] == ["LayDown", "Discard"]
+    assert [str(m) for m in session.deal.table] == ["10H JH QH KH", "9S 9D 9C"]
+    assert session.deal.turn == 1 and isinstance(session.stage, Drawing)
+    fixes = session.journal.corrections(session.game_id)
+    lay_down_seq = session.seq - 1
+    assert [(c.seq, c.fix.item, c.fix.kind, c.fix.read, c.fix.entered) for c in fixes] == [
+        (lay_down_seq, 4, "card", "9C", "9S"),
+        (lay_down_seq, 5, "card", "9H", "9D"),
+    ]
+    assert all(c.fix.confidence == 0.4 and not c.fix.sure and c.fix.misread for c in fixes)
+
+
+def test_a_wrong_entry_is_refused_by_the_rule_and_entered_again(session: KalookiSession) -> None:
+    drawn(session)
+    press(session, 0, NINES)
+    session.send(RankPicked(8))  # 9S entered as 8S: 8S 9D 9C is no meld
+    session.send(SuitPicked("S"))
+    session.send(CardPicked(Card.parse("9D")))
+    assert session.refusal is not None and session.refusal.code == "invalid_meld"
+    stage = session.stage
+    assert isinstance(stage, Playing) and stage.refused is not None and stage.refused.reason == "rule"
+    assert stage.refused.outline == (0, 1, 2, 3, 4, 5, 6)  # the lay-down's melds
+    assert [i.label for i in stage.refused.table.items][4:6] == ["8S", "9D"]  # as entered
+    assert len(session.history) == 2 and session.journal.corrections(session.game_id) == []
+    session.send(Touch("correct"))  # Correct the reading: the correction again, on the first entered
+    corr = session.correction
+    assert isinstance(session.stage, Correcting) and corr is not None and corr.chosen == 4
+    assert corr.fixes == {4: Card.parse("8S"), 5: Card.parse("9D")}
+    session.send(RankPicked(9))
+    session.send(SuitPicked("S"))
+    assert session.refusal is None and [str(m) for m in session.deal.table] == ["10H JH QH KH", "9S 9D 9C"]
+    fixes = [(c.fix.item, c.fix.read, c.fix.entered) for c in session.journal.corrections(session.game_id)]
+    assert fixes == [(4, "9C", "9S"), (5, "9H", "9D")]  # what was read, what was entered at last
+
+
+def test_a_press_while_correcting_reads_the_table_again(session: KalookiSession) -> None:
+    drawn(session)
+    press(session, 0, NINES)
+    session.send(RankPicked(9))
+    press(session, 0, Table([cards("KH QH JH 10H"), cards("9S 9D 9C")], Card.parse("4D")))  # straightened
+    assert session.refusal is None and session.deal.turn == 1
+    assert session.journal.corrections(session.game_id) == []  # nothing corrected
+
+
+def test_cancel_shows_the_reading_and_correct_opens_the_correction_again(
+    session: KalookiSession,
+) -> None:
+    drawn(session)
+    press(session, 0, NINES)
+    session.send(CardPicked(Card.parse("9S")))
+    session.send(Touch("cancel"))
     stage = session.stage
     assert isinstance(stage, Playing) and stage.refused is not None and stage.refused.outline == (5,)
+    session.send(Touch("correct"))
+    corr = session.correction
+    assert corr is not None and corr.fixes == {4: Card.parse("9S")} and corr.chosen == 5
+    session.send(CardPicked(Card.parse("9D")))
+    assert session.refusal is None and session.deal.turn == 1
+
+
+def test_the_turned_up_card_unsure_is_picked(session: KalookiSession) -> None:
+    press(session, 0, Table([], Card.parse("2C"), unsure=(0,), read={0: ("2S", ())}))
+    assert isinstance(session.stage, Correcting) and session.phase == "turn_up"
+    session.send(RankPicked(2))
+    session.send(SuitPicked("C"))
+    assert session.deal.discard_top == Card.parse("2C") and isinstance(session.stage, Drawing)
+    [fix] = session.journal.corrections(session.game_id)
+    assert (fix.fix.read, fix.fix.entered) == ("2S", "2C")
+
+
+def laid_by_seat_0(session: KalookiSession) -> None:
+    """Seat 0 has laid 10H–KH and three nines and discarded 4D; seat 1 drew it (the pile's 2C shows)."""
+    drawn(session)
+    press(session, 0, Table([cards("KH QH JH 10H"), cards("9S 9D 9C")], Card.parse("4D")))
+    session.handle(Seen(Table([cards("KH QH JH 10H"), cards("9S 9D 9C")], Card.parse("2C")), kind="settled"))
+    assert session.history[-1] == DrawDiscard() and session.deal.turn == 1
+
+
+def test_an_unsure_card_on_an_unchanged_meld_is_the_accepted_card(session: KalookiSession) -> None:
+    laid_by_seat_0(session)
+    # Seat 1 lays three fours; the reader is unsure of the 10H and the 9D it read as 10D and 9H, and
+    # gives the accepted cards reasonable probability: they are the accepted cards; the fours are sure.
+    # The press is judged without a card asked for: the rules refuse the opening, not the camera.
+    table = Table(
+        [cards("KH QH JH 10H"), cards("9S 9D 9C"), cards("4S 4H 4C")],
+        Card.parse("8S"),
+        unsure=(3, 5),
+        read={
+            3: ("10D", ((Card.parse("10D"), 0.6), (Card.parse("10H"), 0.3))),
+            5: ("9H", ((Card.parse("9H"), 0.8), (Card.parse("9D"), 0.1))),
+        },
+    )
+    press(session, 1, table)
+    assert session.refusal is not None and session.refusal.code == "opening_too_low"
+    # An opening worth it: taken; the table's decisions are journaled where they were misreads.
+    seen = [*table.seen[:2], cards("KS KD KC"), cards("QS QD QC")]
+    press(session, 1, Table(seen, table.top, table.unsure, table.read))
+    assert session.refusal is None and [str(m) for m in session.deal.table][2:] == ["KS KD KC", "QS QD QC"]
+    notes = [(c.fix.item, c.fix.kind, c.fix.read, c.fix.entered) for c in session.journal.corrections()]
+    assert notes == [(3, "card_table", "10D", "10H"), (5, "card_table", "9H", "9D")]
+
+
+def test_an_unsure_new_card_is_not_taken_nor_a_card_the_reader_contradicts(session: KalookiSession) -> None:
+    laid_by_seat_0(session)
+    table = Table(
+        [cards("KH QH JH 10H"), cards("9S 9D 9C"), cards("KS KD KC")],
+        Card.parse("8S"),
+        unsure=(3, 8),
+        read={
+            3: ("10D", ((Card.parse("10D"), 0.97), (Card.parse("10H"), 0.02))),  # contradicts 10H
+            8: ("KD", ((Card.parse("KD"), 0.9),)),  # a new card: read, never taken as read
+        },
+    )
+    press(session, 1, table)
+    corr = session.correction
+    assert corr is not None and corr.required() == (3, 8) and corr.prior == {}
+    # The accepted table changed nothing of the reading: the same reading with the 10H sure decides it.
+    table.unsure = (8,)
+    press(session, 1, table)
+    corr = session.correction
+    assert corr is not None and corr.required() == (8,)
+
+
+def test_a_confident_misread_is_corrected_on_the_refused_meld(session: KalookiSession) -> None:
+    """Every card sure, one misread (9S read as 8S): refused by the rule; Correct the reading lists the
+    refused melds' cards, the one tapped is entered, the reading judged; journaled as a sure misread."""
+    drawn(session)
+    misread = Table([cards("KH QH JH 10H"), cards("8S 9D 9C")], Card.parse("4D"))
+    press(session, 0, misread)
+    assert session.refusal is not None and session.refusal.code == "invalid_meld"
+    session.send(Touch("correct"))
+    corr = session.correction
+    assert corr is not None and corr.listed() == (0, 1, 2, 3, 4, 5, 6) and corr.complete
+    session.send(CardTapped(4))
+    session.send(RankPicked(9))
+    session.send(SuitPicked("S"))
+    assert session.refusal is None and session.deal.turn == 1
+    [fix] = session.journal.corrections(session.game_id)
+    assert (fix.fix.read, fix.fix.entered, fix.fix.sure, fix.fix.confidence) == ("8S", "9S", True, 1.0)
+
+
+def test_a_game_killed_while_correcting_resumes_to_the_accepted_table(session: KalookiSession) -> None:
+    laid_by_seat_0(session)
+    accepted = session.deal
+    table = Table(
+        [cards("KH QH JH 10H"), cards("9S 9D 9C"), cards("KS KD KC")], Card.parse("8S"), unsure=(9, 10)
+    )
+    press(session, 1, table)
+    session.send(CardPicked(Card.parse("KS")))  # one of two entered: then the power goes
+    assert isinstance(session.stage, Correcting)
+    resumed = KalookiSession.resume(session.journal, session.journal.game(session.game_id), MoveTimer(0))
+    assert isinstance(resumed, KalookiSession) and isinstance(resumed.stage, Playing)
+    assert resumed.deal == accepted and resumed.correction is None
+    assert session.journal.corrections(session.game_id) == []
 
 
 def test_an_illegal_opening_is_refused_by_its_rule_with_the_melds_outlined(session: KalookiSession) -> None:

@@ -94,6 +94,45 @@ def test_whole_games_through_the_camera_path_with_people_s_mistakes(make_app, cl
     assert kinds["LayDown"] >= 2 and kinds["Discard"] == len(table.taps)
 
 
+def test_whole_games_with_a_reader_unsure_of_a_fifth_of_the_cards(make_app, clock, monkeypatch) -> None:
+    """No camera: the table answers with the stand-in reader, unsure of a fifth of the cards. The
+    unsure cards of melds lying as accepted are decided by the table; the others the players pick one
+    at a time (never the whole turn on the picker); the game finishes and replays; every correction is
+    journaled with what was read and what was entered (the card lying there)."""
+    monkeypatch.setattr(KalookiTable, "unsure_share", 0.2)
+    app = make_app()
+    sim = Simulator(app, seed=1, autoplay="kalooki")
+    refusals = play_until_finished(app, sim, clock, 30000, each=lambda: check_layout(app))
+    replays(app)
+    table = sim.table
+    assert isinstance(table, KalookiTable) and table.corrected >= 5
+    assert refusals["cards_unsure"] >= 5, refusals
+    fixes = [c.fix for c in app.journal.corrections()]
+    entered = [f for f in fixes if f.kind == "card"]
+    assert len(entered) >= table.corrected // 2 and all(not f.sure and f.confidence for f in entered)
+    assert any(f.misread for f in entered) and any(not f.misread for f in entered)
+    decided = [f for f in fixes if f.kind == "card_table"]
+    assert decided and all(f.misread for f in decided)  # the table decided misread cards on its melds
+    session = app.session
+    assert isinstance(session, KalookiSession)
+    laying = [t for t, laid in zip(table.taps, kalooki_laid(session), strict=True) if laid]
+    assert laying and statistics.median(laying) <= 4
+
+
+def kalooki_laid(session: KalookiSession) -> list[bool]:
+    """For each turn (ended by a discard): whether it laid, built or released a joker."""
+    from rules.kalooki import Build, Discard, LayDown, ReleaseJoker
+
+    turns, laid = [], False
+    for act in session.history:
+        if isinstance(act, LayDown | Build | ReleaseJoker):
+            laid = True
+        elif isinstance(act, Discard):
+            turns.append(laid)
+            laid = False
+    return turns
+
+
 def test_the_simulated_table_films_what_lies_on_it(make_app) -> None:
     """The frame the synthetic camera gets is the table the players laid (at the camera's size): the
     melds, the discard pile's top in its zone; a perfect reading of it is what the table answers."""
@@ -174,11 +213,35 @@ def test_a_whole_game_through_the_card_reader(make_app, clock) -> None:
     }, refusals
 
 
-def test_kill_9_in_the_middle_of_a_move_resumes_to_the_same_table(tmp_path: Path) -> None:
+def start_unsure(tmp_path: Path, seed: int, share: float):
+    """The appliance autoplaying Kalooki without a camera, its simulated table answering the readings
+    with the stand-in reader unsure of ``share`` of the cards (``KalookiTable.unsure_share``)."""
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "config.toml"
+    config.write_text("[display]\nfps = 120\n", encoding="utf-8")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    code = (
+        "import sys; from device.sessions.kalooki_sim import KalookiTable; "
+        f"KalookiTable.unsure_share = {share}; from device.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    argv = ["--simulate", "--headless", "--config", str(config), "--state-dir", str(tmp_path / "state")]
+    argv += ["--autoplay", "kalooki", "--seed", str(seed), "--trace", "--no-camera"]
+    stderr = (tmp_path / f"stderr-{seed}.txt").open("w")
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *argv], stdout=subprocess.PIPE, stderr=stderr, text=True, env=env
+    )
+
+
+@pytest.mark.parametrize("share", [0.0, 0.3])
+def test_kill_9_in_the_middle_of_a_move_resumes_to_the_same_table(tmp_path: Path, share: float) -> None:
     """The appliance autoplays Kalooki by the camera path (no camera: the simulated table answers the
-    readings) in a child process, killed at a random moment — between a press's reading and the last
-    of the actions it makes, too; it resumes at the journal's last action with the same accepted table,
-    and each run goes on from the table the one before left."""
+    readings; with ``share`` above 0 unsure of some cards, which the players correct one at a time) in
+    a child process, killed at a random moment — between a press's reading and the last of the actions
+    it makes, in the middle of a correction; it resumes at the journal's last action with the same
+    accepted table, and each run goes on from the table the one before left."""
     from tests.device.test_resume import Lines, journal_state, read_line
     from tests.device.test_resume import start as start_appliance
 
@@ -188,7 +251,10 @@ def test_kill_9_in_the_middle_of_a_move_resumes_to_the_same_table(tmp_path: Path
     count = 0
     tables: list[tuple[int, tuple[tuple[Card, ...], ...]]] = []
     for round_ in range(4):
-        proc = start_appliance(tmp_path, seed=round_, game="kalooki")
+        if share:
+            proc = start_unsure(tmp_path, round_, share)
+        else:
+            proc = start_appliance(tmp_path, seed=round_, game="kalooki")
         lines = Lines(proc)
         try:
             game, what, seq = read_line(lines)
@@ -214,6 +280,14 @@ def test_kill_9_in_the_middle_of_a_move_resumes_to_the_same_table(tmp_path: Path
             assert len(after) >= len(before)
             for old, new in zip(before, after, strict=False):
                 assert collections.Counter(old) <= collections.Counter(new)
+    if share:  # the players corrected cards, journaled beside the actions they made
+        from device.journal import Journal
+
+        journal = Journal.open(journal_path)
+        try:
+            assert any(c.fix.kind == "card" for c in journal.corrections(game_id))
+        finally:
+            journal.close()
 
 
 class StillCamera:
@@ -283,12 +357,21 @@ def test_a_refused_opening_is_outlined_on_the_camera_s_picture_and_as_cards(make
     assert not [d for d in app.canvas.log if d.kind == "refused_meld"]
 
 
-def test_unsure_cards_are_marked_on_the_picture_and_among_the_cards_read(make_app) -> None:
+def test_unsure_cards_are_corrected_on_the_camera_s_picture_and_a_list(make_app) -> None:
+    """The press with two unsure cards: the correction, on the first one; the picture boxes them, the
+    list holds them (each a target), the picker offers the reader's guess; tapped and picked, the
+    reading is judged."""
     app, session = refused_press(make_app, [parse_cards("KH QH JH 10H"), parse_cards("9S 9D 9C")], (1, 5))
     assert session.refusal is not None and session.refusal.code == "cards_unsure"
     log = app.canvas.log
-    assert sorted(d.text for d in log if d.kind == "unsure_card") == ["9D", "QH"]
+    assert sorted(d.text for d in log if d.kind == "unsure_card") == ["9D", "QH"]  # on the picture
+    assert [d.text for d in log if d.kind == "correction_card"] == ["QH", "9D"]  # the list
     assert not [d for d in log if d.kind in ("refused_meld", "refused_card")]
-    question = [d for d in log if d.kind == "text" and d.text == "?"]
-    assert len(question) == 2
+    labels = [t.label for t in app.canvas.targets]
+    assert {"card 2", "card 6", "guess 1", "Cancel"} <= set(labels)
     check_layout(app)
+    tap(app, "guess 1")  # the reader's best guess, QH
+    tap(app, "card 6")
+    tap(app, "9")
+    tap(app, "suit D")
+    assert session.refusal is None and [str(m) for m in session.deal.table] == ["10H JH QH KH", "9S 9D 9C"]

@@ -8,17 +8,28 @@ from __future__ import annotations
 import ast
 import inspect
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 import device.screens.kalooki_panels as panels_module
 import device.screens.kalooki_table as table_module
 from device.journal import Journal
-from device.screens.kalooki_panels import PANELS, DrawPanel, PlayPanel, RevealPanel, TurnUpPanel, panel_of
+from device.screens.kalooki_panels import (
+    PANELS,
+    CorrectPanel,
+    DrawPanel,
+    PlayPanel,
+    RevealPanel,
+    TurnUpPanel,
+    panel_of,
+)
 from device.sessions import kalooki as kalooki_module
 from device.sessions.kalooki import (
     CardPicked,
     Confirmed,
+    Correcting,
+    Correction,
     DigitTyped,
     Drawing,
     KalookiSession,
@@ -33,11 +44,13 @@ from device.sessions.kalooki import (
     Touch,
     TurningUp,
 )
+from device.sessions.kalooki_camera import CardTable
 from device.timer import MoveTimer
 from drivers.events import ButtonEvent
 from rules import Action
 from rules.kalooki import Card, DrawStock, KalookiOptions, LayDown, TurnUp, parse_cards
 from tests.device.helpers import labels, tap
+from tests.device.test_kalooki_by_camera import Table
 
 
 @pytest.fixture
@@ -64,10 +77,14 @@ def stage_states() -> set[type[KalookiStage]]:
 
 
 def test_every_state_has_a_panel_and_a_reading_is_drawn_by_its_phase() -> None:
-    assert stage_states() == set(PANELS) == {TurningUp, Drawing, Playing, Revealing, Over}
+    assert stage_states() == set(PANELS) == {TurningUp, Drawing, Playing, Revealing, Correcting, Over}
     for state, panel in PANELS.items():
+        if state is Correcting:
+            continue  # a correction needs a reading: below
         stage = state()
         assert panel_of(stage) == (panel, stage)
+    correcting = Correcting(Playing(), Correction(cast(CardTable, Table([], None)), {}))
+    assert panel_of(correcting) == (CorrectPanel, correcting) and correcting.phase == "play"
     for back, panel in ((TurningUp(), TurnUpPanel), (Drawing(), DrawPanel), (Playing(), PlayPanel)):
         kind, shown = panel_of(ReadingTable(back))
         assert kind is panel and shown is back
