@@ -10,7 +10,8 @@ for the photo sets they come from).
 2. Each candidate is cut from the full-resolution image (a square of ``margin`` × face size) and
    classified into pips 1–6 or "not a die", averaged over two quarter turns of the crop. Only where the
    two turns disagree or the top probability is below ``recheck_below`` are the other two turns read
-   too and all four averaged: the doubtful dice get the better reading, the clear ones cost nothing.
+   too, and with ``mirror`` the mirrored crop at all four turns, and all averaged: the doubtful dice get
+   the better reading (a face's pips count the same turned or mirrored), the clear ones cost nothing.
 3. The softmax is divided by a temperature fitted on held-out photos; a die's confidence is its value's
    probability times the detector's score for that face, so die-sized clutter and side faces the
    detector hardly believes in are not read with confidence. Dice below ``confidence_threshold`` are
@@ -131,7 +132,8 @@ LABELS = ("1", "2", "3", "4", "5", "6", "none")
 class DiceModels:
     """The dice reader: the shared detector and crop classifier with the dice settings (``dice_reader.json``).
 
-    The classifier reads square crops at two quarter turns, and at all four where those disagree.
+    The classifier reads square crops at two quarter turns, and at all four (with ``mirror`` also
+    mirrored) where those disagree or are unsure.
     """
 
     def __init__(self, folder: Path, config: dict[str, Any]) -> None:
@@ -151,6 +153,7 @@ class DiceModels:
             temperature=config["temperature"],
         )
         self.confidence_threshold = float(config["confidence_threshold"])
+        self.mirror = bool(config.get("mirror", False))
 
     @classmethod
     def load(cls, folder: Path = MODELS) -> DiceModels:
@@ -172,8 +175,27 @@ class DiceModels:
         return crops
 
     def classify(self, image: np.ndarray, detections: list[Detection]) -> np.ndarray:
-        """Raw logits (n, 7) for the detections (pips 1–6, "not a die")."""
-        return self.classifier.logits(self.crops(image, detections))
+        """Raw logits (n, 7) for the detections (pips 1–6, "not a die"): the mean over two quarter turns
+        of each crop; where the two disagree or the top probability is below ``recheck_below``, over all
+        four turns and, with ``mirror``, the mirrored crop's four turns too (a die's pips read the same
+        turned or mirrored, so each view is another look at the same face)."""
+        crops = self.crops(image, detections)
+        classifier = self.classifier
+        first = classifier.turn_logits(crops, (0, 1))
+        logits = first.mean(axis=0)
+        if len(crops) == 0:
+            return logits
+        votes = first.argmax(axis=2)
+        doubtful = (votes[0] != votes[1]) | (
+            classifier.probabilities(logits).max(axis=1) < classifier.recheck_below
+        )
+        if doubtful.any():
+            views = [first[:, doubtful], classifier.turn_logits(crops[doubtful], (2, 3))]
+            if self.mirror:
+                mirrored = np.ascontiguousarray(crops[doubtful][:, :, ::-1])
+                views.append(classifier.turn_logits(mirrored, (0, 1, 2, 3)))
+            logits[doubtful] = np.concatenate(views).mean(axis=0)
+        return logits
 
     def probabilities(self, logits: np.ndarray) -> np.ndarray:
         """Softmax of the logits divided by the fitted temperature."""

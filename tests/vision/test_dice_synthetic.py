@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from vision import Calibration, DiceObservation, Die, read_dice
+from vision.dice import DiceModels, default_models
+from vision.nets import MODELS, load_settings
 from vision.synth import SceneTruth, render_dice_scene
 
 
@@ -107,3 +109,40 @@ def test_threads_can_share_the_reader() -> None:
         readings = list(pool.map(read_dice, frames * 2))
     for v, observation in zip(list(range(1, 7)) * 2, readings, strict=True):
         assert sorted(observation.values) == sorted((v, 7 - v))
+
+
+def _models(**settings: object) -> DiceModels:
+    config = {**load_settings("dice"), **settings}
+    return DiceModels(MODELS, config)
+
+
+def test_doubtful_dice_are_read_turned_and_mirrored() -> None:
+    """Every crop doubtful (``recheck_below`` above 1): without ``mirror`` a die's logits are the mean of
+    its crop's four quarter turns, with it the mean of those and of the mirrored crop's four; the pips
+    read the same either way."""
+    frame, _ = render_dice_scene((1, 2, 3, 4, 5, 6), seed=31, style=1)
+    plain, mirrored = _models(mirror=False, recheck_below=1.1), _models(mirror=True, recheck_below=1.1)
+    detections = plain.detect(frame)
+    crops = plain.crops(frame, detections)
+    turns = plain.classifier.turn_logits(crops, (0, 1, 2, 3))
+    flipped = plain.classifier.turn_logits(np.ascontiguousarray(crops[:, :, ::-1]), (0, 1, 2, 3))
+    np.testing.assert_allclose(plain.classify(frame, detections), turns.mean(axis=0), atol=1e-4)
+    both = np.concatenate([turns, flipped]).mean(axis=0)
+    np.testing.assert_allclose(mirrored.classify(frame, detections), both, atol=1e-4)
+    assert not np.allclose(both, turns.mean(axis=0), atol=1e-4)  # the mirrored views are other looks
+    observation = read_dice(frame, models=mirrored)
+    assert sorted(observation.values) == [1, 2, 3, 4, 5, 6]
+
+
+def test_sure_dice_are_read_at_two_turns_only() -> None:
+    """A crop whose two first turns agree and are sure is not read again, mirrored or not."""
+    frame, _ = render_dice_scene((2, 5), seed=32, style=0)
+    models = _models(mirror=True, recheck_below=0.0)
+    detections = models.detect(frame)
+    first = models.classifier.turn_logits(models.crops(frame, detections), (0, 1)).mean(axis=0)
+    np.testing.assert_allclose(models.classify(frame, detections), first, atol=1e-5)
+
+
+def test_the_shipped_reader_reads_doubtful_dice_mirrored() -> None:
+    assert default_models().mirror
+    assert _models(mirror=False).mirror is False
