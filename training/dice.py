@@ -64,8 +64,6 @@ NOT_A_DIE = 6
 RECHECK_BELOW = 0.97
 # ... and with it the mirrored crop at all four turns (``vision.dice.DiceModels.classify``).
 MIRROR = True
-# Share of classifier samples whose pips are faded into the face (``_fade``).
-FADE_SHARE = 0.25
 # Face size / pip-box size for webcam labels, per value (1..6): medians over the set's dice.
 WEBCAM_FACE_RATIO = (2.5, 1.8, 1.6, 1.55, 1.6, 1.35)
 DATASETS = {"dice-tray": "face", "dice-webcam": "pips"}
@@ -334,7 +332,10 @@ def _negative_point(photo: Photo, rng: np.random.Generator) -> tuple[float, floa
 
 
 def _classifier_sample(
-    sets: dict[str, list[Photo]], hard: list[tuple[Photo, float, float, float]], rng: np.random.Generator
+    sets: dict[str, list[Photo]],
+    hard: list[tuple[Photo, float, float, float]],
+    rng: np.random.Generator,
+    fade: float = 0.0,
 ) -> tuple[np.ndarray, int]:
     angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
     r = rng.random()
@@ -345,36 +346,43 @@ def _classifier_sample(
         photo = _pick(sets, rng)
         point = _negative_point(photo, rng)
         if point is None:
-            return _classifier_sample(sets, hard, rng)
+            return _classifier_sample(sets, hard, rng, fade)
         x, y, size = point
         label = NOT_A_DIE
     else:
         photo = _pick(sets, rng)
         if not photo.dice:
-            return _classifier_sample(sets, hard, rng)
+            return _classifier_sample(sets, hard, rng, fade)
         d = photo.dice[rng.integers(len(photo.dice))]
         x = d.x + rng.uniform(-0.12, 0.12) * d.size
         y = d.y + rng.uniform(-0.12, 0.12) * d.size
         # The detector's size is within about ±20 % (5th-95th percentile): cover that.
         size, label = d.size * math.exp(rng.uniform(-0.22, 0.22)), d.value - 1
     side = MARGIN * size * math.exp(rng.uniform(-0.1, 0.1))
-    return photometric(_fade(_crop(photo.image, x, y, side, angle, flip), rng), rng), label
+    crop = _crop(photo.image, x, y, side, angle, flip)
+    return photometric(_fade(crop, rng) if fade and rng.random() < fade else crop, rng), label
 
 
 def _fade(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Now and then the pips faded into the face, as on smoky, translucent and marbled dice: the crop
-    blended with a blurred copy of itself (the face's colour without its pips) by up to a half."""
-    if rng.random() >= FADE_SHARE:
-        return crop
+    """The pips faded into the face, as on smoky, translucent and marbled dice: the crop blended with a
+    blurred copy of itself (the face's colour without its pips) by up to a half (``--fade``; not yet
+    measured: the shipped nets were trained without it)."""
     blurred = cv2.GaussianBlur(crop, (0, 0), CROP / 10)
     alpha = rng.uniform(0.5, 0.9)
     return cv2.addWeighted(crop, alpha, blurred, 1.0 - alpha, 0.0)
 
 
 def train_classifier(
-    sets: dict[str, list[Photo]], hard: list[tuple[Photo, float, float, float]], steps: int, seed: int
+    sets: dict[str, list[Photo]],
+    hard: list[tuple[Photo, float, float, float]],
+    steps: int,
+    seed: int,
+    fade: float = 0.0,
 ) -> nn.Module:
-    return fit_classifier(Classifier, lambda rng: _classifier_sample(sets, hard, rng), steps, seed, batch=96)
+    """The crop classifier; ``fade``: the share of samples whose pips are faded (``_fade``)."""
+    return fit_classifier(
+        Classifier, lambda rng: _classifier_sample(sets, hard, rng, fade), steps, seed, batch=96
+    )
 
 
 # ---------------------------------------------------------------- export and calibration
@@ -471,6 +479,12 @@ def main(argv: list[str] | None = None) -> None:
         "--wrong-share", type=float, default=1 / 200, help="confident calib dice that may be wrong"
     )
     parser.add_argument("--skip-detector", action="store_true", help="reuse the detector in --out")
+    parser.add_argument(
+        "--fade",
+        type=float,
+        default=0.0,
+        help="share of classifier samples with their pips faded (e.g. 0.25)",
+    )
     parser.add_argument("--calibrate-only", action="store_true", help="refit temperature and threshold only")
     parser.add_argument(
         "--by-name",
@@ -517,7 +531,7 @@ def main(argv: list[str] | None = None) -> None:
     write_config(config_path, config)
     hard = hard_negatives(fit, args.out)
     print(f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True)
-    classifier = train_classifier(fit, hard, args.classifier_steps, args.seed)
+    classifier = train_classifier(fit, hard, args.classifier_steps, args.seed, args.fade)
     export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
     config.update(calibrate(args.data, args.out, args.wrong_share, args.by_name))
     write_config(config_path, config)
