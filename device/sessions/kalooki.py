@@ -60,11 +60,13 @@ from device.session import GameSession, SessionArgs, register_session
 from device.sessions.kalooki_camera import (
     CardTable,
     Corrected,
+    Placed,
     TableMismatch,
     candidates_of,
     card_of,
     confidence_of,
     draw_seen,
+    placed_cards,
     plan_turn,
     table_prior,
 )
@@ -393,7 +395,7 @@ class KalookiStage(State["KalookiSession"]):
             return None
         before = refused.correction
         if before is None:
-            before = Correction(refused.table, table_prior(session.deal.table, refused.table))
+            before = Correction(refused.table, table_prior(session.deal.table, refused.table, session.placed))
         corr = before.reopened(refused.outline)
         if not corr.listed():
             return None  # nothing to correct there (the table differs: put it back)
@@ -482,7 +484,7 @@ class Drawing(KalookiStage):
         return None
 
     def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
-        prior = table_prior(session.deal.table, table)
+        prior = table_prior(session.deal.table, table, session.placed)
         if prior:
             table = Corrected(table, prior)  # the unsure cards of melds lying as accepted
         if table.uncertain:
@@ -877,6 +879,9 @@ class KalookiSession(GameSession):
         super().__init__(**kwargs)
         self.timed_out: tuple[int, float] | None = None  # the seat whose time ran out, and when
         self.last_entry: str = ""  # what the last accepted entry was, for the screen
+        # The accepted table's cards where the camera saw them at the last press it judged whole (for
+        # the accepted table's decisions, ``table_prior``; not journaled: a resumed game decides by rows).
+        self.placed: tuple[Placed, ...] = ()
         self._progress: tuple[int, list[list[int]]] | None = None
 
     @classmethod
@@ -905,6 +910,8 @@ class KalookiSession(GameSession):
         return Over() if self.finished else STAGES[self.deal.phase]()
 
     def acted(self, act: Action) -> None:
+        if isinstance(act, TurnUp):
+            self.placed = ()  # a new deal: the cards were gathered
         assert self.machine is not None
         self.machine.go(self.settled(), cause=type(act).__name__)
 
@@ -963,12 +970,13 @@ class KalookiSession(GameSession):
         """The table read at a press: each action that explains it submitted in turn (the state after
         the last one accepted is the rules', :meth:`acted`); a refusal keeps what was seen, outlined.
 
-        The unsure cards the accepted table decides are taken so (:func:`table_prior`); where others
+        The unsure cards the accepted table decides are taken so (:func:`table_prior`: where its cards
+        lay at the last press judged whole, :attr:`placed`, else by the melds' rows); where others
         are left, the press is refused (``cards_unsure``) and the correction opens on the first of them
         (:class:`Correcting`); ``correction``: the cards the player entered, judged with the reading as
         if the camera had read them. The cards entered, and the unsure cards the table decided otherwise
         than the reader's best guess, are journaled beside the first action taken."""
-        prior = table_prior(self.deal.table, table)
+        prior = table_prior(self.deal.table, table, self.placed)
         if correction is not None:
             correction.prior = prior
             seen: CardTable = correction.applied()
@@ -1035,6 +1043,7 @@ class KalookiSession(GameSession):
                 return _refused(self.current_stage(), seen, outline, "rule", correction)
         if not plan.discards:
             self.refuse("pick_one_card", "no discard seen: put a card on the discard pile, or pick it")
+        self.placed = placed_cards(seen, self.deal.table)
         self.last_entry = "camera"
         return None
 

@@ -27,9 +27,11 @@ Two decks: two equal cards on the table are two cards; a third copy is the engin
 refusal, which names the card.
 
 **The accepted table decides what one photo cannot** (:func:`table_prior`): a card the reader is unsure
-of that lies where a card of the accepted table lies — in a seen meld that holds the accepted meld's
-cards in a row (a run in its order, either way along the line; a set in any order), the sure cards of
-that row being the meld's — and whose reading does not contradict it is that card. Not contradicting:
+of that lies where a card of the accepted table lies — where the camera saw that card at the last press
+judged whole (:class:`Placed`, within half its size), or, where that is not known (a game resumed) or
+the cards moved, in a seen meld that holds the accepted meld's cards in a row (a run in its order,
+either way along the line; a set in any order), the sure cards of that row being the meld's — and whose
+reading does not contradict it is that card. Not contradicting:
 the accepted card is the reader's best guess, or among its candidates (``SeenCard.candidates``, the
 likeliest readings) with a probability of at least :data:`PRIOR_MIN`; a reading that gives no
 candidates is taken by its best guess alone. Cards laid, built or moved this turn (outside such a row),
@@ -40,6 +42,7 @@ some cards decided (by the table, or entered by the player on the picker): what 
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,6 +60,7 @@ __all__ = [
     "CardTable",
     "Corrected",
     "EnteredCard",
+    "Placed",
     "PlannedAction",
     "TableMismatch",
     "TurnPlan",
@@ -65,6 +69,7 @@ __all__ = [
     "card_of",
     "confidence_of",
     "draw_seen",
+    "placed_cards",
     "plan_turn",
     "table_prior",
 ]
@@ -416,7 +421,7 @@ def _probability(item: Item, card: Card) -> float:
 
 
 def _row_fits(
-    items: Sequence[Item], window: Sequence[int], meld: Meld, unsure: set[int]
+    items: Sequence[Item], window: Sequence[int], meld: Meld, unsure: set[int], known: Mapping[int, Card]
 ) -> tuple[tuple[int, float], dict[int, Card]] | None:
     """Whether the cards at ``window`` (indices in order along a seen meld) are the accepted ``meld``
     lying there: its score (sure cards that match, the unsure ones' probabilities) and the unsure
@@ -428,12 +433,12 @@ def _row_fits(
     if isinstance(meld, RunMeld):
         ways = [list(zip(window, cards, strict=True)), list(zip(window, cards[::-1], strict=True))]
     else:  # a set: in any order (the sure cards must be its own)
-        have = Counter(card_of(items[i]) for i in sure)
+        have = Counter(known.get(i) or card_of(items[i]) for i in sure)
         rest = Counter(cards) - Counter({k: v for k, v in have.items() if k is not None})
         if have - Counter(cards) or sum(rest.values()) != len(doubt):
             return None
         ways = [
-            [*((i, card_of(items[i])) for i in sure), *zip(doubt, order, strict=True)]
+            [*((i, known.get(i) or card_of(items[i])) for i in sure), *zip(doubt, order, strict=True)]
             for order in set(itertools.permutations(list(rest.elements())))
         ]
     best: list[tuple[tuple[int, float], dict[int, Card]]] = []
@@ -448,7 +453,7 @@ def _row_fits(
                     break
                 fix[i] = card
                 p += _probability(items[i], card) if candidates_of(items[i]) else 1.0
-            elif card_of(items[i]) != card:
+            elif (known.get(i) or card_of(items[i])) != card:
                 break
             else:
                 matched += 1
@@ -463,12 +468,37 @@ def _row_fits(
     return top, fixes[0]
 
 
-def table_prior(table: Sequence[Meld], reading: CardTable) -> dict[int, Card]:
-    """The unsure cards of ``reading`` that the accepted ``table`` decides (reading index → card): each
-    accepted meld found lying in a row of a seen meld (see the module's note), the unsure cards of that
-    row taken as the meld's cards there. Each accepted meld is placed once, at its likeliest row (the
-    most sure cards that match, then the unsure ones' probabilities); rows do not overlap; a meld that
-    two rows fit equally well decides nothing.
+@dataclass(frozen=True)
+class Placed:
+    """A card of the accepted table where the camera saw it at the last press it judged (frame px)."""
+
+    center: tuple[float, float]
+    size: float
+    card: Card
+
+
+def placed_cards(reading: CardTable, table: Sequence[Meld]) -> tuple[Placed, ...]:
+    """The cards of ``reading`` (every one decided) that are the accepted ``table``'s, where they lie."""
+    left = Counter(c for meld in table for c in meld.cards)
+    out = []
+    for i in (*(i for m in reading.melds for i in m), *reading.loose):
+        item = reading.items[i]
+        card = card_of(item)
+        if card is not None and left[card] > 0:
+            left[card] -= 1
+            out.append(Placed(item.center, item.size, card))
+    return tuple(out)
+
+
+def table_prior(table: Sequence[Meld], reading: CardTable, placed: Sequence[Placed] = ()) -> dict[int, Card]:
+    """The unsure cards of ``reading`` that the accepted ``table`` decides (reading index → card):
+
+    1. by place: an unsure card whose reading agrees with a card of the accepted table that lay within
+       half its size of it at the last press judged whole (``placed``; the nearest such);
+    2. by row: an unsure card in a row of a seen meld that holds an accepted meld (see the module's
+       note) — what decides where the places are not known (a game resumed) or moved.
+
+    A card is decided as an accepted card only as often as the accepted table holds it.
 
     >>> from rules.kalooki.melds import read_meld
     >>> from rules.kalooki.cards import parse_cards
@@ -483,8 +513,47 @@ def table_prior(table: Sequence[Meld], reading: CardTable) -> dict[int, Card]:
     >>> reading = CardTableReading(cards, melds=((0, 1, 2, 3),), uncertain=(1, 3))
     >>> {i: str(c) for i, c in table_prior([run], reading).items()}  # the 9H was laid this turn
     {1: '6H'}
+    >>> apart = CardTableReading(cards, loose=(0, 1, 2, 3), uncertain=(1, 3))  # grouped otherwise
+    >>> six = Placed((21.0, 1.0), 18.0, Card.parse("6H"))  # where the 6H lay at the last press
+    >>> table_prior([run], apart), {i: str(c) for i, c in table_prior([run], apart, [six]).items()}
+    ({}, {1: '6H'})
     """
     unsure = set(reading.uncertain)
+    if not unsure or not table:
+        return {}
+    items = reading.items
+    left = Counter(c for meld in table for c in meld.cards)
+    decided: dict[int, Card] = {}
+    free = list(placed)
+    for i in sorted(unsure):
+        item = items[i]
+        if item.zone is not None:
+            continue  # the discard pile's top is never the accepted table's
+        x, y = item.center
+        near = [
+            (math.hypot(p.center[0] - x, p.center[1] - y), k)
+            for k, p in enumerate(free)
+            if math.hypot(p.center[0] - x, p.center[1] - y) < p.size / 2 and agrees(item, p.card)
+        ]
+        if near and left[free[min(near)[1]].card] > 0:
+            p = free.pop(min(near)[1])
+            decided[i] = p.card
+            left[p.card] -= 1
+    for i, card in _by_rows(table, reading, decided).items():
+        if left[card] > 0:
+            decided[i] = card
+            left[card] -= 1
+    return decided
+
+
+def _by_rows(table: Sequence[Meld], reading: CardTable, known: Mapping[int, Card]) -> dict[int, Card]:
+    """The unsure cards of ``reading`` (those in ``known`` aside: decided already, read as decided)
+    that the accepted melds decide by the rows they lie in: each accepted meld found lying in a row of
+    a seen meld (see the module's note), the unsure cards of that row taken as the meld's cards there.
+    Each accepted meld is placed once, at its likeliest row (the most sure cards that match, then the
+    unsure ones' probabilities); rows do not overlap; a meld that two rows fit equally well decides
+    nothing."""
+    unsure = set(reading.uncertain) - set(known)
     if not unsure or not table:
         return {}
     items = reading.items
@@ -497,7 +566,7 @@ def table_prior(table: Sequence[Meld], reading: CardTable) -> dict[int, Card]:
                 continue  # nothing there to decide
             for start in range(len(group) - n + 1):
                 window = tuple(group[start : start + n])
-                fits = _row_fits(items, window, meld, unsure)
+                fits = _row_fits(items, window, meld, unsure, known)
                 if fits is not None:
                     options.append((fits[0], index, window, fits[1]))
     options.sort(key=lambda o: o[0], reverse=True)

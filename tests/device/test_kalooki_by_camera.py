@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -29,7 +30,7 @@ from device.sessions.kalooki import (
     Touch,
     TurningUp,
 )
-from device.sessions.kalooki_camera import CardTable
+from device.sessions.kalooki_camera import CardTable, table_prior
 from device.timer import MoveTimer
 from rules.kalooki import Card, DrawDiscard, DrawStock, KalookiOptions, parse_cards
 from vision.observation import Observation
@@ -352,6 +353,23 @@ def test_a_confident_misread_is_corrected_on_the_refused_meld(session: KalookiSe
     assert session.refusal is None and session.deal.turn == 1
     [fix] = session.journal.corrections(session.game_id)
     assert (fix.fix.read, fix.fix.entered, fix.fix.sure, fix.fix.confidence) == ("8S", "9S", True, 1.0)
+
+
+def test_an_unsure_card_lying_where_an_accepted_card_lay_is_it_however_grouped(
+    session: KalookiSession,
+) -> None:
+    """The reader orders the run otherwise (QH KH JH 10H) and is unsure of its cards: no row holds the
+    accepted run, but each card lies where the accepted card lay at the last press and its reading
+    agrees: decided. A game resumed (the places are not journaled) asks for them."""
+    laid_by_seat_0(session)
+    assert [p.card for p in session.placed] == cards("KH QH JH 10H 9S 9D 9C")
+    table = Table([cards("KH QH JH 10H"), cards("9S 9D 9C")], Card.parse("8S"), unsure=(0, 1, 2, 3))
+    table.melds = ((1, 0, 2, 3), (4, 5, 6))
+    press(session, 1, table)
+    assert session.refusal is None and session.deal.discard_top == Card.parse("8S")  # no card asked
+    resumed = KalookiSession.resume(session.journal, session.journal.game(session.game_id), MoveTimer(0))
+    assert isinstance(resumed, KalookiSession) and resumed.placed == ()
+    assert table_prior(resumed.deal.table, cast(CardTable, table), resumed.placed) == {}
 
 
 def test_a_game_killed_while_correcting_resumes_to_the_accepted_table(session: KalookiSession) -> None:
