@@ -20,7 +20,9 @@ or the joker), and the reading is judged with them. Whatever the device refuses 
 with the picker, tap by tap. Without a camera (``--no-camera``) the table answers each reading itself
 with what lies on it (:func:`laid_out`): every card sure, or — with :attr:`KalookiTable.unsure_share`
 above 0 — a **stand-in reader** unsure of that share of the cards (:func:`stand_in`: not the card
-reader; for ``bench/card_tables.py``, to show what a turn costs once a reader is mostly sure).
+reader; for ``bench/card_tables.py``, to show what a turn costs once a reader is mostly sure). A person
+at the simulated table (no autoplay) has the key ``m``: the player to move lays a turn of his real hand
+on the table for the camera (:meth:`KalookiTable.on_key`), then presses his seat button.
 
 **By the picker** (``mode = "picker"``): every action is entered through the table screen — taps at the
 centres of the drawn targets (``kalooki_plan.next_tap``), one per frame, the seat button for the
@@ -217,8 +219,8 @@ class KalookiTable(SimulatedTable):
     def on_key(self, event: Key) -> bool:
         """A person at the simulated table: ``m`` — the player to move, who has not drawn yet, lays a
         turn on the table (from the stock, a legal lay-down or build of his real hand where he has one,
-        else the longest meld he holds, too little to open; the discard) for the camera, without
-        pressing; his seat button then asks for it."""
+        else the longest meld he holds, too little to open, or three cards that make none: the rules
+        refuse those; the discard) for the camera, without pressing; his seat button then asks for it."""
         session = self.host.session
         if not event.down or event.key != pygame.K_m or not isinstance(session, KalookiSession):
             return False
@@ -244,10 +246,10 @@ class KalookiTable(SimulatedTable):
         if len(plan) == 1:  # nothing legal to lay: what he has, too little to open (the rules refuse it)
             hand = list(after.hand(deal.turn))
             melds = sorted(candidate_melds(hand), key=len, reverse=True)
-            if melds:
-                lying.melds.append(list(melds[0]))
-                for card in melds[0]:
-                    hand.remove(card)
+            laid = list(melds[0]) if melds else [c for c in hand if not c.is_joker][:3]
+            lying.melds.append(laid)
+            for card in laid:
+                hand.remove(card)
             lying.discards.append(self.rng.choice(hand))
         self.lying = lying
         self._keyed = session.seq

@@ -133,6 +133,39 @@ def kalooki_laid(session: KalookiSession) -> list[bool]:
     return turns
 
 
+def test_key_m_lays_a_turn_of_the_player_to_move_for_the_camera(make_app, clock) -> None:
+    """A person at the simulated table (no camera: the table answers): key m lays the player's turn
+    from his real hand; his seat button reads it; the device takes it, or the rules refuse it."""
+    import pygame
+
+    from device.events import Key
+
+    app = make_app()
+    sim = Simulator(app, seed=2)
+    app.start_game(app.settings.game_options("kalooki", players=2, seed=11), ["Ala", "Ola"])
+    for _ in range(5):
+        sim.poll()
+        app.step()
+    session = app.session
+    assert isinstance(session, KalookiSession) and session.phase == "draw"  # the turned-up card read
+    table = sim.table
+    assert isinstance(table, KalookiTable)
+    app.post(Key(pygame.K_m, "m"))
+    app.step()
+    lying = table.showing()
+    assert lying is not None and lying.melds and len(lying.discards) == 2
+    app.post(ButtonEvent(0, "press", "test"))
+    for _ in range(5):
+        sim.poll()
+        app.step()
+    assert session.history[1].__class__.__name__ == "DrawStock"
+    refusal = session.refusal
+    if refusal is None:
+        assert session.deal.turn == 1 and session.deal.discard_top == lying.discards[-1]
+    else:
+        assert refusal.code in ("opening_too_low", "invalid_meld"), refusal
+
+
 def test_the_simulated_table_films_what_lies_on_it(make_app) -> None:
     """The frame the synthetic camera gets is the table the players laid (at the camera's size): the
     melds, the discard pile's top in its zone; a perfect reading of it is what the table answers."""
