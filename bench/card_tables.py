@@ -22,7 +22,8 @@ only draw and discard apart from the ones that lay, build or release a joker, th
 Frame time at 800×480 (or WxH): the Zatre table mid-game with a card pending (the board view) and the
 pad (the sheets view); every Kalooki screen of a 4-player game played by the simulated players (the
 set-up, a turn with melds on the table and cards picked, a refusal, the end of a deal with the number
-pad, the last deal's results, the end screen); the budget of DESIGN.md (≤ 8 ms) beside them.
+pad, the last deal's results, a correction of a reading with half its cards unsure, the end screen); the
+budget of DESIGN.md (≤ 8 ms) beside them.
 
     .venv/bin/python bench/card_tables.py [--games N] [--reader-games N] [--unsure S]
         [--only zatre|kalooki] [WxH]
@@ -50,8 +51,8 @@ import pygame
 from device.app import App
 from device.config import config_from_dict
 from device.journal import Journal
-from device.sessions.kalooki import KalookiSession
-from device.sessions.kalooki_sim import KalookiTable
+from device.sessions.kalooki import Correcting, Correction, KalookiSession
+from device.sessions.kalooki_sim import KalookiTable, Lying, laid_out
 from device.sessions.zatre import Touch, ZatreSession
 from device.sessions.zatre_plan import LAY, choose_turn, next_tap
 from device.sessions.zatre_sim import ZatreTable
@@ -251,6 +252,7 @@ def kalooki_frames(size: tuple[int, int]) -> None:
     assert isinstance(session, KalookiSession)
     sim = Simulator(app, seed=3, autoplay="kalooki")
     wanted = {
+        "correction": "Kalooki: a correction, half unsure",
         "turn": "Kalooki: a turn, 4+ melds, cards picked",
         "refusal": "Kalooki: a refusal on the entry line",
         "pad": "Kalooki: end of a deal, the number pad",
@@ -265,7 +267,16 @@ def kalooki_frames(size: tuple[int, int]) -> None:
         if app.screen.name != "kalooki_table":
             continue
         phase = session.phase
-        if "turn" in wanted and phase == "play" and len(session.deal.table) >= 4 and session.picker.cards:
+        if "correction" in wanted and phase == "play" and len(session.deal.table) >= 4:
+            # The reading of the table by a reader unsure of half its cards (no camera: the list alone).
+            back = session.current_stage()
+            reading = laid_out(Lying.of(session.deal), (1280, 720), 0.5, random.Random(1))
+            corr = Correction(reading, {})
+            assert session.machine is not None and corr.required()
+            session.machine.go(Correcting(back, corr), cause="bench")
+            measure(app, wanted.pop("correction"))
+            session.machine.go(back, cause="bench")
+        elif "turn" in wanted and phase == "play" and len(session.deal.table) >= 4 and session.picker.cards:
             measure(app, wanted.pop("turn"))
         elif "refusal" in wanted and phase == "play" and session.picker.cards and session.refusal is None:
             session.refuse("pick_one_card", "pick exactly one card")  # as a wrong tap would

@@ -78,6 +78,7 @@ MISTAKES = 0.15  # how often a player makes a mistake before his press (camera m
 DRAW_PATIENCE = 40  # frames a player waits for the camera to see his draw from the pile, then taps it
 PILE_SHOWN = 3  # the discard pile's last cards laid in the picture (the top last)
 STOCK_SHOWN = 4  # face-down cards drawn for the stock
+SLOT_CARDS = 8  # no camera: the cards a meld's place on the table holds before it pushes the next ones
 
 
 @dataclass
@@ -118,7 +119,8 @@ def laid_out(
     lying: Lying, size: tuple[int, int], unsure: float = 0.0, rng: random.Random | None = None
 ) -> CardTableReading:
     """What lies on the table as a perfect reading (no camera): every card sure, the melds in rows across
-    the frame, the discard pile's top in its zone; with ``unsure`` above 0, each card is unsure with that
+    the frame (each in a place of its own that it keeps while it grows, up to :data:`SLOT_CARDS`), the
+    discard pile's top in its zone; with ``unsure`` above 0, each card is unsure with that
     probability and read by the stand-in reader (:func:`stand_in`)."""
     w, h = size
     step, height = w * 0.018, h * 0.14
@@ -126,14 +128,15 @@ def laid_out(
     melds: list[tuple[int, ...]] = []
     x, y = 0.04 * w, 0.1 * h
     for meld in lying.melds:
-        if x + step * (len(meld) + 3) > 0.96 * w:
+        slot = max(len(meld), SLOT_CARDS) + 4  # a meld keeps its place while it grows (as at a table)
+        if x + step * (slot - 1) > 0.96 * w:
             x, y = 0.04 * w, y + 1.2 * height
         first = len(cards)
         for k, card in enumerate(meld):
             centre = (x + k * step, y)
             cards.append(_seen(card, centre, step, height, None))
         melds.append(tuple(range(first, len(cards))))
-        x += step * (len(meld) + 4)
+        x += step * slot
     discard: tuple[int, ...] = ()
     if lying.discards:
         fx0, fy0, fx1, fy1 = ZONE_FRACTIONS[DISCARD]
