@@ -44,9 +44,15 @@ The corner-index reader (``--stage index-detector``, ``--stage index-classifier`
    the session's look; the rank is shared across sessions (every suit's A–4, 5–8 and 9–K runs), and a
    patch of the index shows the card's paper and ink, hardly the table.
 
+6. **Suit net** (``--stage suit``): the suit read apart from the rank, from the suit's rows of the index
+   patch (``SUIT_ROWS``) scaled to the card's own paper (``vision.cards.paper_white``), on rendered
+   patches and on the real ``fit`` patches (``REAL_SUIT_SHARE`` of each batch, a suit, then one of its
+   sessions, then a patch; strong light changes): the real suits without the session's look.
+
     nice -n 10 python -m training.cards --stage index-detector --out DIR --index-detector-steps 3000
     nice -n 10 python -m training.cards --stage index-classifier --out DIR --index-classifier-steps 2000 \
         --real-index DIR
+    nice -n 10 python -m training.cards --stage suit --out DIR --suit-steps 1000
     python -m training.cards --stage calibrate --out DIR
 
 (the shipped ones: 12 and 33 minutes on the loaded shared machine; ``--real-index`` needs a folder
@@ -89,7 +95,7 @@ DETECTOR_WIDTHS = (12, 16, 32, 48, 24)
 DATASET = "playing-cards"
 REAL_SHARE = 0.3  # of the samples drawn from real photos (the rest rendered)
 CREDIT = """Card reader models (cards_detector.onnx, cards_classifier.onnx, cards_index_detector.onnx,
-cards_index.onnx, cards_reader.json)
+cards_index.onnx, cards_suit.onnx, cards_reader.json)
 
 Trained by training/cards.py on the "fit" split of a public photo set:
 - playing-cards: Roboflow 100 "poker cards" v2 (Team Roboflow, Augmented Startups;
@@ -645,22 +651,28 @@ def _index_classifier_sample(table: IndexTable, rng: np.random.Generator) -> tup
     return photometric(_light(patch, rng), rng, hue=False), rank, suit
 
 
-def real_index_patches(data: Path, models_folder: Path, split: str = "fit") -> list[tuple[np.ndarray, int]]:
+def real_index_patches(
+    data: Path, models_folder: Path, split: str = "fit"
+) -> list[tuple[np.ndarray, int, int, str]]:
     """Index patches of real photos: every index the index detector of ``models_folder`` finds with some
-    heat, cut as the reader cuts it. One inside a labelled card's box (the nearest such card) is given
-    that card's rank; one on no card is "not an index". Never their suits: each real session is one run
-    of one suit, so a suit learned from them would be the session's look; they are shown in grey for the
-    same reason (the session's light and ink say nothing of the rank)."""
+    heat, cut as the reader cuts it, as ``(patch, rank, suit, session)``. One inside a labelled card's
+    box (the nearest such card) is given that card's rank and suit; one on no card is "not an index"
+    (suit -1). Each real session is one run of one suit, so the suit is right whichever card of the photo
+    the patch belongs to, but a suit learned from whole patches would be learned from the session's
+    ranks and look: the rank head sees them in grey, the suit net (``train_suit_classifier``) sees only
+    the suit's rows, on their own paper, with the suits' sessions balanced."""
     from vision.cards import CardModels
+    from vision.dataset import scene_of
 
     models = CardModels.load(models_folder)
     assert models.index is not None
-    out: list[tuple[np.ndarray, int]] = []
+    out: list[tuple[np.ndarray, int, int, str]] = []
     for item in load_folder(data / DATASET, split):  # type: ignore[arg-type]
         image = cv2.imread(str(item.path))
         dets = models.detect(image)
         if not dets:
             continue
+        session = scene_of(item.path.name) or item.path.name
         card_height = float(np.median([max(d.width, d.height) for d in dets])) / 1.1
         for x, y, angle, height, score in models.index.find(image, card_height):
             if score < 0.45:
@@ -679,10 +691,10 @@ def real_index_patches(data: Path, models_folder: Path, split: str = "fit") -> l
                     for b in item.boxes
                 )
                 if far:
-                    out.append((index_patch(image, x, y, angle, height), INDEX_NONE))
+                    out.append((index_patch(image, x, y, angle, height), INDEX_NONE, -1, session))
                 continue
-            rank, _suit = _classes(best[1].name)
-            out.append((index_patch(image, x, y, angle, height), rank))
+            rank, suit = _classes(best[1].name)
+            out.append((index_patch(image, x, y, angle, height), rank, suit, session))
     return out
 
 
@@ -690,23 +702,29 @@ def _grey(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
-def _real_index_sample(
-    patches: list[tuple[np.ndarray, int]], rng: np.random.Generator
-) -> tuple[np.ndarray, int, int]:
-    patch, rank = patches[rng.integers(len(patches))]
+def _jitter(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     h, w = patch.shape[:2]
     # a little of the reader's own jitter: shift, scale and turn about the centre
     m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.normal(0, 3.0), math.exp(rng.normal(0, 0.06)))
     m[:, 2] += rng.normal(0, 1.0, 2)
-    patch = cv2.warpAffine(patch, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
-    return _grey(photometric(patch, rng, hue=False)), rank, -1
+    return cv2.warpAffine(patch, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _real_index_sample(
+    patches: list[tuple[np.ndarray, int, int, str]], rng: np.random.Generator
+) -> tuple[np.ndarray, int, int]:
+    patch, rank, _suit, _session = patches[rng.integers(len(patches))]
+    return _grey(photometric(_jitter(patch, rng), rng, hue=False)), rank, -1
 
 
 REAL_INDEX_SHARE = 0.3
 
 
 def train_index_classifier(
-    tables: list[IndexTable], steps: int, seed: int, real: list[tuple[np.ndarray, int]] | None = None
+    tables: list[IndexTable],
+    steps: int,
+    seed: int,
+    real: list[tuple[np.ndarray, int, int, str]] | None = None,
 ) -> IndexClassifier:
     rng = np.random.default_rng(seed + 5)
     torch.manual_seed(seed + 5)
@@ -743,6 +761,139 @@ def train_index_classifier(
                 flush=True,
             )
     return net.eval()
+
+
+SUIT_ROWS = (18, 48)  # the rows of the index patch the suit net reads (the suit under the rank)
+REAL_SUIT_SHARE = 0.5
+TWIN_SUIT = (3, 2, 1, 0)  # the other suit of each suit's colour (S H D C: clubs, diamonds, hearts, spades)
+SUITS_TEXT = "SHDC"
+BALANCE_RANKS = True
+
+
+class SuitClassifier(nn.Module):
+    """The suit rows of an index patch, on its own paper (3 × 30 × 32) -> suit logits (S H D C)."""
+
+    def __init__(self, suits: int = 4) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, 16),
+            cbr(16, 16),
+            nn.MaxPool2d(2),
+            cbr(16, 32),
+            cbr(32, 32),
+            nn.MaxPool2d(2),
+            cbr(32, 64),
+            nn.MaxPool2d(2),
+            cbr(64, 64),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.2),
+            nn.Linear(64, suits),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+def _washed(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Strong light changes for the suit net: the photometric ones, warm or cold or dim light, and the
+    colour washed out now and then (the ink's hue must be read against the paper, not as a colour)."""
+    out = photometric(_light(patch, rng), rng, hue=False)
+    if rng.random() < 0.5:
+        grey = out.mean(axis=2, keepdims=True)
+        out = np.clip(grey + (out - grey) * rng.uniform(0.35, 1.3), 0, 255).astype(np.uint8)
+    return out
+
+
+def _suit_sample(
+    tables: list[IndexTable],
+    real: dict[int, dict[str, list[np.ndarray]]],
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, int]:
+    from vision.cards import suit_patches
+
+    if real and rng.random() < REAL_SUIT_SHARE:
+        # Balanced: a suit, then one of its sessions, then one of its patches.
+        suit = list(real)[rng.integers(len(real))]
+        sessions = list(real[suit].values())
+        patches = sessions[rng.integers(len(sessions))]
+        patch = _washed(_jitter(patches[rng.integers(len(patches))], rng), rng)
+    else:
+        while True:
+            patch, rank, suit = _index_classifier_sample(tables[rng.integers(len(tables))], rng)
+            if suit >= 0 and rank != INDEX_NONE:
+                break
+        if rng.random() < 0.5:
+            patch = _washed(patch, rng)
+    return suit_patches(patch[None], SUIT_ROWS)[0], suit
+
+
+def train_suit_classifier(
+    tables: list[IndexTable], steps: int, seed: int, real: list[tuple[np.ndarray, int, int, str]]
+) -> SuitClassifier:
+    """The suit net: rendered index patches (every suit at every rank) and the real ``fit`` patches
+    read as an index, sessions balanced per suit, only the suit's rows, each on its own paper."""
+    rng = np.random.default_rng(seed + 9)
+    torch.manual_seed(seed + 9)
+    # A real patch teaches its suit only at a rank the other suit of its colour is photographed at too
+    # (each session is one run: hearts A-4 beside no diamonds A-4 would teach "A-4 red is hearts").
+    ranks = {suit: {r for _p, r, s, _ in real if s == suit} for suit in range(4)}
+    by_suit: dict[int, dict[str, list[np.ndarray]]] = {}
+    for patch, rank, suit, session in real:
+        if suit >= 0 and rank != INDEX_NONE and (not BALANCE_RANKS or rank in ranks[TWIN_SUIT[suit]]):
+            by_suit.setdefault(suit, {}).setdefault(session, []).append(patch)
+    print({SUITS_TEXT[k]: {s: len(v) for s, v in d.items()} for k, d in by_suit.items()}, flush=True)
+    net = SuitClassifier()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    batch = 96
+    start = time.monotonic()
+    for step in range(steps):
+        samples = [_suit_sample(tables, by_suit, rng) for _ in range(batch)]
+        x = torch.from_numpy(normalise(np.stack([s[0] for s in samples])))
+        y = torch.tensor([s[1] for s in samples])
+        out = net(x)
+        loss = F.cross_entropy(out, y, label_smoothing=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            acc = (out.argmax(1) == y).float().mean().item()
+            print(
+                f"suit classifier step {step} loss {loss.item():.3f} acc {acc:.3f} "
+                f"({time.monotonic() - start:.0f} s)",
+                flush=True,
+            )
+    return net.eval()
+
+
+def suit_accuracy(
+    models_folder: Path, patches: list[tuple[np.ndarray, int, int, str]]
+) -> list[tuple[str, int, int]]:
+    """Per session, how many of the real patches read as an index get their card's suit from the reader
+    of ``models_folder``: ``(session, right, indices)``."""
+    from vision.cards import IndexReader, load_settings, suit_patches
+
+    reader = IndexReader(models_folder, load_settings("cards", models_folder)["index"])
+    totals: dict[str, list[int]] = {}
+    shown = [p for p in patches if p[2] >= 0]
+    for k in range(0, len(shown), 256):
+        chunk = shown[k : k + 256]
+        x = np.stack([p[0] for p in chunk])
+        reader.classifier.setInput(normalise(x))
+        logits = reader.classifier.forward()
+        suits = logits[:, INDEX_NONE + 1 :]
+        if reader.suit_net is not None:
+            reader.suit_net.setInput(normalise(suit_patches(x, reader.suit_rows)))
+            suits = reader.suit_net.forward()
+        for (_p, _r, suit, session), z, s in zip(chunk, logits, suits, strict=True):
+            if z[: INDEX_NONE + 1].argmax() == INDEX_NONE:
+                continue
+            t = totals.setdefault(session, [0, 0])
+            t[0] += int(s.argmax() == suit)
+            t[1] += 1
+    return [(k, v[0], v[1]) for k, v in sorted(totals.items())]
 
 
 # ---------------------------------------------------------------- calibration
@@ -883,6 +1034,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--index-tables", type=int, default=500, help="rendered tables for the index reader")
     parser.add_argument("--index-detector-steps", type=int, default=3000)
     parser.add_argument("--index-classifier-steps", type=int, default=3000)
+    parser.add_argument("--suit-steps", type=int, default=1000)
     parser.add_argument(
         "--real-index",
         type=Path,
@@ -897,7 +1049,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--stage",
-        choices=("all", "detector", "classifier", "index-detector", "index-classifier", "calibrate"),
+        choices=("all", "detector", "classifier", "index-detector", "index-classifier", "suit", "calibrate"),
         default="all",
         help="all (default), or one stage reusing the others' files in --out",
     )
@@ -926,6 +1078,25 @@ def main(argv: list[str] | None = None) -> None:
     if config_path.is_file():
         kept = ("rank_temperature", "suit_temperature", "confidence_threshold", "heat_threshold", "index")
         config.update({k: v for k, v in json.loads(config_path.read_text()).items() if k in kept})
+    if args.stage == "suit":
+        tables = index_tables(args.index_tables, args.seed, args.cache)
+        found = args.real_index or args.out
+        suit_net = train_suit_classifier(
+            tables, args.suit_steps, args.seed, real_index_patches(args.data, found)
+        )
+        export(
+            suit_net,
+            torch.zeros(1, 3, SUIT_ROWS[1] - SUIT_ROWS[0], PATCH[0]),
+            args.out / "cards_suit.onnx",
+            False,
+        )
+        config.setdefault("index", dict(INDEX_CONFIG))
+        config["index"]["suit"] = {"classifier": "cards_suit.onnx", "rows": list(SUIT_ROWS)}
+        config_path.write_text(json.dumps(config, indent=2) + "\n")
+        for session, right, total in suit_accuracy(args.out, real_index_patches(args.data, found, "calib")):
+            print(f"calib {session}: suit {right / max(1, total):.3f} of {total} indices")
+        print(f"done in {time.monotonic() - start:.0f} s")
+        return
     if args.stage in ("index-detector", "index-classifier"):
         tables = index_tables(args.index_tables, args.seed, args.cache)
         print(f"{len(tables)} index tables ({time.monotonic() - start:.0f} s)", flush=True)

@@ -369,6 +369,13 @@ class IndexReader:
         self.lone_cards = bool(config.get("lone_cards", True))
         self.split = bool(config.get("split", True))
         self.lone_confidence = float(config.get("lone_confidence", 0.0))
+        self.fragments = bool(config.get("fragments", True))
+        self.refit = float(config.get("refit", 0.0))
+        # The suit is read by its own net from the lower part of the patch (the suit under the rank),
+        # each patch scaled to its own paper's white first (``paper_white``), when the models have one.
+        suit = config.get("suit")
+        self.suit_net = cv2.dnn.readNetFromONNX(str(folder / suit["classifier"])) if suit else None
+        self.suit_rows = (int(suit["rows"][0]), int(suit["rows"][1])) if suit else (0, self.patch[1])
 
     def find(self, image: np.ndarray, card_height: float) -> list[tuple[float, float, float, float, float]]:
         """Index centres (x, y), upright turn, card height and heat in ``image`` whose cards are about
@@ -392,11 +399,45 @@ class IndexReader:
         self.classifier.setInput(normalise(patches))
         logits = self.classifier.forward()
         rank_p = _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature)
-        suit_p = _softmax(logits[:, INDEX_NONE + 1 :] / self.suit_temperature)
+        suit_logits = logits[:, INDEX_NONE + 1 :]
+        if self.suit_net is not None:
+            self.suit_net.setInput(normalise(suit_patches(patches, self.suit_rows)))
+            suit_logits = self.suit_net.forward()
+        suit_p = _softmax(suit_logits / self.suit_temperature)
         return [
             IndexReading(x, y, angle, ch, score, rp, sp)
             for (x, y, angle, ch, score), rp, sp in zip(found, rank_p, suit_p, strict=True)
         ]
+
+
+PAPER = 224.0  # the level a patch's paper is scaled to
+INK = 24.0  # and its darkest ink
+
+
+def paper_white(patches: np.ndarray) -> np.ndarray:
+    """uint8 patches (N, H, W, 3) scaled each to its own card's paper: per channel so that the brightest
+    fifth of its pixels (the paper around the index) is ``PAPER`` grey, then stretched so that its
+    darkest pixels are ``INK``. The light's colour and strength go; red ink stays red against the paper.
+
+    >>> p = np.full((1, 4, 4, 3), (120, 160, 200), np.uint8); p[0, :2] = (60, 80, 100)
+    >>> paper_white(p)[0, 3, 3].tolist(), paper_white(p)[0, 0, 0].tolist()
+    ([224, 224, 224], [24, 24, 24])
+    """
+    x = patches.astype(np.float32)
+    n = len(x)
+    lum = x.mean(axis=3).reshape(n, -1)
+    bright = lum >= np.percentile(lum, 80, axis=1, keepdims=True)
+    flat = x.reshape(n, -1, 3)
+    white = (flat * bright[..., None]).sum(axis=1) / bright.sum(axis=1, keepdims=True)
+    x *= (PAPER / np.maximum(white, 8.0))[:, None, None, :]
+    dark = np.percentile(x.mean(axis=3).reshape(n, -1), 2, axis=1)[:, None, None, None]
+    x = INK + (x - dark) * (PAPER - INK) / np.maximum(PAPER - dark, 32.0)
+    return np.clip(x, 0, 255).astype(np.uint8)
+
+
+def suit_patches(patches: np.ndarray, rows: tuple[int, int]) -> np.ndarray:
+    """What the suit net reads: the rows of the index patches where the suit lies, on their paper."""
+    return paper_white(patches[:, rows[0] : rows[1]])
 
 
 def _suited(ranks: np.ndarray) -> np.ndarray:
@@ -444,14 +485,19 @@ def read_cards(
                 indices.append(part)
             # The box held several strips: each card is placed by its own indices.
             detections[k] = strip_detection(parts[0], everyone)
+    refit = models.index.refit if models.index is not None else 0.0
+    if refit > 0:
+        everyone = [r for seen in indices for r in seen]
+        for k, seen in enumerate(indices):
+            d = detections[k]
+            if seen and min(float(_away(r, np.array([(d.x, d.y)]))[0]) / r.card_height for r in seen) > refit:
+                # The box is not where this index's card can lie (the box of another card, or of several):
+                # the card is placed by its own index.
+                detections[k] = strip_detection(seen, everyone)
     if models.index is not None and models.index.lone_cards:
-        known = [
-            (d, _reading_of(max(seen, key=lambda r: r.score)))
-            for d, seen in zip(detections, indices, strict=True)
-            if seen
-        ]
+        known = [(d, _card_read(seen)) for d, seen in zip(detections, indices, strict=True) if seen]
         for d, seen in lone_cards(left):
-            reading = _reading_of(max(seen, key=lambda r: r.score))
+            reading = _card_read(seen)
             # A card found by its indices alone must read as one card with some confidence (lone indices
             # are mostly the detector's guesses on a patterned table); and an index of a card already
             # read, whose box missed it, is no new card.
@@ -477,6 +523,7 @@ def read_cards(
         )
     faces: list[tuple[CardDetection, Card, float, tuple[tuple[Card, float], ...], float]] = []
     backs: list[tuple[float, float]] = []
+    read = [max(seen, key=lambda r: r.score) for seen in indices if seen]
     for d, rp, sp, turn, seen in zip(detections, rank_p, suit_p, turns, indices, strict=True):
         rank = int(rp.argmax())
         if seen:
@@ -488,6 +535,8 @@ def read_cards(
         if rank == BACK_CLASS:
             backs.append((d.x, d.y))
             continue
+        if models.index is not None and models.index.fragments and any(on_card(r, d.x, d.y) for r in read):
+            continue  # a face without an index in sight, on a card read by its index: a piece of that card
         suit = int(sp.argmax())
         # Without an index in sight the whole card's look is all there is: never confident.
         confidence = float(rp[rank] * (1.0 if rank == JOKER_CLASS else sp[suit]))
@@ -567,6 +616,12 @@ def _reading_of(r: IndexReading) -> tuple[int, int]:
     return rank, (0 if rank == JOKER_CLASS else int(np.argmax(r.suit_p)))
 
 
+def _card_read(seen: Sequence[IndexReading]) -> tuple[int, int]:
+    """The card a card's indices read together (``combine_indices``), as (rank, suit)."""
+    name = str(combine_indices(seen)[0])
+    return (JOKER_CLASS, 0) if name == str(JOKER) else (RANKS.index(name[:-1]), SUITS.index(name[-1]))
+
+
 NEAR = 0.42  # neighbouring strips of a fan: their indices at most this share of a card's height apart
 
 
@@ -625,9 +680,9 @@ def merge_twins(
     for a_pos, a in enumerate(order):
         if not keep[a] or not merged[a]:
             continue
-        reading = _reading_of(max(merged[a], key=lambda r: r.score))
+        reading = _card_read(merged[a])
         for b in order[a_pos + 1 :]:
-            if not keep[b] or not merged[b] or _reading_of(max(merged[b], key=lambda r: r.score)) != reading:
+            if not keep[b] or not merged[b] or _card_read(merged[b]) != reading:
                 continue
             reach = max(r.card_height for r in (*merged[a], *merged[b]))
             if min(math.hypot(p.x - q.x, p.y - q.y) for p in merged[a] for q in merged[b]) < reach:
@@ -643,7 +698,8 @@ def strip_detection(seen: Sequence[IndexReading], others: Sequence[IndexReading]
     """Where the visible part of a card found by its indices lies, from its surest index (taken as a
     left corner's): a strip reaching to the next card's index of the fan (``others``, the indices of
     the other cards around it), or the whole card when none lies to its right; between its own two
-    top indices when both are seen."""
+    top indices when both are seen; the whole card between its surest index and one of its far end
+    (turned about) when one is seen."""
     r = max(seen, key=lambda i: i.score)
     h = r.card_height
     width = 0.716 * h
@@ -668,8 +724,43 @@ def strip_detection(seen: Sequence[IndexReading], others: Sequence[IndexReading]
         across, strip = 0.415 * width, width
     x = r.x + right[0] * across + down[0] * 0.38 * h
     y = r.y + right[1] * across + down[1] * 0.38 * h
+    if not own and not ahead:
+        # A whole card: an index of its far end (turned about) says which of r's sides the card lies on
+        # (r may be a right corner's index, on a four-index deck); the card lies between the two.
+        # Two indices up one side of a four-index card fit a card on either side: the closer fit decides.
+        fits = []
+        for q in seen:
+            if abs((q.angle - r.angle + 180.0) % 360.0 - 180.0) < 150.0:
+                continue
+            for a in _centres(r):
+                for b in _centres(q):
+                    gap = math.hypot(a[0] - b[0], a[1] - b[1])
+                    if gap < 0.3 * h:
+                        fits.append((gap, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+        if fits:
+            x, y = min(fits)[1:]
     c, s = abs(right[0]), abs(right[1])
     return CardDetection(x, y, strip * c + h * s, strip * s + h * c, r.score)
+
+
+def on_card(r: IndexReading, x: float, y: float) -> bool:
+    """Whether (x, y) lies on the whole card whose corner index ``r`` is (the index at its left corner or,
+    on a four-index deck, its right one)."""
+    t = math.radians(r.angle)
+    dx, dy = x - r.x, y - r.y
+    across = dx * math.cos(t) + dy * math.sin(t)
+    along = -dx * math.sin(t) + dy * math.cos(t)
+    h = r.card_height
+    return -0.12 * h <= along <= 0.88 * h and abs(across) <= 0.716 * h - 0.08 * h
+
+
+def _centres(r: IndexReading) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Where the centre of r's card lies if r is its left corner's index, and if its right one's."""
+    t = math.radians(r.angle)
+    right, down = (math.cos(t), math.sin(t)), (-math.sin(t), math.cos(t))
+    across = 0.415 * 0.716 * r.card_height
+    bx, by = r.x + down[0] * 0.38 * r.card_height, r.y + down[1] * 0.38 * r.card_height
+    return (bx + right[0] * across, by + right[1] * across), (bx - right[0] * across, by - right[1] * across)
 
 
 def lone_cards(left: Sequence[IndexReading]) -> list[tuple[CardDetection, list[IndexReading]]]:

@@ -4,11 +4,12 @@ into its reading (agreeing corners make a sure card, disagreeing ones an unsure 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from rules.kalooki.cards import Card, parse_cards
-from vision.cards import INDEX_NONE, RANKS, SUITS, IndexReading, combine_indices, split_cards
+from vision.cards import INDEX_NONE, RANKS, SUITS, IndexReading, combine_indices, split_cards, strip_detection
 from vision.cards_synth import DeckLook, render_card_table
 
 
@@ -80,3 +81,19 @@ def test_far_corners_reading_differently_stay_one_unsure_card() -> None:
     corners = [_reading("7H", 0.95, x=100, y=50), _reading("AH", 0.9, x=160, y=125, angle=180)]
     parts = split_cards(corners)
     assert len(parts) == 1 and combine_indices(parts[0])[1] < 0.1
+
+
+def test_a_card_found_by_its_indices_lies_between_its_far_corners() -> None:
+    # Its top-left index (upright, surest) and its bottom-right one (half a turn, a little crooked as
+    # the detector turns them): the card lies between them, not beside the surest as a strip would.
+    width, h = 71.6, 100.0
+    centre = (130.0, 88.0)
+    top_left = replace(_reading("7H", 0.95, x=centre[0] - 0.415 * width, y=centre[1] - 0.38 * h), score=0.95)
+    bottom_right = _reading("7H", 0.95, x=centre[0] + 0.415 * width, y=centre[1] + 0.38 * h, angle=175)
+    card = strip_detection([top_left, bottom_right])
+    assert math.hypot(card.x - centre[0], card.y - centre[1]) < 4.0, (card.x, card.y)
+    # Taken as a right corner's index, the surest would put it on the other side: the far corner decides.
+    top_right = replace(top_left, x=centre[0] + 0.415 * width)
+    bottom_left = replace(bottom_right, x=centre[0] - 0.415 * width, angle=185)
+    card = strip_detection([top_right, bottom_left])
+    assert math.hypot(card.x - centre[0], card.y - centre[1]) < 4.0, (card.x, card.y)
