@@ -49,6 +49,7 @@ so and forces nothing — it cannot know a player's hand.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, cast, get_args
@@ -838,6 +839,23 @@ def _meld_items(table: CardTable, j: int) -> tuple[int, ...]:
     return (table.loose[k],) if k < len(table.loose) else ()
 
 
+def _lacking(deal: Deal, table: CardTable) -> tuple[int, list[Card]] | None:
+    """Where ``table`` shows fewer cards on the table than the accepted one holds: how many fewer, and
+    the accepted cards not among the cards it reads with confidence (the missing ones are among them);
+    ``None`` where it shows as many or more."""
+    accepted = deal.table_cards()
+    lying = [i for m in table.melds for i in m] + list(table.loose)
+    if len(lying) >= len(accepted):
+        return None
+    unsure = set(table.uncertain)
+    sure = Counter(c for i in lying if i not in unsure and (c := card_of(table.items[i])) is not None)
+    return len(accepted) - len(lying), sorted((Counter(accepted) - sure).elements(), key=_order_key)
+
+
+def _order_key(card: Card) -> tuple[int, str]:
+    return (99, "") if card.is_joker else (card.rank, card.suit)
+
+
 def _table_grew(deal: Deal, table: CardTable) -> bool:
     try:
         seen = sum(len(m) for m in table.cards_on_table())
@@ -982,6 +1000,18 @@ class KalookiSession(GameSession):
             seen: CardTable = correction.applied()
         else:
             seen = Corrected(table, prior) if prior else table
+        lacking = _lacking(self.deal, seen)
+        if seen.uncertain and lacking is not None:
+            # Fewer cards than the accepted table holds: refused whatever the unsure ones are (no move
+            # takes a card off the table), before the player is asked to pick any.
+            count, missing = lacking
+            cards = " ".join(str(c) for c in missing)
+            self.refuse(
+                "table_changed",
+                f"{count} of the table's cards not seen (of {cards}): put them back, or straighten them",
+                cards=cards,
+            )
+            return _refused(back, seen, (), "mismatch", correction)
         if seen.uncertain:
             self.refuse("cards_unsure", "cards the camera cannot read: straighten them, or pick them")
             corr = correction if correction is not None else Correction(table, prior)

@@ -372,6 +372,23 @@ def test_an_unsure_card_lying_where_an_accepted_card_lay_is_it_however_grouped(
     assert table_prior(resumed.deal.table, cast(CardTable, table), resumed.placed) == {}
 
 
+def test_a_table_short_of_cards_is_refused_before_any_card_is_asked(session: KalookiSession) -> None:
+    """The 9C not seen and the 10H unsure (read as 10D, the accepted card not among its readings): no
+    move takes a card off the table, so the press is refused at once, naming the cards to look for."""
+    laid_by_seat_0(session)
+    table = Table(
+        [cards("KH QH JH 10H"), cards("9S 9D")],
+        Card.parse("8S"),
+        unsure=(3,),
+        read={3: ("10D", ((Card.parse("10D"), 0.99),))},
+    )
+    press(session, 1, table)
+    assert session.refusal is not None and session.refusal.code == "table_changed"
+    assert session.refusal.details["cards"] == "9C 10H" and session.correction is None
+    stage = session.stage
+    assert isinstance(stage, Playing) and stage.refused is not None and stage.refused.reason == "mismatch"
+
+
 def test_a_game_killed_while_correcting_resumes_to_the_accepted_table(session: KalookiSession) -> None:
     laid_by_seat_0(session)
     accepted = session.deal
