@@ -676,13 +676,13 @@ def merge_twins(
     in two melds would be the same card read twice.)"""
     keep = [True] * len(detections)
     merged = [list(s) for s in indices]
+    reads = [_card_read(s) if s else None for s in merged]
     order = sorted(range(len(detections)), key=lambda k: -detections[k].width * detections[k].height)
     for a_pos, a in enumerate(order):
-        if not keep[a] or not merged[a]:
+        if not keep[a] or reads[a] is None:
             continue
-        reading = _card_read(merged[a])
         for b in order[a_pos + 1 :]:
-            if not keep[b] or not merged[b] or _card_read(merged[b]) != reading:
+            if not keep[b] or reads[b] != reads[a]:
                 continue
             reach = max(r.card_height for r in (*merged[a], *merged[b]))
             if min(math.hypot(p.x - q.x, p.y - q.y) for p in merged[a] for q in merged[b]) < reach:
