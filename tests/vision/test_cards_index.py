@@ -9,7 +9,17 @@ from dataclasses import replace
 import numpy as np
 
 from rules.kalooki.cards import Card, parse_cards
-from vision.cards import INDEX_NONE, RANKS, SUITS, IndexReading, combine_indices, split_cards, strip_detection
+from vision.cards import (
+    INDEX_NONE,
+    RANKS,
+    SUITS,
+    CardDetection,
+    IndexReading,
+    combine_indices,
+    merge_twins,
+    split_cards,
+    strip_detection,
+)
 from vision.cards_synth import DeckLook, render_card_table
 
 
@@ -97,3 +107,18 @@ def test_a_card_found_by_its_indices_lies_between_its_far_corners() -> None:
     bottom_left = replace(bottom_right, x=centre[0] - 0.415 * width, angle=185)
     card = strip_detection([top_right, bottom_left])
     assert math.hypot(card.x - centre[0], card.y - centre[1]) < 4.0, (card.x, card.y)
+
+
+def test_one_card_seen_twice_is_merged_by_what_all_its_indices_read() -> None:
+    # Two boxes on one 10D: the first box's indices read 10D twice and, surest of all, 10H once; the second
+    # box's index reads 10D. Together they read 10D: one card (its surest index alone would say 10H).
+    first = [
+        replace(_reading("10H", 0.9, suit_p=0.6, x=100, y=100), score=0.99),
+        _reading("10D", 0.95, x=160, y=100),
+        _reading("10D", 0.95, x=130, y=180, angle=180),
+    ]
+    second = [_reading("10D", 0.95, x=120, y=150)]
+    boxes = [CardDetection(130, 140, 80, 110, 0.9), CardDetection(125, 150, 60, 80, 0.8)]
+    kept, seen = merge_twins(boxes, [first, second])
+    assert len(kept) == 1 and len(seen[0]) == 4
+    assert str(combine_indices(seen[0])[0]) == "10D"
