@@ -225,7 +225,9 @@ class ReadingCamera:
 def test_a_whole_game_through_the_card_reader(make_app, clock) -> None:
     """Every reading is the synthetic camera's frame read by the shipped card reader. It is known to
     be unsure of every card (issue 30: its targets are not met): each press is refused as unsure, never
-    guessed, and the players enter the turn with the picker; the game finishes and replays."""
+    guessed; the accepted table decides the cards of melds lying as accepted, the players pick the
+    others one at a time (a card it saw twice, or split, reaches the rules: too many copies, a build
+    no run takes), or enter the turn with the picker; the game finishes and replays."""
     app = make_app()
     sim = Simulator(app, seed=5, autoplay="kalooki", camera=True)
     camera = ReadingCamera(app, sim)
@@ -238,12 +240,15 @@ def test_a_whole_game_through_the_card_reader(make_app, clock) -> None:
     assert set(refusals) <= {
         "cards_unsure",
         "table_changed",
+        "too_many_copies",
         "opening_too_low",
         "invalid_meld",
+        "invalid_build",
         "pick_one_card",
         "draw_first",
         "nothing_turned_up",
     }, refusals
+    assert table.corrected >= 10 and app.journal.corrections()  # cards picked, journaled
 
 
 def start_unsure(tmp_path: Path, seed: int, share: float):
