@@ -27,8 +27,9 @@ Every entry is one action through :meth:`GameSession.submit` (journal before scr
 the picker are not journaled.
 
 Each phase is a state (``device.states``): :class:`TurningUp`, :class:`Drawing`, :class:`Playing`,
-:class:`Revealing` (with the points typed on the number pad), :class:`Over`, and :class:`ReadingTable`
-while the camera reads the table for a press. Each owns the cards being entered on the picker. The
+:class:`Revealing` (with the points typed on the number pad), :class:`Over`, :class:`ReadingTable`
+while the camera reads the table for a press, and :class:`Correcting` while a reading's unsure cards
+are entered. Each owns the cards being entered on the picker. The
 table screen sends its touches as events (:class:`Touch`, :class:`RankPicked`, :class:`SuitPicked`,
 :class:`CardPicked`, :class:`MeldTapped`, :class:`DigitTyped`, :class:`Confirmed`) to the current state,
 which changes its picker or enters the action; an action taken moves the game to the state the rules'
@@ -40,10 +41,13 @@ press with nothing picked asks it for the table (:class:`ReadingTable`; a press 
 the picker's); the table seen is compared with the
 one accepted (``device.sessions.kalooki_camera.plan_turn``) and each action it explains is submitted in
 turn (the draw as the discard pile's zone showed it, the lay-down, builds, releases, the discard). The
-engine refuses what breaks a rule, by name; a table no action explains is refused with what to put back;
-unsure cards are refused, outlined, for the player to straighten or to pick. The picker stays the way to
-play without a camera. The move timer (off by default) warns; when it runs out the device says
-so and forces nothing — it cannot know a player's hand.
+engine refuses what breaks a rule, by name; a table no action explains is refused with what to put back
+(a table with fewer cards than the accepted one at once, whatever its unsure cards are). Unsure cards
+lying where cards of the accepted table lie are those cards (``kalooki_camera.table_prior``); the others
+are refused (``cards_unsure``) and corrected one at a time on the picker (:class:`Correcting`), the
+reading then judged with them and each entry journaled beside the action — or straightened and the seat
+button pressed again. The picker stays the way to play without a camera. The move timer (off by default)
+warns; when it runs out the device says so and forces nothing — it cannot know a player's hand.
 """
 
 from __future__ import annotations
