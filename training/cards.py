@@ -48,11 +48,15 @@ The corner-index reader (``--stage index-detector``, ``--stage index-classifier`
    patch (``SUIT_ROWS``) scaled to the card's own paper (``vision.cards.paper_white``), on rendered
    patches and on the real ``fit`` patches (``REAL_SUIT_SHARE`` of each batch, a suit, then one of its
    sessions, then a patch; strong light changes): the real suits without the session's look.
+7. **Side net** (``--stage side``): whether an index is printed at a left or a right corner (a
+   four-index deck's top-left and top-right look alike), from a wider patch (``SIDE_EXTENT``) where the
+   card's side edge shows; rendered tables only (the renderer knows each printed index).
 
     nice -n 10 python -m training.cards --stage index-detector --out DIR --index-detector-steps 3000
     nice -n 10 python -m training.cards --stage index-classifier --out DIR --index-classifier-steps 2000 \
         --real-index DIR
     nice -n 10 python -m training.cards --stage suit --out DIR --suit-steps 1000
+    nice -n 10 python -m training.cards --stage side --out DIR --suit-steps 600
     python -m training.cards --stage calibrate --out DIR
 
 (the shipped ones: 12 and 33 minutes on the loaded shared machine; ``--real-index`` needs a folder
@@ -95,7 +99,7 @@ DETECTOR_WIDTHS = (12, 16, 32, 48, 24)
 DATASET = "playing-cards"
 REAL_SHARE = 0.3  # of the samples drawn from real photos (the rest rendered)
 CREDIT = """Card reader models (cards_detector.onnx, cards_classifier.onnx, cards_index_detector.onnx,
-cards_index.onnx, cards_suit.onnx, cards_reader.json)
+cards_index.onnx, cards_suit.onnx, cards_side.onnx, cards_reader.json)
 
 Trained by training/cards.py on the "fit" split of a public photo set:
 - playing-cards: Roboflow 100 "poker cards" v2 (Team Roboflow, Augmented Startups;
@@ -868,6 +872,61 @@ def train_suit_classifier(
     return net.eval()
 
 
+SIDE_PATCH = (40, 30)  # the side net's patch (width, height) around an index centre
+SIDE_EXTENT = (0.4, 0.3)  # as shares of the card's height: the card's side edge is in sight
+
+
+def _side_sample(tables: list[IndexTable], rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """A rendered index on top and which corner it is printed at: 0 a left corner's (the first two a
+    card has: top-left, bottom-right), 1 a right one's (a four-index deck's top-right, bottom-left);
+    both equally often."""
+    want = int(rng.integers(2))
+    while True:
+        table = tables[rng.integers(len(tables))]
+        shown = [
+            (c, i)
+            for c in table.cards
+            if c.rank >= 0
+            for k, i in enumerate(c.indices)
+            if i[3] and (k >= 2) == bool(want)
+        ]
+        if shown:
+            break
+    card, (x, y, angle, _v) = shown[rng.integers(len(shown))]
+    h = card.height * math.exp(rng.uniform(-0.3, 0.2))
+    x += rng.normal(0, 0.025) * card.height
+    y += rng.normal(0, 0.025) * card.height
+    angle += rng.normal(0, 4.0)
+    patch = cut(table.image, (x, y), (SIDE_EXTENT[0] * h, SIDE_EXTENT[1] * h), angle, SIDE_PATCH)
+    return _washed(patch, rng), want
+
+
+def train_side_classifier(tables: list[IndexTable], steps: int, seed: int) -> SuitClassifier:
+    rng = np.random.default_rng(seed + 11)
+    torch.manual_seed(seed + 11)
+    net = SuitClassifier(2)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    start = time.monotonic()
+    for step in range(steps):
+        samples = [_side_sample(tables, rng) for _ in range(96)]
+        x = torch.from_numpy(normalise(np.stack([s[0] for s in samples])))
+        y = torch.tensor([s[1] for s in samples])
+        out = net(x)
+        loss = F.cross_entropy(out, y, label_smoothing=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            acc = (out.argmax(1) == y).float().mean().item()
+            print(
+                f"side step {step} loss {loss.item():.3f} acc {acc:.3f} ({time.monotonic() - start:.0f} s)",
+                flush=True,
+            )
+    return net.eval()
+
+
 def suit_accuracy(
     models_folder: Path, patches: list[tuple[np.ndarray, int, int, str]]
 ) -> list[tuple[str, int, int]]:
@@ -1034,7 +1093,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--index-tables", type=int, default=500, help="rendered tables for the index reader")
     parser.add_argument("--index-detector-steps", type=int, default=3000)
     parser.add_argument("--index-classifier-steps", type=int, default=3000)
-    parser.add_argument("--suit-steps", type=int, default=1000)
+    parser.add_argument("--suit-steps", type=int, default=1000, help="steps of the suit (or side) net")
     parser.add_argument(
         "--real-index",
         type=Path,
@@ -1049,7 +1108,16 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--stage",
-        choices=("all", "detector", "classifier", "index-detector", "index-classifier", "suit", "calibrate"),
+        choices=(
+            "all",
+            "detector",
+            "classifier",
+            "index-detector",
+            "index-classifier",
+            "suit",
+            "side",
+            "calibrate",
+        ),
         default="all",
         help="all (default), or one stage reusing the others' files in --out",
     )
@@ -1078,6 +1146,19 @@ def main(argv: list[str] | None = None) -> None:
     if config_path.is_file():
         kept = ("rank_temperature", "suit_temperature", "confidence_threshold", "heat_threshold", "index")
         config.update({k: v for k, v in json.loads(config_path.read_text()).items() if k in kept})
+    if args.stage == "side":
+        tables = index_tables(args.index_tables, args.seed, args.cache)
+        side_net = train_side_classifier(tables, args.suit_steps, args.seed)
+        export(side_net, torch.zeros(1, 3, SIDE_PATCH[1], SIDE_PATCH[0]), args.out / "cards_side.onnx", False)
+        config.setdefault("index", dict(INDEX_CONFIG))
+        config["index"]["side"] = {
+            "classifier": "cards_side.onnx",
+            "patch": list(SIDE_PATCH),
+            "extent": list(SIDE_EXTENT),
+        }
+        config_path.write_text(json.dumps(config, indent=2) + "\n")
+        print(f"done in {time.monotonic() - start:.0f} s")
+        return
     if args.stage == "suit":
         tables = index_tables(args.index_tables, args.seed, args.cache)
         found = args.real_index or args.out

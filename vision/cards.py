@@ -335,6 +335,7 @@ class IndexReading:
     score: float
     rank_p: np.ndarray
     suit_p: np.ndarray
+    side: float = 0.0  # +1 a left corner's index, -1 a right corner's (a four-index deck), 0 not told
 
     @property
     def is_index(self) -> float:
@@ -376,6 +377,12 @@ class IndexReader:
         suit = config.get("suit")
         self.suit_net = cv2.dnn.readNetFromONNX(str(folder / suit["classifier"])) if suit else None
         self.suit_rows = (int(suit["rows"][0]), int(suit["rows"][1])) if suit else (0, self.patch[1])
+        # Which corner an index is printed at (a four-index deck's top-left and top-right look alike),
+        # from a wider patch where the card's side edge is in sight, when the models have a side net.
+        side = config.get("side")
+        self.side_net = cv2.dnn.readNetFromONNX(str(folder / side["classifier"])) if side else None
+        self.side_patch = (int(side["patch"][0]), int(side["patch"][1])) if side else (0, 0)
+        self.side_extent = (float(side["extent"][0]), float(side["extent"][1])) if side else (0.0, 0.0)
 
     def find(self, image: np.ndarray, card_height: float) -> list[tuple[float, float, float, float, float]]:
         """Index centres (x, y), upright turn, card height and heat in ``image`` whose cards are about
@@ -404,9 +411,26 @@ class IndexReader:
             self.suit_net.setInput(normalise(suit_patches(patches, self.suit_rows)))
             suit_logits = self.suit_net.forward()
         suit_p = _softmax(suit_logits / self.suit_temperature)
+        sides = np.zeros(len(found))
+        if self.side_net is not None:
+            wide = np.stack(
+                [
+                    cut(
+                        image,
+                        (x, y),
+                        (self.side_extent[0] * ch, self.side_extent[1] * ch),
+                        angle,
+                        self.side_patch,
+                    )
+                    for x, y, angle, ch, _ in found
+                ]
+            )
+            self.side_net.setInput(normalise(wide))
+            left = _softmax(self.side_net.forward())[:, 0]
+            sides = np.where(left >= SIDE_SURE, 1.0, np.where(left <= 1.0 - SIDE_SURE, -1.0, 0.0))
         return [
-            IndexReading(x, y, angle, ch, score, rp, sp)
-            for (x, y, angle, ch, score), rp, sp in zip(found, rank_p, suit_p, strict=True)
+            IndexReading(x, y, angle, ch, score, rp, sp, float(side))
+            for (x, y, angle, ch, score), rp, sp, side in zip(found, rank_p, suit_p, sides, strict=True)
         ]
 
 
@@ -438,6 +462,9 @@ def paper_white(patches: np.ndarray) -> np.ndarray:
 def suit_patches(patches: np.ndarray, rows: tuple[int, int]) -> np.ndarray:
     """What the suit net reads: the rows of the index patches where the suit lies, on their paper."""
     return paper_white(patches[:, rows[0] : rows[1]])
+
+
+SIDE_SURE = 0.8  # the side net tells a corner when it is this sure
 
 
 def _suited(ranks: np.ndarray) -> np.ndarray:
@@ -721,7 +748,7 @@ def strip_detection(seen: Sequence[IndexReading], others: Sequence[IndexReading]
     elif ahead:
         across, strip = min(ahead) / 2 - 0.085 * width, min(ahead)
     else:
-        across, strip = 0.415 * width, width
+        across, strip = (-0.415 if r.side < 0 else 0.415) * width, width
     x = r.x + right[0] * across + down[0] * 0.38 * h
     y = r.y + right[1] * across + down[1] * 0.38 * h
     if not own and not ahead:
@@ -732,7 +759,9 @@ def strip_detection(seen: Sequence[IndexReading], others: Sequence[IndexReading]
         for q in seen:
             if abs((q.angle - r.angle + 180.0) % 360.0 - 180.0) < 150.0:
                 continue
-            for a in _centres(r):
+            for which, a in enumerate(_centres(r)):
+                if r.side and (which == 0) != (r.side > 0):
+                    continue  # r's side is told: only that side's card
                 for b in _centres(q):
                     gap = math.hypot(a[0] - b[0], a[1] - b[1])
                     if gap < 0.3 * h:

@@ -63,6 +63,7 @@ MODEL_FILES = (
     "cards_index_detector.onnx",
     "cards_index.onnx",
     "cards_suit.onnx",
+    "cards_side.onnx",
     "cards_reader.json",
 )
 REGENERATE = ".venv/bin/python bench/arch_reference.py --write"

@@ -122,3 +122,13 @@ def test_one_card_seen_twice_is_merged_by_what_all_its_indices_read() -> None:
     kept, seen = merge_twins(boxes, [first, second])
     assert len(kept) == 1 and len(seen[0]) == 4
     assert str(combine_indices(seen[0])[0]) == "10D"
+
+
+def test_a_lone_index_told_a_right_corner_s_puts_its_card_on_its_left() -> None:
+    # A four-index deck's top-right index alone: where the side net tells a right corner, the card lies to
+    # its left; untold, it is taken as a left corner's.
+    r = _reading("7H", 0.95, x=200, y=100)
+    told = strip_detection([replace(r, side=-1.0)])
+    untold = strip_detection([r])
+    assert told.x < 200 - 20 and untold.x > 200 + 20
+    assert abs(told.y - untold.y) < 1e-6
