@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -371,7 +371,6 @@ class IndexReader:
         self.split = bool(config.get("split", True))
         self.lone_confidence = float(config.get("lone_confidence", 0.0))
         self.fragments = bool(config.get("fragments", True))
-        self.refit = float(config.get("refit", 0.0))
         # The suit is read by its own net from the lower part of the patch (the suit under the rank),
         # each patch scaled to its own paper's white first (``paper_white``), when the models have one.
         suit = config.get("suit")
@@ -411,27 +410,32 @@ class IndexReader:
             self.suit_net.setInput(normalise(suit_patches(patches, self.suit_rows)))
             suit_logits = self.suit_net.forward()
         suit_p = _softmax(suit_logits / self.suit_temperature)
-        sides = np.zeros(len(found))
-        if self.side_net is not None:
-            wide = np.stack(
-                [
-                    cut(
-                        image,
-                        (x, y),
-                        (self.side_extent[0] * ch, self.side_extent[1] * ch),
-                        angle,
-                        self.side_patch,
-                    )
-                    for x, y, angle, ch, _ in found
-                ]
-            )
-            self.side_net.setInput(normalise(wide))
-            left = _softmax(self.side_net.forward())[:, 0]
-            sides = np.where(left >= SIDE_SURE, 1.0, np.where(left <= 1.0 - SIDE_SURE, -1.0, 0.0))
         return [
-            IndexReading(x, y, angle, ch, score, rp, sp, float(side))
-            for (x, y, angle, ch, score), rp, sp, side in zip(found, rank_p, suit_p, sides, strict=True)
+            IndexReading(x, y, angle, ch, score, rp, sp)
+            for (x, y, angle, ch, score), rp, sp in zip(found, rank_p, suit_p, strict=True)
         ]
+
+    def tell_sides(self, image: np.ndarray, readings: Sequence[IndexReading]) -> list[IndexReading]:
+        """The readings with the corner each index is printed at (``IndexReading.side``), where the side
+        net is sure; asked only of the indices a card is placed from (``strip_detection``)."""
+        if self.side_net is None or not readings:
+            return list(readings)
+        wide = np.stack(
+            [
+                cut(
+                    image,
+                    (r.x, r.y),
+                    (self.side_extent[0] * r.card_height, self.side_extent[1] * r.card_height),
+                    r.angle,
+                    self.side_patch,
+                )
+                for r in readings
+            ]
+        )
+        self.side_net.setInput(normalise(wide))
+        left = _softmax(self.side_net.forward())[:, 0]
+        sides = np.where(left >= SIDE_SURE, 1.0, np.where(left <= 1.0 - SIDE_SURE, -1.0, 0.0))
+        return [replace(r, side=float(side)) for r, side in zip(readings, sides, strict=True)]
 
 
 PAPER = 224.0  # the level a patch's paper is scaled to
@@ -505,6 +509,8 @@ def read_cards(
     for k in range(len(detections) if models.index is not None and models.index.split else 0):
         parts = split_cards(indices[k]) if indices[k] else []
         if len(parts) > 1:
+            assert models.index is not None
+            parts = [models.index.tell_sides(image, part) for part in parts]
             indices[k] = parts[0]
             everyone = [r for part in parts for r in part]
             for part in parts[1:]:
@@ -512,16 +518,8 @@ def read_cards(
                 indices.append(part)
             # The box held several strips: each card is placed by its own indices.
             detections[k] = strip_detection(parts[0], everyone)
-    refit = models.index.refit if models.index is not None else 0.0
-    if refit > 0:
-        everyone = [r for seen in indices for r in seen]
-        for k, seen in enumerate(indices):
-            d = detections[k]
-            if seen and min(float(_away(r, np.array([(d.x, d.y)]))[0]) / r.card_height for r in seen) > refit:
-                # The box is not where this index's card can lie (the box of another card, or of several):
-                # the card is placed by its own index.
-                detections[k] = strip_detection(seen, everyone)
     if models.index is not None and models.index.lone_cards:
+        left = models.index.tell_sides(image, left)
         known = [(d, _card_read(seen)) for d, seen in zip(detections, indices, strict=True) if seen]
         for d, seen in lone_cards(left):
             reading = _card_read(seen)
