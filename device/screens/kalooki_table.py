@@ -27,6 +27,7 @@ reading*.
 from __future__ import annotations
 
 from functools import partial
+from typing import NamedTuple
 
 import pygame
 
@@ -70,12 +71,21 @@ from device.ui.theme import (
 )
 from rules.kalooki import JOKER
 from rules.kalooki.cards import RANK_NAMES, SUITS, Card
+from vision.observation import Item
 
 __all__ = ["CHIPS_PER_PAGE", "MELDS_PER_PAGE", "KalookiTableScreen"]
 
 MELDS_PER_PAGE = 9  # three columns of three
 CHIPS_PER_PAGE = 8  # the cards to enter of a correction listed at a time (two rows of four)
 NOTICE_SECONDS = 8.0
+
+
+class Picture(NamedTuple):
+    """The camera's picture as drawn: its rectangle and the scale from the frame's pixels to it."""
+
+    rect: pygame.Rect
+    sx: float
+    sy: float
 
 
 @screen("kalooki_table")
@@ -184,6 +194,33 @@ class KalookiTableScreen(TableScreen):
         camera = self.host.camera
         return camera.view() if camera is not None else None
 
+    def draw_camera_picture(self, canvas: Canvas, inner: pygame.Rect) -> Picture | None:
+        """The camera's picture at the left of ``inner``, 16:9 and as high as it (its zones named, its
+        own cards not labelled); where it lies and its scale, or None without a camera view."""
+        view = self.camera_view()
+        if view is None:
+            return None
+        pic = pygame.Rect(inner.left, inner.top, inner.height * 16 // 9, inner.height)
+        self.camera_panel.draw(
+            canvas,
+            pic,
+            view,
+            no_camera=self._("No camera"),
+            camera_label=self._("Camera"),
+            zone_labels={"stock": self._("Stock"), "discard": self._("Discard pile")},
+            labelled=False,
+        )
+        return Picture(pic, pic.width / view.frame_size[0], pic.height / view.frame_size[1])
+
+    @staticmethod
+    def card_box(canvas: Canvas, picture: Picture, item: Item) -> pygame.Rect:
+        """The box around a card of the reading on the camera's picture."""
+        pic, sx, sy = picture
+        x, y = item.center
+        box = pygame.Rect(0, 0, max(4, round(item.size * sx)), max(4, round(item.size * sy)))
+        box.center = (round(pic.left + x * sx), round(pic.top + y * sy))
+        return box.inflate(canvas.px(6), canvas.px(6)).clip(pic)
+
     def draw_reading(self, canvas: Canvas, refused: RefusedTable, area: pygame.Rect) -> None:
         """The table the camera saw at a refused press: its picture with the cards boxed, the unsure
         ones marked in yellow and the refused meld outlined in red; beside it the reading as cards, meld
@@ -193,27 +230,13 @@ class KalookiTableScreen(TableScreen):
         unsure = set(table.uncertain)
         red = set(refused.outline) if refused.reason != "unsure" else set()
         inner = area.inflate(-canvas.px(8), -canvas.px(8))
-        view = self.camera_view()
-        if view is not None:
-            pic = pygame.Rect(inner.left, inner.top, inner.height * 16 // 9, inner.height)
-            self.camera_panel.draw(
-                canvas,
-                pic,
-                view,
-                no_camera=self._("No camera"),
-                camera_label=self._("Camera"),
-                zone_labels={"stock": self._("Stock"), "discard": self._("Discard pile")},
-                labelled=False,
-            )
-            sx, sy = pic.width / view.frame_size[0], pic.height / view.frame_size[1]
+        picture = self.draw_camera_picture(canvas, inner)
+        if picture is not None:
+            pic = picture.rect
             for i, item in enumerate(table.items):
                 if i not in unsure and i not in red:
                     continue
-                half = item.size / 2
-                x, y = item.center
-                box = pygame.Rect(0, 0, max(4, round(2 * half * sx)), max(4, round(2 * half * sy)))
-                box.center = (round(pic.left + x * sx), round(pic.top + y * sy))
-                box = box.inflate(canvas.px(6), canvas.px(6)).clip(pic)
+                box = self.card_box(canvas, picture, item)
                 colour = WARNING if i in red else ACCENT
                 pygame.draw.rect(canvas.surface, colour, box, width=max(2, canvas.px(3)))
                 canvas.record("refused_card" if i in red else "unsure_card", item.label, box)
@@ -272,25 +295,12 @@ class KalookiTableScreen(TableScreen):
         items = table.items
         required = corr.listed()
         inner = area.inflate(-canvas.px(8), -canvas.px(8))
-        view = self.camera_view()
-        if view is not None:
-            pic = pygame.Rect(inner.left, inner.top, inner.height * 16 // 9, inner.height)
-            self.camera_panel.draw(
-                canvas,
-                pic,
-                view,
-                no_camera=self._("No camera"),
-                camera_label=self._("Camera"),
-                zone_labels={"stock": self._("Stock"), "discard": self._("Discard pile")},
-                labelled=False,
-            )
-            sx, sy = pic.width / view.frame_size[0], pic.height / view.frame_size[1]
+        picture = self.draw_camera_picture(canvas, inner)
+        if picture is not None:
+            pic = picture.rect
             for i in sorted(required, key=lambda k: k == corr.chosen):  # the chosen one drawn last
                 item = items[i]
-                x, y = item.center
-                box = pygame.Rect(0, 0, max(4, round(item.size * sx)), max(4, round(item.size * sy)))
-                box.center = (round(pic.left + x * sx), round(pic.top + y * sy))
-                box = box.inflate(canvas.px(6), canvas.px(6)).clip(pic)
+                box = self.card_box(canvas, picture, item)
                 if i == corr.chosen:  # a double line: seen on a white card and on a dark table alike
                     pygame.draw.rect(
                         canvas.surface,

@@ -366,12 +366,8 @@ class KalookiStage(State["KalookiSession"]):
         """A touch: the picker's keys and a table meld in every phase; the phase's own buttons in
         :meth:`action`."""
         picker = self.picker
-        if isinstance(event, RankPicked):
-            picker.tap_rank(event.rank)
-        elif isinstance(event, SuitPicked):
-            picker.tap_suit(event.suit)
-        elif isinstance(event, CardPicked):
-            picker.add(event.card)
+        if _picker_key(picker, event):
+            pass
         elif isinstance(event, MeldTapped):
             self.build(session, event.index)
         elif isinstance(event, Touch) and event.name == "correct":
@@ -713,12 +709,8 @@ class Correcting(KalookiStage):
 
     def touched(self, session: KalookiSession, event: KalookiTouch) -> KalookiStage | None:
         picker, corr = self.picker, self.correction
-        if isinstance(event, RankPicked):
-            picker.tap_rank(event.rank)
-        elif isinstance(event, SuitPicked):
-            picker.tap_suit(event.suit)
-        elif isinstance(event, CardPicked):
-            picker.add(event.card)
+        if _picker_key(picker, event):
+            pass
         elif isinstance(event, CardTapped):
             picker.clear()
             corr.choose(event.index)
@@ -808,6 +800,19 @@ class Over(KalookiStage):
 
     def handle(self, session: KalookiSession, event: object) -> KalookiStage | None:
         return None
+
+
+def _picker_key(picker: Picker, event: KalookiTouch) -> bool:
+    """A key of the card picker (a rank, a suit, a whole card) given to it; whether ``event`` was one."""
+    if isinstance(event, RankPicked):
+        picker.tap_rank(event.rank)
+    elif isinstance(event, SuitPicked):
+        picker.tap_suit(event.suit)
+    elif isinstance(event, CardPicked):
+        picker.add(event.card)
+    else:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
