@@ -85,7 +85,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from training.common import Detector, cbr, export, fit_temperature, focal, photometric
+from training.common import Detector, cbr, export, fit_classifier, fit_temperature, focal, photometric
 from vision.dataset import load_folder
 from vision.nets import cut, edge_angles, normalise
 
@@ -837,8 +837,6 @@ def train_suit_classifier(
 ) -> SuitClassifier:
     """The suit net: rendered index patches (every suit at every rank) and the real ``fit`` patches
     read as an index, sessions balanced per suit, only the suit's rows, each on its own paper."""
-    rng = np.random.default_rng(seed + 9)
-    torch.manual_seed(seed + 9)
     # A real patch teaches its suit only at a rank the other suit of its colour is photographed at too
     # (each session is one run: hearts A-4 beside no diamonds A-4 would teach "A-4 red is hearts").
     ranks = {suit: {r for _p, r, s, _ in real if s == suit} for suit in range(4)}
@@ -847,29 +845,12 @@ def train_suit_classifier(
         if suit >= 0 and rank != INDEX_NONE and (not BALANCE_RANKS or rank in ranks[TWIN_SUIT[suit]]):
             by_suit.setdefault(suit, {}).setdefault(session, []).append(patch)
     print({SUITS_TEXT[k]: {s: len(v) for s, v in d.items()} for k, d in by_suit.items()}, flush=True)
-    net = SuitClassifier()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    batch = 96
-    start = time.monotonic()
-    for step in range(steps):
-        samples = [_suit_sample(tables, by_suit, rng) for _ in range(batch)]
-        x = torch.from_numpy(normalise(np.stack([s[0] for s in samples])))
-        y = torch.tensor([s[1] for s in samples])
-        out = net(x)
-        loss = F.cross_entropy(out, y, label_smoothing=0.02)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 100 == 0 or step == steps - 1:
-            acc = (out.argmax(1) == y).float().mean().item()
-            print(
-                f"suit classifier step {step} loss {loss.item():.3f} acc {acc:.3f} "
-                f"({time.monotonic() - start:.0f} s)",
-                flush=True,
-            )
-    return net.eval()
+    # fit_classifier seeds its streams with seed + 1: seed + 9, as this net was trained with.
+    net = fit_classifier(
+        SuitClassifier, lambda r: _suit_sample(tables, by_suit, r), steps, seed + 8, 96, label_smoothing=0.02
+    )
+    assert isinstance(net, SuitClassifier)
+    return net
 
 
 SIDE_PATCH = (40, 30)  # the side net's patch (width, height) around an index centre
@@ -902,29 +883,17 @@ def _side_sample(tables: list[IndexTable], rng: np.random.Generator) -> tuple[np
 
 
 def train_side_classifier(tables: list[IndexTable], steps: int, seed: int) -> SuitClassifier:
-    rng = np.random.default_rng(seed + 11)
-    torch.manual_seed(seed + 11)
-    net = SuitClassifier(2)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    start = time.monotonic()
-    for step in range(steps):
-        samples = [_side_sample(tables, rng) for _ in range(96)]
-        x = torch.from_numpy(normalise(np.stack([s[0] for s in samples])))
-        y = torch.tensor([s[1] for s in samples])
-        out = net(x)
-        loss = F.cross_entropy(out, y, label_smoothing=0.02)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 100 == 0 or step == steps - 1:
-            acc = (out.argmax(1) == y).float().mean().item()
-            print(
-                f"side step {step} loss {loss.item():.3f} acc {acc:.3f} ({time.monotonic() - start:.0f} s)",
-                flush=True,
-            )
-    return net.eval()
+    # fit_classifier seeds its streams with seed + 1: seed + 11, as this net was trained with.
+    net = fit_classifier(
+        lambda: SuitClassifier(2),
+        lambda r: _side_sample(tables, r),
+        steps,
+        seed + 10,
+        96,
+        label_smoothing=0.02,
+    )
+    assert isinstance(net, SuitClassifier)
+    return net
 
 
 def suit_accuracy(
