@@ -52,13 +52,12 @@ from device.app import App
 from device.config import config_from_dict
 from device.journal import Journal
 from device.sessions.kalooki import Correcting, Correction, KalookiSession
-from device.sessions.kalooki_sim import KalookiTable, Lying, laid_out
+from device.sessions.kalooki_sim import KalookiTable, Lying, laid_out, turns_laid
 from device.sessions.zatre import Touch, ZatreSession
 from device.sessions.zatre_plan import LAY, choose_turn, next_tap
 from device.sessions.zatre_sim import ZatreTable
 from device.simulator import Simulator
 from device.vision_worker import Vision
-from rules.kalooki import Build, Discard, LayDown, ReleaseJoker
 from vision.calibration import Calibration
 from vision.card_zones import with_card_zones
 
@@ -153,19 +152,6 @@ def zatre_frames(size: tuple[int, int]) -> None:
     measure(app, "Zatre: the pad (sheets), 4 players")
 
 
-def kalooki_turns(session: KalookiSession) -> list[bool]:
-    """For each turn entered by a discard, in order: whether it laid, built or released a joker."""
-    turns: list[bool] = []
-    laid = False
-    for act in session.history:
-        if isinstance(act, LayDown | Build | ReleaseJoker):
-            laid = True
-        elif isinstance(act, Discard):
-            turns.append(laid)
-            laid = False
-    return turns
-
-
 def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker", unsure: float = 0.1) -> None:
     """Taps per turn of ``games`` autoplayed games: ``picker``, ``camera`` (every reading sure),
     ``stand-in`` (a stand-in reader unsure of the share ``unsure`` of the cards) or ``reader`` (the
@@ -202,7 +188,7 @@ def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker", unsure
             vision.stop()
         table, session = sim.table, app.session
         assert isinstance(table, KalookiTable) and isinstance(session, KalookiSession) and session.finished
-        turns = kalooki_turns(session)
+        turns = turns_laid(session.history)
         assert len(turns) == len(table.taps), (len(turns), len(table.taps))
         for taps, laid in zip(table.taps, turns, strict=True):
             (laying if laid else plain).append(taps)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -58,6 +59,7 @@ from rules.kalooki import (
     DrawStock,
     HandPoints,
     LayDown,
+    ReleaseJoker,
     RevealHand,
     Session,
     TurnUp,
@@ -113,6 +115,20 @@ def stand_in(card: Card, rng: random.Random) -> tuple[Card, float, tuple[tuple[C
     if rng.random() < 0.8:
         return twin, confidence, ((twin, confidence), (card, round(rng.uniform(0.2, 0.4), 3)))
     return twin, confidence, ((twin, confidence), (other, round(1 - confidence, 3)))
+
+
+def turns_laid(history: Iterable[Action]) -> list[bool]:
+    """For each turn of ``history`` ended by a discard, in order: whether it laid, built or released
+    a joker (the turns whose taps the camera path must bring to at most one)."""
+    turns: list[bool] = []
+    laid = False
+    for act in history:
+        if isinstance(act, LayDown | Build | ReleaseJoker):
+            laid = True
+        elif isinstance(act, Discard):
+            turns.append(laid)
+            laid = False
+    return turns
 
 
 def laid_out(

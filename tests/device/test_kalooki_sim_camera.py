@@ -24,7 +24,7 @@ from device.camera_view import CameraView, view_items
 from device.events import ButtonEvent, Seen
 from device.export import to_json
 from device.sessions.kalooki import CARD_READER, KalookiSession
-from device.sessions.kalooki_sim import KalookiTable, Lying, laid_out
+from device.sessions.kalooki_sim import KalookiTable, Lying, laid_out, turns_laid
 from device.simulator import Simulator
 from rules.kalooki import Card, Session, parse_cards
 from tests.device.helpers import check_layout, tap
@@ -115,22 +115,8 @@ def test_whole_games_with_a_reader_unsure_of_a_fifth_of_the_cards(make_app, cloc
     assert decided and all(f.misread for f in decided)  # the table decided misread cards on its melds
     session = app.session
     assert isinstance(session, KalookiSession)
-    laying = [t for t, laid in zip(table.taps, kalooki_laid(session), strict=True) if laid]
+    laying = [t for t, laid in zip(table.taps, turns_laid(session.history), strict=True) if laid]
     assert laying and statistics.median(laying) <= 4
-
-
-def kalooki_laid(session: KalookiSession) -> list[bool]:
-    """For each turn (ended by a discard): whether it laid, built or released a joker."""
-    from rules.kalooki import Build, Discard, LayDown, ReleaseJoker
-
-    turns, laid = [], False
-    for act in session.history:
-        if isinstance(act, LayDown | Build | ReleaseJoker):
-            laid = True
-        elif isinstance(act, Discard):
-            turns.append(laid)
-            laid = False
-    return turns
 
 
 def test_key_m_lays_a_turn_of_the_player_to_move_for_the_camera(make_app, clock) -> None:
