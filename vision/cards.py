@@ -417,7 +417,8 @@ class IndexReader:
 
     def tell_sides(self, image: np.ndarray, readings: Sequence[IndexReading]) -> list[IndexReading]:
         """The readings with the corner each index is printed at (``IndexReading.side``), where the side
-        net is sure; asked only of the indices a card is placed from (``strip_detection``)."""
+        net is sure, in one batch; asked only of the index a card is placed from (``strip_detection``'s
+        surest), the only one whose side counts."""
         if self.side_net is None or not readings:
             return list(readings)
         wide = np.stack(
@@ -506,22 +507,32 @@ def read_cards(
     image = calibration.rectify(frame) if calibration is not None else frame
     detections = models.detect(image)
     indices, left = _read_indices(image, detections, models)
+    splits = []
     for k in range(len(detections) if models.index is not None and models.index.split else 0):
         parts = split_cards(indices[k]) if indices[k] else []
         if len(parts) > 1:
-            assert models.index is not None
-            parts = [models.index.tell_sides(image, part) for part in parts]
-            indices[k] = parts[0]
-            everyone = [r for part in parts for r in part]
-            for part in parts[1:]:
-                detections.append(strip_detection(part, everyone))
-                indices.append(part)
-            # The box held several strips: each card is placed by its own indices.
-            detections[k] = strip_detection(parts[0], everyone)
+            splits.append((k, parts))
+    lone = lone_cards(left) if models.index is not None and models.index.lone_cards else []
+    if models.index is not None and (splits or lone):
+        # A card placed by its indices (``strip_detection``) is placed from its surest index, and only
+        # that index's side counts: the side net is asked of those alone, all in one batch. (Splitting
+        # and finding the lone cards do not look at the sides; lone cards are found again with them.)
+        placed_from = [_surest(part) for _, parts in splits for part in parts] + [_surest(s) for _, s in lone]
+        sided = dict(zip(map(id, placed_from), models.index.tell_sides(image, placed_from), strict=True))
+        splits = [(k, [[sided.get(id(r), r) for r in part] for part in parts]) for k, parts in splits]
+        if lone:
+            lone = lone_cards([sided.get(id(r), r) for r in left])
+    for k, parts in splits:
+        indices[k] = parts[0]
+        everyone = [r for part in parts for r in part]
+        for part in parts[1:]:
+            detections.append(strip_detection(part, everyone))
+            indices.append(part)
+        # The box held several strips: each card is placed by its own indices.
+        detections[k] = strip_detection(parts[0], everyone)
     if models.index is not None and models.index.lone_cards:
-        left = models.index.tell_sides(image, left)
         known = [(d, _card_read(seen)) for d, seen in zip(detections, indices, strict=True) if seen]
-        for d, seen in lone_cards(left):
+        for d, seen in lone:
             reading = _card_read(seen)
             # A card found by its indices alone must read as one card with some confidence (lone indices
             # are mostly the detector's guesses on a patterned table); and an index of a card already
@@ -575,6 +586,11 @@ def read_cards(
     melds, loose = group_cards(cards)
     uncertain = tuple(i for i, c in enumerate(cards) if c.confidence < models.confidence_threshold)
     return CardObservation(tuple(cards), tuple(melds), tuple(loose), uncertain, tuple(backs))
+
+
+def _surest(seen: Sequence[IndexReading]) -> IndexReading:
+    """The index a card found by its indices is placed from (``strip_detection``'s)."""
+    return max(seen, key=lambda i: i.score)
 
 
 INDEX_SURE = 0.5  # a patch read as an index with at least this probability counts for its card
