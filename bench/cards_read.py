@@ -1,7 +1,7 @@
 """Time ``read_cards``: a 960×720 photo (budget ≤ 60 ms median) and a rendered 1920×1080 Kalooki table of
 about 40 cards (budget ≤ 150 ms median), and score the reader on the rendered tables.
 
-    .venv/bin/python bench/cards_read.py [--frames 30] [--tables 5] [--photos DIR]
+    .venv/bin/python bench/cards_read.py [--frames 30] [--tables 5] [--photos DIR] [--stages]
 
 Photos (``--photos``, default ``../shared/datasets/playing-cards``) are those of the held-out ``val``
 split of the shared playing-card set (960×720, 4–5 cards);
@@ -9,6 +9,8 @@ tables are ``vision.cards_synth.bench_card_table`` (fanned melds with jokers, a 
 table and light). Models are loaded and warmed up before timing. Prints median, 90th percentile and
 worst wall time, the CPU time beside it (the machine is shared: the wall time also measures the queue),
 and on the tables the per-card F1 and confident precision and coverage against the renderer's truth.
+With ``--stages``, where the CPU time of a reading goes: each net's forward calls (CPU ms a frame, calls
+and inputs a frame), the detectors' resizing, and the rest (cutting, placing, combining in Python).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import os
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -67,6 +70,80 @@ def _line(name: str, ms: np.ndarray, cpu: np.ndarray, budget: float) -> str:
     )
 
 
+class _Timed:
+    """A ``cv2.dnn`` net that adds the CPU time of its forward calls (and their inputs) to ``spent``."""
+
+    def __init__(self, net: Any, name: str, spent: dict[str, list[float]]) -> None:
+        self.net, self.name, self.spent, self.batch = net, name, spent, 0
+
+    def setInput(self, blob: np.ndarray) -> None:  # cv2.dnn's name
+        self.net.setInput(blob)
+        self.batch = len(blob)
+
+    def forward(self) -> np.ndarray:
+        start = time.process_time()
+        out: np.ndarray = self.net.forward()
+        entry = self.spent.setdefault(self.name, [0.0, 0, 0])
+        entry[0] += time.process_time() - start
+        entry[1] += 1
+        entry[2] += self.batch
+        return out
+
+
+def stages(frames: list[np.ndarray], count: int) -> str:
+    """Where a reading's CPU time goes: the nets' forward calls, the detectors' resizing, the rest."""
+    models = _models[0] if _models else default_models()
+    spent: dict[str, list[float]] = {}
+    nets: list[tuple[Any, str, str]] = [
+        (models.detector, "net", "card detector"),
+        (models.classifier, "net", "whole-card classifier"),
+    ]
+    if models.index is not None:
+        nets += [
+            (models.index.detector, "net", "index detector"),
+            (models.index, "classifier", "index classifier"),
+            (models.index, "suit_net", "suit net"),
+            (models.index, "side_net", "side net"),
+        ]
+    nets = [n for n in nets if getattr(n[0], n[1]) is not None]
+    saved = [getattr(owner, attr) for owner, attr, _ in nets]
+    detectors = [models.detector] + ([models.index.detector] if models.index is not None else [])
+    for owner, attr, name in nets:
+        setattr(owner, attr, _Timed(getattr(owner, attr), name, spent))
+    for d in detectors:
+        resize = d.resize
+
+        def timed(image: np.ndarray, net_long: int | None = None, resize: Any = resize) -> Any:
+            start = time.process_time()
+            out = resize(image, net_long)
+            entry = spent.setdefault("detectors' resizing", [0.0, 0, 0])
+            entry[0] += time.process_time() - start
+            entry[1] += 1
+            return out
+
+        d.resize = timed  # type: ignore[method-assign]
+    try:
+        for frame in frames[:2]:
+            _read(frame)
+        spent.clear()
+        start = time.process_time()
+        for i in range(count):
+            _read(frames[i % len(frames)])
+        total = (time.process_time() - start) * 1000 / count
+    finally:
+        for (owner, attr, _), net in zip(nets, saved, strict=True):
+            setattr(owner, attr, net)
+        for d in detectors:
+            del d.resize
+    lines = [f"  CPU ms a frame (mean of {count}): total {total:.1f}"]
+    for name, (seconds, calls, batch) in spent.items():
+        inputs = f", {batch / count:.0f} inputs" if batch else ""
+        lines.append(f"    {name:22s} {seconds * 1000 / count:6.1f}  ({calls / count:.1f} calls{inputs})")
+    rest = total - sum(seconds for seconds, _, _ in spent.values()) * 1000 / count
+    lines.append(f"    {'the rest (Python, cuts)':22s} {rest:6.1f}")
+    return "\n".join(lines)
+
+
 def score_tables(tables: list[tuple[np.ndarray, CardTableTruth]]) -> str:
     """Per-card figures on rendered tables: each readable card paired with the card read nearest the
     centre of its visible part."""
@@ -110,6 +187,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=5)
     parser.add_argument("--photos", type=Path, default=Path("../shared/datasets/playing-cards"))
     parser.add_argument("--models", type=Path, default=None, help="a models folder (default: the shipped)")
+    parser.add_argument("--stages", action="store_true", help="where the CPU time goes, net by net")
     args = parser.parse_args()
     if args.models is not None:
         _models.append(CardModels.load(args.models))
@@ -120,6 +198,8 @@ def main() -> None:
         photos = [_image(i.path) for i in load_folder(args.photos, "val")[:10]]
         size = f"{photos[0].shape[1]}x{photos[0].shape[0]}"
         print(_line(f"read_cards {size} photos (val)", *_time(photos, args.frames), PHOTO_BUDGET_MS))
+        if args.stages:
+            print(stages(photos, args.frames))
     tables = [bench_card_table(n) for n in range(args.tables)]
     cards = round(np.mean([len(t.readable()) for _, t in tables]))
     frames = [frame for frame, _ in tables]
@@ -128,6 +208,8 @@ def main() -> None:
             f"read_cards 1920x1080 tables, about {cards} cards", *_time(frames, args.frames), TABLE_BUDGET_MS
         )
     )
+    if args.stages:
+        print(stages(frames, args.frames))
     print(score_tables(tables))
 
 
