@@ -27,7 +27,7 @@ import json
 import math
 import shutil
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -50,7 +50,8 @@ from training.common import (
     prepare,
     write_config,
 )
-from vision.dataset import LabelledBox, LabelledImage, load_folder
+from vision.dataset import LabelledImage, load_folder
+from vision.dice import fixed
 
 NET_LONG = 384
 STRIDE = 4
@@ -64,22 +65,11 @@ NOT_A_DIE = 6
 RECHECK_BELOW = 0.97
 # ... and with it the mirrored crop at all four turns (``vision.dice.DiceModels.classify``).
 MIRROR = True
+# The share of each real set's dice, by pip contrast, that ``--hard`` oversamples (``faint_dice``).
+HARD_QUANTILE = 0.25
 # Face size / pip-box size for webcam labels, per value (1..6): medians over the set's dice.
 WEBCAM_FACE_RATIO = (2.5, 1.8, 1.6, 1.55, 1.6, 1.35)
 DATASETS = {"dice-tray": "face", "dice-webcam": "pips"}
-# Labels of the tray photos that are wrong, checked by eye (issue 32): image -> (x, y, true value) of a
-# die. A labelled die within half its size of (x, y) takes the value; where none is, the die was left
-# unlabelled and is added (the median labelled size). Each was a die read right with confidence that
-# counted as a confident misread and pushed the calibrated threshold up. (val holds one more,
-# IMG_20191209_100722: a white 5 labelled 6; val is never corrected nor tuned on.)
-LABEL_FIXES: dict[str, tuple[tuple[float, float, int], ...]] = {
-    "IMG_20191208_111530.jpg": ((117, 578, 6),),  # a smoky 6 at the board's edge, unlabelled
-    "IMG_20191208_112342.jpg": ((315, 478, 3), (270, 150, 3)),  # a black 3 labelled 2; a green 3 unlabelled
-    "IMG_20191208_112353.jpg": ((315, 381, 3),),  # a smoky 3, unlabelled
-    "IMG_20191209_095439.jpg": ((332, 386, 4),),  # a black 4 labelled 5
-    "IMG_20191209_095533.jpg": ((337, 363, 6),),  # a green 6, unlabelled
-    "IMG_20191209_095954.jpg": ((240, 339, 3),),  # a green 3 labelled 2
-}
 CREDIT = """Dice reader models (dice_detector.onnx, dice_classifier.onnx, dice_reader.json)
 
 Trained by training/dice.py on the "fit" split of two public photo sets:
@@ -104,22 +94,6 @@ class Die:
 class Photo:
     image: np.ndarray
     dice: list[Die]
-
-
-def fixed(item: LabelledImage) -> LabelledImage:
-    """The labelled image with the corrections of ``LABEL_FIXES`` applied (itself when it has none)."""
-    fixes = LABEL_FIXES.get(item.path.name)
-    if not fixes:
-        return item
-    boxes = list(item.boxes)
-    for x, y, value in fixes:
-        near = [k for k, b in enumerate(boxes) if math.hypot(b.cx - x, b.cy - y) < 0.5 * max(b.w, b.h)]
-        if near:
-            boxes[near[0]] = replace(boxes[near[0]], cls=value - 1)
-        else:
-            side = float(np.median([max(b.w, b.h) for b in boxes]))
-            boxes.append(LabelledBox(value - 1, float(x), float(y), side, side))
-    return replace(item, boxes=tuple(boxes), objects=tuple(str(b.cls + 1) for b in boxes))
 
 
 def labelled(data: Path, name: str, split: str) -> list[LabelledImage]:
@@ -331,11 +305,42 @@ def _negative_point(photo: Photo, rng: np.random.Generator) -> tuple[float, floa
     return None
 
 
+def pip_contrast(photo: Photo, die: Die) -> float:
+    """How far the pips stand out of a die's face: the larger of the grey level's distance from the
+    face's median to its 3rd and to its 97th percentile, inside the middle three quarters of the face.
+    Low on smoky and marbled dice, red pips on red or dark faces (and on a white 1's single pip)."""
+    h, w = photo.image.shape[:2]
+    r = 0.38 * die.size
+    x0, x1 = int(max(0, die.x - r)), int(min(w, die.x + r))
+    y0, y1 = int(max(0, die.y - r)), int(min(h, die.y + r))
+    patch = cv2.cvtColor(photo.image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if patch.size < 9:
+        return 0.0
+    median = float(np.median(patch))
+    return max(median - float(np.percentile(patch, 3)), float(np.percentile(patch, 97)) - median)
+
+
+def faint_dice(sets: dict[str, list[Photo]], share: float = HARD_QUANTILE) -> list[tuple[Photo, Die]]:
+    """The dice of each real photo set whose pips stand out least (``pip_contrast``, the set's lowest
+    ``share``): translucent, smoky, marbled and red dice, which the classifier oversamples (``--hard``)."""
+    found: list[tuple[Photo, Die]] = []
+    for name in DATASETS:
+        dice = [(photo, d) for photo in sets.get(name, []) for d in photo.dice]
+        if not dice:
+            continue
+        contrast = np.array([pip_contrast(photo, d) for photo, d in dice])
+        limit = float(np.quantile(contrast, share))
+        found += [pair for pair, c in zip(dice, contrast, strict=True) if c <= limit]
+    return found
+
+
 def _classifier_sample(
     sets: dict[str, list[Photo]],
     hard: list[tuple[Photo, float, float, float]],
     rng: np.random.Generator,
     fade: float = 0.0,
+    faint: list[tuple[Photo, Die]] | None = None,
+    faint_share: float = 0.0,
 ) -> tuple[np.ndarray, int]:
     angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
     r = rng.random()
@@ -346,14 +351,17 @@ def _classifier_sample(
         photo = _pick(sets, rng)
         point = _negative_point(photo, rng)
         if point is None:
-            return _classifier_sample(sets, hard, rng, fade)
+            return _classifier_sample(sets, hard, rng, fade, faint, faint_share)
         x, y, size = point
         label = NOT_A_DIE
     else:
-        photo = _pick(sets, rng)
-        if not photo.dice:
-            return _classifier_sample(sets, hard, rng, fade)
-        d = photo.dice[rng.integers(len(photo.dice))]
+        if faint and rng.random() < faint_share:
+            photo, d = faint[rng.integers(len(faint))]
+        else:
+            photo = _pick(sets, rng)
+            if not photo.dice:
+                return _classifier_sample(sets, hard, rng, fade, faint, faint_share)
+            d = photo.dice[rng.integers(len(photo.dice))]
         x = d.x + rng.uniform(-0.12, 0.12) * d.size
         y = d.y + rng.uniform(-0.12, 0.12) * d.size
         # The detector's size is within about ±20 % (5th-95th percentile): cover that.
@@ -378,10 +386,21 @@ def train_classifier(
     steps: int,
     seed: int,
     fade: float = 0.0,
+    faint_share: float = 0.0,
+    batch: int = 96,
 ) -> nn.Module:
-    """The crop classifier; ``fade``: the share of samples whose pips are faded (``_fade``)."""
+    """The crop classifier; ``fade``: the share of samples whose pips are faded (``_fade``);
+    ``faint_share``: the share of die samples drawn from the faint dice (``faint_dice``) instead of
+    from a photo picked by ``MIX``."""
+    faint = faint_dice(sets) if faint_share else []
+    if faint:
+        print(f"{len(faint)} faint dice oversampled ({faint_share:.0%} of the die samples)", flush=True)
     return fit_classifier(
-        Classifier, lambda rng: _classifier_sample(sets, hard, rng, fade), steps, seed, batch=96
+        Classifier,
+        lambda rng: _classifier_sample(sets, hard, rng, fade, faint, faint_share),
+        steps,
+        seed,
+        batch=batch,
     )
 
 
@@ -485,6 +504,14 @@ def main(argv: list[str] | None = None) -> None:
         default=0.0,
         help="share of classifier samples with their pips faded (e.g. 0.25)",
     )
+    parser.add_argument(
+        "--hard",
+        type=float,
+        default=0.0,
+        help="share of the classifier's die samples drawn from the faint dice (the quarter of each real "
+        "set's dice with the least pip contrast: smoky, marbled, red), e.g. 0.3",
+    )
+    parser.add_argument("--batch", type=int, default=96, help="the classifier's batch")
     parser.add_argument("--calibrate-only", action="store_true", help="refit temperature and threshold only")
     parser.add_argument(
         "--by-name",
@@ -531,7 +558,9 @@ def main(argv: list[str] | None = None) -> None:
     write_config(config_path, config)
     hard = hard_negatives(fit, args.out)
     print(f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True)
-    classifier = train_classifier(fit, hard, args.classifier_steps, args.seed, args.fade)
+    classifier = train_classifier(
+        fit, hard, args.classifier_steps, args.seed, args.fade, args.hard, args.batch
+    )
     export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
     config.update(calibrate(args.data, args.out, args.wrong_share, args.by_name))
     write_config(config_path, config)
