@@ -39,7 +39,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -346,6 +346,13 @@ class IndexReading:
     def card_p(self, rank: int, suit: int) -> float:
         """The probability of one card (``rank`` a class of ``RANKS`` up to the joker)."""
         return float(self.rank_p[rank] * (1.0 if rank == JOKER_CLASS else self.suit_p[suit]))
+
+    @cached_property
+    def classes(self) -> tuple[int, int]:
+        """What this index reads on its own, as (rank, suit) classes (suit 0 for the joker); worked out
+        once (placing and combining ask it hundreds of times a table)."""
+        rank = int(np.argmax(self.rank_p[:INDEX_NONE]))
+        return rank, (0 if rank == JOKER_CLASS else int(np.argmax(self.suit_p)))
 
 
 INDEX_NONE = JOKER_CLASS + 1  # the index classifier's "not an index" class, after A … K and the joker
@@ -660,8 +667,7 @@ LONE_SURE = 0.8  # an index on no detected card makes a card of its own when it 
 
 
 def _reading_of(r: IndexReading) -> tuple[int, int]:
-    rank = int(np.argmax(r.rank_p[:INDEX_NONE]))
-    return rank, (0 if rank == JOKER_CLASS else int(np.argmax(r.suit_p)))
+    return r.classes
 
 
 def _card_read(seen: Sequence[IndexReading]) -> tuple[int, int]:
