@@ -145,8 +145,9 @@ def stages(frames: list[np.ndarray], count: int) -> str:
 
 
 def score_tables(tables: list[tuple[np.ndarray, CardTableTruth]]) -> str:
-    """Per-card figures on rendered tables: each readable card paired with the card read nearest the
-    centre of its visible part."""
+    """Per-card figures on rendered tables: each readable card (narrowest first) paired with the card read
+    nearest the centre of its visible part, within half its short side, a card read as itself first (as
+    ``vision.evaluate.card_matches`` pairs the photos' labels)."""
     true = read = hits = sure = sure_right = 0
     wrong: Counter[tuple[str, str]] = Counter()
     for frame, truth in tables:
@@ -156,13 +157,14 @@ def score_tables(tables: list[tuple[np.ndarray, CardTableTruth]]) -> str:
         read += len(observation.cards)
         hits += sum((Counter(c.label for c in cards) & Counter(c.label for c in observation.cards)).values())
         unused = set(range(len(observation.cards)))
-        for c in cards:
+        for c in sorted(cards, key=lambda c: min(c.box[2] - c.box[0], c.box[3] - c.box[1])):
             x0, y0, x1, y1 = c.box
             reach = 0.5 * min(x1 - x0, y1 - y0)
             near = [i for i in unused if math.dist(observation.cards[i].center, c.box_center) < reach]
             if not near:
                 continue
-            best = min(near, key=lambda i: math.dist(observation.cards[i].center, c.box_center))
+            same = [i for i in near if observation.cards[i].label == c.label]
+            best = min(same or near, key=lambda i: math.dist(observation.cards[i].center, c.box_center))
             unused.discard(best)
             seen = observation.cards[best]
             if best not in observation.uncertain:

@@ -13,11 +13,13 @@ credits the photo set and the artwork they come from).
    whose centre lies where that index's card can lie. A card's indices are combined into one reading
    (``combine_indices``): corners that disagree leave it unsure. A box over several strips of a tight
    fan is split into their cards (``split_cards``); indices on no box make cards of their own
-   (``lone_cards``); one card seen twice is merged (``merge_twins``).
+   (``lone_cards``); one card seen twice is merged (``merge_twins``); an index of a neighbour read on a
+   card's box is left to that neighbour (``explain_away``).
 3. Where no index is in sight, the box is cut as a square crop and a whole-card classifier says whether
    it is a back or no card (a face read that way is never confident). Its confidence, like the
    indices', uses temperatures fitted on real photos; a card below ``confidence_threshold`` is listed as
-   uncertain, never guessed silently.
+   uncertain, never guessed silently. A card read at a place its indices cannot be at (``misplaced``)
+   is never confident: the session compares places.
 4. Cards whose boxes touch or overlap form a meld (a fan or a row), in order along it; a card apart from
    all others is loose.
 5. Kalooki is played with two decks: two equal cards are two cards, but a third copy of a card (or a
@@ -561,6 +563,7 @@ def read_cards(
             detections.append(d)
             indices.append(seen)
     detections, indices = merge_twins(detections, indices)
+    indices = explain_away(detections, indices)
     turns = models.turns(image, detections)
     # The whole card's look decides only where no index is in sight (a back, not a card, or unsure).
     blind = [k for k, seen in enumerate(indices) if not seen]
@@ -578,6 +581,9 @@ def read_cards(
         rank = int(rp.argmax())
         if seen:
             card, confidence, cands = combine_indices(seen)
+            if misplaced(d, seen):
+                # Read, but where it lies is in doubt: the session compares places, so never sure.
+                confidence = min(confidence, 0.5 * models.confidence_threshold)
             faces.append((d, card, confidence, cands, float(turn)))
             continue
         if rank == NONE_CLASS:
@@ -721,13 +727,25 @@ def split_cards(seen: Sequence[IndexReading]) -> list[list[IndexReading]]:
     return list(cards.values())
 
 
+TWIN_OVERLAP = 0.2  # two boxes read the same, the smaller this much covered by the other: one card
+
+
+def _overlap(a: CardDetection, b: CardDetection) -> float:
+    """The share of the smaller of two boxes that the other covers."""
+    ax0, ay0, ax1, ay1 = a.box
+    bx0, by0, bx1, by1 = b.box
+    inter = max(0.0, min(ax1, bx1) - max(ax0, bx0)) * max(0.0, min(ay1, by1) - max(ay0, by0))
+    return inter / max(1e-9, min(a.width * a.height, b.width * b.height))
+
+
 def merge_twins(
     detections: Sequence[CardDetection], indices: Sequence[list[IndexReading]]
 ) -> tuple[list[CardDetection], list[list[IndexReading]]]:
     """One card seen twice (two boxes on one card, or a box and indices it missed) is one card: two cards
-    read the same by their surest indices, with indices within a card's height of each other, are merged
-    into the larger box. (A Kalooki meld never holds one card twice, and two decks' twins lying that close
-    in two melds would be the same card read twice.)"""
+    read the same by all their indices, with indices within a card's height of each other or boxes
+    overlapping (``TWIN_OVERLAP``: a card the detector cut into a top and a bottom box, its indices a
+    card's length apart), are merged into the larger box. (A Kalooki meld never holds one card twice,
+    and two decks' twins lying that close in two melds would be the same card read twice.)"""
     keep = [True] * len(detections)
     merged = [list(s) for s in indices]
     reads = [_card_read(s) if s else None for s in merged]
@@ -739,13 +757,57 @@ def merge_twins(
             if not keep[b] or reads[b] != reads[a]:
                 continue
             reach = max(r.card_height for r in (*merged[a], *merged[b]))
-            if min(math.hypot(p.x - q.x, p.y - q.y) for p in merged[a] for q in merged[b]) < reach:
+            near = min(math.hypot(p.x - q.x, p.y - q.y) for p in merged[a] for q in merged[b]) < reach
+            if near or _overlap(detections[a], detections[b]) > TWIN_OVERLAP:
                 merged[a] += merged[b]
                 keep[b] = False
     return (
         [d for d, k in zip(detections, keep, strict=True) if k],
         [s for s, k in zip(merged, keep, strict=True) if k],
     )
+
+
+def explain_away(
+    detections: Sequence[CardDetection], indices: Sequence[list[IndexReading]]
+) -> list[list[IndexReading]]:
+    """A card's indices without those of its neighbours: an index that reads otherwise than its card
+    but as another card read nearby (whose visible box, grown a little, holds it) is that card's,
+    seen through the overlap, and no disagreement of this one's corners."""
+    reads = [_card_read(s) if s else None for s in indices]
+    out = []
+    for k, seen in enumerate(indices):
+        if not seen or all(_reading_of(r) == reads[k] for r in seen):
+            out.append(list(seen))
+            continue
+        keep = []
+        for r in seen:
+            mine = _reading_of(r) == reads[k]
+            theirs = [
+                j for j, d in enumerate(detections) if j != k and reads[j] == _reading_of(r) and _holds(d, r)
+            ]
+            if mine or not theirs:
+                keep.append(r)
+        out.append(keep if any(_reading_of(r) == reads[k] for r in keep) else list(seen))
+    return out
+
+
+def _holds(d: CardDetection, r: IndexReading, pad: float = 0.25) -> bool:
+    """Whether a card's visible box, grown by ``pad`` of its long side, holds an index."""
+    x0, y0, x1, y1 = d.box
+    g = pad * max(d.width, d.height)
+    return x0 - g <= r.x <= x1 + g and y0 - g <= r.y <= y1 + g
+
+
+PLACE_DOUBT = 0.4  # a card's place lies this share of its height from where its indices' card can be
+
+
+def misplaced(d: CardDetection, seen: Sequence[IndexReading]) -> bool:
+    """Whether a card's place (the centre of its visible part) is in doubt: farther than
+    ``PLACE_DOUBT`` of its height from wherever the card of each of its indices can lie (``_away``:
+    from a fan's strip below the index to a whole card on either side). A box much larger than the
+    card, or over another card, holding an index at one edge reads the right card at a wrong place."""
+    centre = np.array([(d.x, d.y)])
+    return all(float(_away(r, centre)[0]) > PLACE_DOUBT * r.card_height for r in seen)
 
 
 def strip_detection(seen: Sequence[IndexReading], others: Sequence[IndexReading] = ()) -> CardDetection:
@@ -845,11 +907,16 @@ def lone_cards(left: Sequence[IndexReading]) -> list[tuple[CardDetection, list[I
     return out
 
 
+DISSENT = 0.4  # an index giving its own reading less than this is no dissent from its card's
+
+
 def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tuple[Card, float], ...]]:
     """One card's reading from its corner indices: the card the indices' probabilities together favour
     (the product over the indices). Where every index reads that card, its confidence is the product's
     posterior (times the least probability of being an index); where they disagree, the probability the
-    least sure index gives that card, so that disagreeing corners leave the card unsure."""
+    least sure index gives that card, so that disagreeing corners leave the card unsure. An index that
+    gives its own reading less than ``DISSENT`` (a glimpse under another card, a pip read as an index)
+    does not count as disagreeing."""
     joint = np.zeros((JOKER_CLASS + 1, len(SUITS)))
     for r in seen:
         ranks = np.clip(r.rank_p[: JOKER_CLASS + 1], 1e-9, 1.0)
@@ -863,10 +930,13 @@ def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tu
     probs /= probs.sum()
     cands = tuple((card_of(int(k) // len(SUITS), int(k) % len(SUITS)), float(probs[k])) for k in order)
     rank, suit = divmod(int(order[0]), len(SUITS))
-    agree = all(_reading_of(r) == (rank, 0 if rank == JOKER_CLASS else suit) for r in seen)
+    chosen = (rank, 0 if rank == JOKER_CLASS else suit)
+    # An index unsure of its own reading (a glimpse under another card, a pip) says little against it.
+    voting = [r for r in seen if _reading_of(r) == chosen or r.card_p(*_reading_of(r)) >= DISSENT]
+    agree = bool(voting) and all(_reading_of(r) == chosen for r in voting)
     if agree:
         # Corners that agree: the posterior of their product, as sure as the least sure is an index.
-        confidence = float(probs[order[0]]) * (1 - max(float(r.rank_p[INDEX_NONE]) for r in seen))
+        confidence = float(probs[order[0]]) * (1 - max(float(r.rank_p[INDEX_NONE]) for r in voting))
     else:
         # Corners that disagree: as sure as the corner least sure of the card chosen.
         confidence = min(r.card_p(rank, suit) for r in seen)

@@ -587,17 +587,32 @@ class CardEvaluation(Evaluation):
 def card_matches(
     item: LabelledImage, observation: Any
 ) -> tuple[list[tuple[LabelledBox, int | None]], set[int]]:
-    """Each labelled card with the index of the card read nearest the centre of its visible box (within
-    half the box's short side), or None; and the indices of the cards read that no label took."""
+    """Each labelled card with the index of the card read in its place, or None; and the indices of the
+    cards read that no label took. A card read is in a label's place when its centre lies within half
+    the short side of the label's visible box from that box's centre. A label takes the nearest card
+    read *as itself* in its place first (as a detection benchmark pairs a detection only with a label
+    of its class), else the nearest card read in its place: a second, wrong reading of the same card
+    lying nearer (a box over part of it) no longer takes the label from the right one, and stays an
+    extra (wrong) card.
+
+    >>> from types import SimpleNamespace as NS
+    >>> item = NS(boxes=[LabelledBox(0, 100.0, 100.0, 60.0, 100.0, name="8S")])
+    >>> seen = NS(cards=[NS(card="8C", center=(102.0, 100.0)), NS(card="8S", center=(110.0, 95.0))])
+    >>> card_matches(item, seen)[0][0][1], card_matches(item, seen)[1]
+    (1, {0})
+    """
     unused = set(range(len(observation.cards)))
     matches: list[tuple[LabelledBox, int | None]] = []
     for box in sorted(item.boxes, key=lambda b: min(b.w, b.h)):
         reach = 0.5 * min(box.w, box.h)
+        name = card_name(box.name or str(box.cls))
 
         def away(i: int, box: LabelledBox = box) -> float:
             return math.dist(observation.cards[i].center, (box.cx, box.cy))
 
-        best = min((i for i in unused if away(i) < reach), key=away, default=None)
+        near = [i for i in unused if away(i) < reach]
+        same = [i for i in near if str(observation.cards[i].card) == name]
+        best = min(same or near, key=away, default=None)
         if best is not None:
             unused.remove(best)
         matches.append((box, best))

@@ -75,8 +75,8 @@ def test_eval_cards_prints_json_and_writes_annotations(
         assert key in summary
     assert summary["images"] == 3 and summary["true_cards"] == 18
     assert {"rank_accuracy", "suit_accuracy", "misreadings"} <= set(summary)
-    # Most cards are found; what is read with confidence is right (the shipped models, whose threshold
-    # the real held-out photos fitted, are unsure of every card: docs/data.md).
+    # Most cards are found; what is read with confidence is right (the shipped models' threshold was
+    # fitted on the real calib photos: docs/data.md).
     assert summary["matched_cards"] >= 10 and summary["f1"] >= 0.45
     assert summary["confident_precision"] == 1.0 or summary["coverage"] == 0.0
     assert "training photos included" in captured.err

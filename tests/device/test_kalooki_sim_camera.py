@@ -209,11 +209,12 @@ class ReadingCamera:
 
 @pytest.mark.slow
 def test_a_whole_game_through_the_card_reader(make_app, clock) -> None:
-    """Every reading is the synthetic camera's frame read by the shipped card reader. It is known to
-    be unsure of every card (issue 30: its targets are not met): each press is refused as unsure, never
-    guessed; the accepted table decides the cards of melds lying as accepted, the players pick the
-    others one at a time (a card it saw twice, or split, reaches the rules: too many copies, a build
-    no run takes), or enter the turn with the picker; the game finishes and replays."""
+    """Every reading is the synthetic camera's frame read by the shipped card reader. It is sure of
+    some cards and unsure of others (issue 30: its targets are not met): a press with unsure cards is
+    refused as unsure, never guessed; the accepted table decides the cards of melds lying as accepted,
+    the players pick the others one at a time (a card it saw twice, or split, reaches the rules: too
+    many copies, a build no run takes), or enter the turn with the picker; the game finishes and
+    replays."""
     app = make_app()
     sim = Simulator(app, seed=5, autoplay="kalooki", camera=True)
     camera = ReadingCamera(app, sim)
@@ -234,7 +235,7 @@ def test_a_whole_game_through_the_card_reader(make_app, clock) -> None:
         "draw_first",
         "nothing_turned_up",
     }, refusals
-    assert table.corrected >= 10 and app.journal.corrections()  # cards picked, journaled
+    assert table.corrected >= 1 and app.journal.corrections()  # cards picked, journaled
 
 
 def start_unsure(tmp_path: Path, seed: int, share: float):

@@ -87,7 +87,7 @@ def test_an_unsure_top_of_the_pile_is_no_discard_and_a_third_copy_is_named() -> 
 
 def test_the_card_reader_reads_a_rendered_table_sorted_by_zone() -> None:
     """The shipped reader on a frame the simulated table films: whatever it sees in the discard pile's
-    zone is the pile's, never a meld's (it is known to be unsure of every card: none is guessed)."""
+    zone is the pile's, never a meld's (whether it is sure of the cards or not)."""
     melds = [parse_cards("7H 8H 9H"), parse_cards("QS QD QC")]
     frame, _truth = render_kalooki_table(
         melds, parse_cards("KD"), stock=4, seed=5, size=SIZE, card_height=100.0

@@ -16,7 +16,9 @@ from vision.cards import (
     CardDetection,
     IndexReading,
     combine_indices,
+    explain_away,
     merge_twins,
+    misplaced,
     split_cards,
     strip_detection,
 )
@@ -132,3 +134,46 @@ def test_a_lone_index_told_a_right_corner_s_puts_its_card_on_its_left() -> None:
     untold = strip_detection([r])
     assert told.x < 200 - 20 and untold.x > 200 + 20
     assert abs(told.y - untold.y) < 1e-6
+
+
+def test_an_index_unsure_of_itself_does_not_make_its_card_unsure() -> None:
+    # Three corners read 7H; a glimpse under another card reads 4S, itself unsure (0.3): the card is sure.
+    corners = [_reading("7H", 0.95), _reading("7H", 0.9), _reading("7H", 0.9)]
+    card, confidence, _ = combine_indices([*corners, _reading("4S", 0.3)])
+    assert card == Card.parse("7H") and confidence > 0.9
+    # Sure of itself (0.9), the same corner is a disagreement: unsure.
+    assert combine_indices([*corners, _reading("4S", 0.9)])[1] < 0.01
+
+
+def test_a_card_cut_into_two_boxes_is_merged_however_far_apart_its_indices() -> None:
+    # A tall 10D cut into a top box and a bottom box: its indices are its two ends, 2 card heights apart
+    # (more than the merge's reach by distance), but the boxes overlap: one card.
+    top = [_reading("10D", 0.95, x=100, y=100)]
+    bottom = [_reading("10D", 0.95, x=120, y=300, angle=180)]
+    boxes = [CardDetection(130, 160, 120, 140, 0.9), CardDetection(130, 250, 120, 140, 0.8)]
+    kept, seen = merge_twins(boxes, [top, bottom])
+    assert len(kept) == 1 and len(seen[0]) == 2
+    # Apart (the boxes do not touch), two 10D are two cards (two decks).
+    apart = [CardDetection(130, 160, 120, 140, 0.9), CardDetection(130, 400, 120, 140, 0.8)]
+    assert len(merge_twins(apart, [top, [replace(bottom[0], y=500)]])[0]) == 2
+
+
+def test_a_neighbour_s_index_on_a_card_s_box_is_left_to_the_neighbour() -> None:
+    # 6S's box holds its own two indices and the 7S's (a fan's overlap); the 7S is read on its own box.
+    six = [_reading("6S", 0.95, x=100, y=100), _reading("6S", 0.95, x=100, y=200, angle=180)]
+    seven_on_six = _reading("7S", 0.95, x=150, y=100)
+    boxes = [CardDetection(120, 150, 80, 120, 0.9), CardDetection(190, 150, 80, 120, 0.9)]
+    seven = [_reading("7S", 0.95, x=160, y=110)]
+    out = explain_away(boxes, [[*six, seven_on_six], seven])
+    assert out == [six, seven]
+    assert combine_indices(out[0])[1] > 0.9
+    # No 7S read near it: the stray index stays, and the 6S is unsure.
+    lonely = explain_away(boxes[:1], [[*six, seven_on_six]])
+    assert len(lonely[0]) == 3 and combine_indices(lonely[0])[1] < 0.01
+
+
+def test_a_card_whose_box_lies_off_its_index_s_card_is_in_doubt() -> None:
+    r = _reading("5S", 0.95, x=100, y=100)  # card height 100: a whole card centre ~ (130, 138)
+    assert not misplaced(CardDetection(130, 138, 72, 100, 0.9), [r])
+    assert not misplaced(CardDetection(100, 140, 20, 100, 0.9), [r])  # a fan's strip below it
+    assert misplaced(CardDetection(200, 200, 170, 190, 0.9), [r])  # a box far larger, the index at its edge
