@@ -112,17 +112,16 @@ class HeatmapDetector:
         sizes = np.exp(out[1, ys, xs]) / scale
         px = (xs + out[2, ys, xs]) * self.stride / scale
         py = (ys + out[3, ys, xs]) * self.stride / scale
+        # The strongest first, each kept unless a kept one lies too close: each peak kept marks the
+        # peaks too close to it at once.
+        outside = (px >= w) | (py >= h)
+        suppressed = np.zeros(len(ys), bool)
         kept: list[int] = []
         for k in range(len(ys)):
-            if px[k] >= w or py[k] >= h:
+            if outside[k] or suppressed[k]:
                 continue
-            if kept:
-                near = np.hypot(px[kept] - px[k], py[kept] - py[k]) < overlap * np.minimum(
-                    sizes[kept], sizes[k]
-                )
-                if near.any():
-                    continue
             kept.append(k)
+            suppressed |= np.hypot(px - px[k], py - py[k]) < overlap * np.minimum(sizes, sizes[k])
         return [
             Peak(
                 float(px[k]),
