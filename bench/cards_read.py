@@ -1,7 +1,7 @@
 """Time ``read_cards``: a 960×720 photo (budget ≤ 60 ms median) and a rendered 1920×1080 Kalooki table of
 about 40 cards (budget ≤ 150 ms median), and score the reader on the rendered tables.
 
-    .venv/bin/python bench/cards_read.py [--frames 30] [--tables 5] [--photos DIR] [--stages]
+    .venv/bin/python bench/cards_read.py [--frames 30] [--tables 5] [--photos DIR] [--stages] [--before TREE]
 
 Photos (``--photos``, default ``../shared/datasets/playing-cards``) are those of the held-out ``val``
 split of the shared playing-card set (960×720, 4–5 cards);
@@ -11,13 +11,19 @@ worst wall time, the CPU time beside it (the machine is shared: the wall time al
 and on the tables the per-card F1 and confident precision and coverage against the renderer's truth.
 With ``--stages``, where the CPU time of a reading goes: each net's forward calls (CPU ms a frame, calls
 and inputs a frame), the detectors' resizing, and the rest (cutting, placing, combining in Python).
+With ``--before TREE`` (another checkout, e.g. ``git worktree add /tmp/before main~3``), that tree's
+reader (its ``vision`` package and models) is timed in this process frame by frame against this one's,
+in turn: the CPU median of each and the median of the paired differences, which the machine's load
+moves far less than two runs apart.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import os
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -144,6 +150,52 @@ def stages(frames: list[np.ndarray], count: int) -> str:
     return "\n".join(lines)
 
 
+def _ours(name: str) -> bool:
+    return name.split(".")[0] in ("vision", "rules")
+
+
+def reader_of(tree: Path) -> tuple[Any, CardModels]:
+    """``read_cards`` and the shipped models of another checkout, imported beside this one's (its
+    ``vision`` and ``rules`` packages under their own names only while importing)."""
+    if not (tree / "vision" / "cards.py").is_file():
+        raise FileNotFoundError(f"{tree}: no vision/cards.py (a checkout of this project?)")
+    here = {k: v for k, v in sys.modules.items() if _ours(k)}
+    for k in here:
+        del sys.modules[k]
+    sys.path.insert(0, str(tree))
+    try:
+        cards = importlib.import_module("vision.cards")
+        models = cards.CardModels.load(tree / "vision" / "models")
+    finally:
+        sys.path.remove(str(tree))
+        for k in [k for k in sys.modules if _ours(k)]:
+            del sys.modules[k]
+        sys.modules.update(here)
+    return cards.read_cards, models
+
+
+def paired(frames: list[np.ndarray], count: int, before: tuple[Any, CardModels]) -> str:
+    """CPU times of another checkout's reader and this one's on the same frames, in turn."""
+    read_before, models_before = before
+    readers = {"before": lambda f: read_before(f, models=models_before), "this": _read}
+    for frame in frames[:2]:
+        for read in readers.values():
+            read(frame)
+    cpu: dict[str, list[float]] = {name: [] for name in readers}
+    for i in range(count):
+        frame = frames[i % len(frames)]
+        for name in list(readers) if i % 2 == 0 else list(readers)[::-1]:
+            start = time.process_time()
+            readers[name](frame)
+            cpu[name].append((time.process_time() - start) * 1000)
+    b, a = np.array(cpu["before"]), np.array(cpu["this"])
+    return (
+        f"  in turn, {count} frames each: CPU median before {np.median(b):.1f} ms, "
+        f"this {np.median(a):.1f} ms; paired difference median {np.median(a - b):+.1f} ms "
+        f"(load average {os.getloadavg()[0]:.1f})"
+    )
+
+
 def score_tables(tables: list[tuple[np.ndarray, CardTableTruth]]) -> str:
     """Per-card figures on rendered tables: each readable card (narrowest first) paired with the card read
     nearest the centre of its visible part, within half its short side, a card read as itself first (as
@@ -190,9 +242,11 @@ def main() -> None:
     parser.add_argument("--photos", type=Path, default=Path("../shared/datasets/playing-cards"))
     parser.add_argument("--models", type=Path, default=None, help="a models folder (default: the shipped)")
     parser.add_argument("--stages", action="store_true", help="where the CPU time goes, net by net")
+    parser.add_argument("--before", type=Path, default=None, help="another checkout, timed in turn with this")
     args = parser.parse_args()
     if args.models is not None:
         _models.append(CardModels.load(args.models))
+    before = reader_of(args.before.resolve()) if args.before is not None else None
     cv2.setNumThreads(cv2.getNumberOfCPUs())
     if args.photos.is_dir():
         from vision.dataset import load_folder
@@ -202,6 +256,8 @@ def main() -> None:
         print(_line(f"read_cards {size} photos (val)", *_time(photos, args.frames), PHOTO_BUDGET_MS))
         if args.stages:
             print(stages(photos, args.frames))
+        if before is not None:
+            print(paired(photos, args.frames, before))
     tables = [bench_card_table(n) for n in range(args.tables)]
     cards = round(np.mean([len(t.readable()) for _, t in tables]))
     frames = [frame for frame, _ in tables]
@@ -212,6 +268,8 @@ def main() -> None:
     )
     if args.stages:
         print(stages(frames, args.frames))
+    if before is not None:
+        print(paired(frames, args.frames, before))
     print(score_tables(tables))
 
 
