@@ -14,7 +14,8 @@ credits the photo set and the artwork they come from).
    (``combine_indices``): corners that disagree leave it unsure. A box over several strips of a tight
    fan is split into their cards (``split_cards``); indices on no box make cards of their own
    (``lone_cards``); one card seen twice is merged (``merge_twins``); an index of a neighbour read on a
-   card's box is left to that neighbour (``explain_away``).
+   card's box is left to that neighbour (``explain_away``); a sure index of another rank on a card's
+   box, of a card read nowhere, is a card the detector missed (``stray_indices``).
 3. Where no index is in sight, the box is cut as a square crop and a whole-card classifier says whether
    it is a back or no card (a face read that way is never confident). Its confidence, like the
    indices', uses temperatures fitted on real photos; a card below ``confidence_threshold`` is listed as
@@ -564,6 +565,20 @@ def read_cards(
             indices.append(seen)
     detections, indices = merge_twins(detections, indices)
     indices = explain_away(detections, indices)
+    indices, stray = stray_indices(indices)
+    # A sure index of another card on a card's box, that card read nowhere: a card the detector missed,
+    # found by that index alone. Where it lies is guessed from one index: never confident.
+    doubtful = set()
+    known = [(d, _card_read(seen)) for d, seen in zip(detections, indices, strict=True) if seen]
+    for d, seen in lone_cards(stray):
+        reading = _card_read(seen)
+        if any(
+            k == reading and math.hypot(o.x - d.x, o.y - d.y) < 1.5 * seen[0].card_height for o, k in known
+        ):
+            continue
+        doubtful.add(len(detections))
+        detections.append(d)
+        indices.append(seen)
     turns = models.turns(image, detections)
     # The whole card's look decides only where no index is in sight (a back, not a card, or unsure).
     blind = [k for k, seen in enumerate(indices) if not seen]
@@ -577,11 +592,11 @@ def read_cards(
     faces: list[tuple[CardDetection, Card, float, tuple[tuple[Card, float], ...], float]] = []
     backs: list[tuple[float, float]] = []
     read = [max(seen, key=lambda r: r.score) for seen in indices if seen]
-    for d, rp, sp, turn, seen in zip(detections, rank_p, suit_p, turns, indices, strict=True):
+    for k, (d, rp, sp, turn, seen) in enumerate(zip(detections, rank_p, suit_p, turns, indices, strict=True)):
         rank = int(rp.argmax())
         if seen:
             card, confidence, cands = combine_indices(seen)
-            if misplaced(d, seen):
+            if misplaced(d, seen) or k in doubtful:
                 # Read, but where it lies is in doubt: the session compares places, so never sure.
                 confidence = min(confidence, 0.5 * models.confidence_threshold)
             faces.append((d, card, confidence, cands, float(turn)))
@@ -789,6 +804,43 @@ def explain_away(
                 keep.append(r)
         out.append(keep if any(_reading_of(r) == reads[k] for r in keep) else list(seen))
     return out
+
+
+STRAY = 0.8  # an index this sure of a card of another rank than its card's is a stray
+
+
+def stray_indices(
+    indices: Sequence[list[IndexReading]],
+) -> tuple[list[list[IndexReading]], list[IndexReading]]:
+    """Each card's indices without the strays, and the strays: an index sure (``STRAY``) of a card of
+    another rank than the one its card's indices read together, on a box it shares with that card's own
+    indices, is another card's (one the detector missed, its index on a neighbour's box), no
+    disagreement of this card's corners. A 6 against a 9 is kept: the same index turned about."""
+    out: list[list[IndexReading]] = []
+    stray: list[IndexReading] = []
+    for seen in indices:
+        if not seen:
+            out.append([])
+            continue
+        read = _card_read(seen)
+        rank = read[0]
+
+        def strays(r: IndexReading, rank: int = rank) -> bool:
+            other = r.classes[0]
+            return (
+                other != rank
+                and r.card_p(*r.classes) >= STRAY
+                and r.is_index >= 0.9
+                and {RANKS[other], RANKS[rank]} != {"6", "9"}
+            )
+
+        keep = [r for r in seen if not strays(r)]
+        if any(r.classes == read for r in keep):
+            out.append(keep)
+            stray += [r for r in seen if strays(r)]
+        else:
+            out.append(list(seen))
+    return out, stray
 
 
 def _holds(d: CardDetection, r: IndexReading, pad: float = 0.25) -> bool:

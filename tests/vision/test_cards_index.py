@@ -20,6 +20,7 @@ from vision.cards import (
     merge_twins,
     misplaced,
     split_cards,
+    stray_indices,
     strip_detection,
 )
 from vision.cards_synth import DeckLook, render_card_table
@@ -177,3 +178,17 @@ def test_a_card_whose_box_lies_off_its_index_s_card_is_in_doubt() -> None:
     assert not misplaced(CardDetection(130, 138, 72, 100, 0.9), [r])
     assert not misplaced(CardDetection(100, 140, 20, 100, 0.9), [r])  # a fan's strip below it
     assert misplaced(CardDetection(200, 200, 170, 190, 0.9), [r])  # a box far larger, the index at its edge
+
+
+def test_a_sure_index_of_another_rank_on_a_card_s_box_is_a_stray() -> None:
+    # A 9D's box holds its three indices and, sure of itself, a KD's (a card the detector missed): the KD
+    # index is a stray (made a card of its own, never sure), and the 9D is sure.
+    nine = [_reading("9D", 0.95, x=100, y=100), _reading("9D", 0.95, x=170, y=100), _reading("9D", 0.9)]
+    king = _reading("KD", 0.95, x=220, y=110)
+    kept, stray = stray_indices([[*nine, king]])
+    assert kept == [nine] and stray == [king]
+    assert combine_indices(kept[0])[1] > 0.9
+    # A 6 against a 9 is the same index turned about, and an unsure index no stray: both stay.
+    six = _reading("6D", 0.95, x=100, y=200, angle=180)
+    unsure = _reading("KD", 0.6, x=220, y=110)
+    assert stray_indices([[*nine, six, unsure]]) == ([[*nine, six, unsure]], [])
