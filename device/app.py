@@ -18,6 +18,7 @@ from the journal when the players tap Continue.
 from __future__ import annotations
 
 import logging
+import random
 import time
 import traceback
 from collections.abc import Callable
@@ -111,6 +112,9 @@ class App:
         self.canvas = Canvas(surface)
         self.signals = signals or SeatSignals((), config.seats.count)
         self.camera = camera  # the vision worker (or None): its latest view is drawn on the table screen
+        # New games' seeds (their shuffles and deals): from the clock, unless a scripted simulator run
+        # gives them from ``--seed`` so that a script meets the same deals every time it is played.
+        self.game_seeds: random.Random | None = None
         # Something other than a camera answers the readings a session asks for (the simulator's tables
         # with --no-camera): without a camera such a request is then not refused.
         self.readings_answered = False
@@ -131,6 +135,12 @@ class App:
         self.frames = 0
         self._logged_failure: str | None = None
         self._guarded(self.resume_unfinished)
+
+    def game_seed(self) -> int:
+        """The seed of a game a person starts (its shuffles and deals)."""
+        if self.game_seeds is not None:
+            return self.game_seeds.randrange(2**31)
+        return int(self.clock() * 1000) % (2**31)
 
     # --- the loop ------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -155,6 +156,7 @@ def run(opts: RunOptions) -> int:
             from device.script import ScriptPlayer
 
             script = ScriptPlayer(steps, app, app.clock)
+            app.game_seeds = random.Random(opts.seed)  # the same deals and shuffles at every playing
         clock = pygame.time.Clock()
         while keep_running(app, opts, script):
             if script is not None:

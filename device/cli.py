@@ -45,7 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="GAME",
         help="simulator: play GAME by itself (GAME:VARIANT for a variant, e.g. yahtzee:triple)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="simulator: seed of the simulated dice")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="simulator: seed of the simulated players and dice; with --script also of the games started",
+    )
     parser.add_argument(
         "--no-camera",
         action="store_true",

@@ -59,6 +59,9 @@ class Host(Protocol):
 
     def clock(self) -> float: ...
 
+    def game_seed(self) -> int:
+        """The seed of a game a person starts: from the clock (a scripted simulator run: ``--seed``'s)."""
+
     def show(self, name: str, **kwargs: Any) -> None: ...  # Any: the screen's own keywords (Screen.enter)
 
     def show_game(self) -> None:

@@ -68,7 +68,7 @@ class PlayersScreen(Screen):
     def start(self) -> None:
         overrides: dict[str, object] = {
             "players": self.count,
-            "seed": int(self.host.clock() * 1000) % (2**31),
+            "seed": self.host.game_seed(),
         }
         if self.variant is not None:
             overrides[rules.get_game(self.game).variant_field] = self.variant
