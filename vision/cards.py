@@ -564,12 +564,14 @@ def read_cards(
             detections.append(d)
             indices.append(seen)
     detections, indices = merge_twins(detections, indices)
-    indices = explain_away(detections, indices)
-    indices, stray = stray_indices(indices)
+    reads = [_card_read(seen) if seen else None for seen in indices]
+    indices, reads = _reread(indices, explain_away(detections, indices, reads), reads)
+    shed, stray = stray_indices(indices, reads)
+    indices, reads = _reread(indices, shed, reads)
     # A sure index of another card on a card's box, that card read nowhere: a card the detector missed,
     # found by that index alone. Where it lies is guessed from one index: never confident.
     doubtful = set()
-    known = [(d, _card_read(seen)) for d, seen in zip(detections, indices, strict=True) if seen]
+    known = [(d, k) for d, k in zip(detections, reads, strict=True) if k is not None]
     for d, seen in lone_cards(stray):
         reading = _card_read(seen)
         if any(
@@ -782,13 +784,30 @@ def merge_twins(
     )
 
 
+def _reread(
+    old: Sequence[list[IndexReading]],
+    new: list[list[IndexReading]],
+    reads: Sequence[tuple[int, int] | None],
+) -> tuple[list[list[IndexReading]], list[tuple[int, int] | None]]:
+    """The cards' indices after some were taken off (``new``), with what each card reads: read again
+    only where its indices changed."""
+    return new, [
+        k if len(n) == len(o) else (_card_read(n) if n else None)
+        for o, n, k in zip(old, new, reads, strict=True)
+    ]
+
+
 def explain_away(
-    detections: Sequence[CardDetection], indices: Sequence[list[IndexReading]]
+    detections: Sequence[CardDetection],
+    indices: Sequence[list[IndexReading]],
+    reads: Sequence[tuple[int, int] | None] | None = None,
 ) -> list[list[IndexReading]]:
     """A card's indices without those of its neighbours: an index that reads otherwise than its card
     but as another card read nearby (whose visible box, grown a little, holds it) is that card's,
-    seen through the overlap, and no disagreement of this one's corners."""
-    reads = [_card_read(s) if s else None for s in indices]
+    seen through the overlap, and no disagreement of this one's corners. (``reads``: what each card's
+    indices read together, when known.)"""
+    if reads is None:
+        reads = [_card_read(s) if s else None for s in indices]
     out = []
     for k, seen in enumerate(indices):
         if not seen or all(_reading_of(r) == reads[k] for r in seen):
@@ -810,19 +829,21 @@ STRAY = 0.8  # an index this sure of a card of another rank than its card's is a
 
 
 def stray_indices(
-    indices: Sequence[list[IndexReading]],
+    indices: Sequence[list[IndexReading]], reads: Sequence[tuple[int, int] | None] | None = None
 ) -> tuple[list[list[IndexReading]], list[IndexReading]]:
     """Each card's indices without the strays, and the strays: an index sure (``STRAY``) of a card of
     another rank than the one its card's indices read together, on a box it shares with that card's own
     indices, is another card's (one the detector missed, its index on a neighbour's box), no
-    disagreement of this card's corners. A 6 against a 9 is kept: the same index turned about."""
+    disagreement of this card's corners. A 6 against a 9 is kept: the same index turned about.
+    (``reads``: what each card's indices read together, when known.)"""
     out: list[list[IndexReading]] = []
     stray: list[IndexReading] = []
-    for seen in indices:
+    for k, seen in enumerate(indices):
         if not seen:
             out.append([])
             continue
-        read = _card_read(seen)
+        known = reads[k] if reads is not None else None
+        read = known if known is not None else _card_read(seen)
         rank = read[0]
 
         def strays(r: IndexReading, rank: int = rank) -> bool:
@@ -858,8 +879,21 @@ def misplaced(d: CardDetection, seen: Sequence[IndexReading]) -> bool:
     ``PLACE_DOUBT`` of its height from wherever the card of each of its indices can lie (``_away``:
     from a fan's strip below the index to a whole card on either side). A box much larger than the
     card, or over another card, holding an index at one edge reads the right card at a wrong place."""
-    centre = np.array([(d.x, d.y)])
-    return all(float(_away(r, centre)[0]) > PLACE_DOUBT * r.card_height for r in seen)
+    return all(_away_from(r, d.x, d.y) > PLACE_DOUBT * r.card_height for r in seen)
+
+
+def _away_from(r: IndexReading, x: float, y: float) -> float:
+    """``_away`` for one point, without arrays."""
+    t = math.radians(r.angle)
+    c, s = math.cos(t), math.sin(t)
+    h = r.card_height
+    sx, sy = r.x - s * 0.38 * h, r.y + c * 0.38 * h
+    best = math.inf
+    for side in (1.0, -1.0):
+        ax, ay = c * side * 0.42 * h * 0.716, s * side * 0.42 * h * 0.716
+        u = min(1.0, max(0.0, ((x - sx) * ax + (y - sy) * ay) / (ax * ax + ay * ay)))
+        best = min(best, math.hypot(x - sx - u * ax, y - sy - u * ay))
+    return best
 
 
 def strip_detection(seen: Sequence[IndexReading], others: Sequence[IndexReading] = ()) -> CardDetection:
