@@ -1000,9 +1000,10 @@ def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tu
     """One card's reading from its corner indices: the card the indices' probabilities together favour
     (the product over the indices). Where every index reads that card, its confidence is the product's
     posterior (times the least probability of being an index); where they disagree, the probability the
-    least sure index gives that card, so that disagreeing corners leave the card unsure. An index that
-    gives its own reading less than ``DISSENT`` (a glimpse under another card, a pip read as an index)
-    does not count as disagreeing."""
+    least sure index gives that card, so that disagreeing corners leave the card unsure. Corners agree
+    when they read the same rank (on the suit the product decides, as sure as its posterior); an index
+    that gives its own reading less than ``DISSENT`` (a glimpse under another card, a pip read as an
+    index) does not count as disagreeing."""
     joint = np.zeros((JOKER_CLASS + 1, len(SUITS)))
     for r in seen:
         ranks = np.clip(r.rank_p[: JOKER_CLASS + 1], 1e-9, 1.0)
@@ -1019,7 +1020,9 @@ def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tu
     chosen = (rank, 0 if rank == JOKER_CLASS else suit)
     # An index unsure of its own reading (a glimpse under another card, a pip) says little against it.
     voting = [r for r in seen if _reading_of(r) == chosen or r.card_p(*_reading_of(r)) >= DISSENT]
-    agree = bool(voting) and all(_reading_of(r) == chosen for r in voting)
+    # Agreeing on the rank is agreeing: where corners differ on the suit alone, the product's posterior
+    # (the suit net's calibrated probabilities multiplied) says how sure the suit is.
+    agree = bool(voting) and all(_reading_of(r)[0] == rank for r in voting)
     if agree:
         # Corners that agree: the posterior of their product, as sure as the least sure is an index.
         confidence = float(probs[order[0]]) * (1 - max(float(r.rank_p[INDEX_NONE]) for r in voting))
