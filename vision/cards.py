@@ -999,7 +999,7 @@ DISSENT = 0.4  # an index giving its own reading less than this is no dissent fr
 def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tuple[Card, float], ...]]:
     """One card's reading from its corner indices: the card the indices' probabilities together favour
     (the product over the indices). Where every index reads that card, its confidence is the product's
-    posterior (times the least probability of being an index); where they disagree, the probability the
+    posterior (times the surest index's probability of being an index); where they disagree, the probability the
     least sure index gives that card, so that disagreeing corners leave the card unsure. Corners agree
     when they read the same rank (on the suit the product decides, as sure as its posterior); an index
     that gives its own reading less than ``DISSENT`` (a glimpse under another card, a pip read as an
@@ -1024,8 +1024,9 @@ def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tu
     # (the suit net's calibrated probabilities multiplied) says how sure the suit is.
     agree = bool(voting) and all(_reading_of(r)[0] == rank for r in voting)
     if agree:
-        # Corners that agree: the posterior of their product, as sure as the least sure is an index.
-        confidence = float(probs[order[0]]) * (1 - max(float(r.rank_p[INDEX_NONE]) for r in voting))
+        # Corners that agree: the posterior of their product, as sure as the surest is an index (a weak
+        # index that agrees, perhaps a pip, takes nothing from the card its sure corners read).
+        confidence = float(probs[order[0]]) * (1 - min(float(r.rank_p[INDEX_NONE]) for r in voting))
     else:
         # Corners that disagree: as sure as the corner least sure of the card chosen.
         confidence = min(r.card_p(rank, suit) for r in seen)

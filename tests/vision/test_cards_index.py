@@ -42,9 +42,16 @@ def _reading(
 def test_corners_that_agree_make_a_sure_card() -> None:
     card, confidence, candidates = combine_indices([_reading("7H", 0.95), _reading("7H", 0.9)])
     assert card == Card.parse("7H")
-    # Two agreeing corners are surer than either alone, but no surer than the least sure is an index.
+    # Two agreeing corners are surer than either alone, but no surer than the surest is an index.
     alone = combine_indices([_reading("7H", 0.9)])[1]
-    assert 0.9 * 0.97 * 0.99 < alone < confidence <= 1 - (1 - 0.9) / INDEX_NONE
+    assert 0.9 * 0.97 * 0.99 < alone < confidence <= 1 - (1 - 0.95) / INDEX_NONE
+    # A weak corner that agrees (perhaps not an index at all) takes nothing from the sure one's card.
+    ranks = np.full(INDEX_NONE + 1, 0.3 / (INDEX_NONE - 1))
+    ranks[RANKS.index("7")], ranks[INDEX_NONE] = 0.4, 0.3  # a 7 at best, perhaps no index at all
+    weak = replace(_reading("7H", 0.5), rank_p=ranks)
+    assert (
+        combine_indices([_reading("7H", 0.95), weak])[1] >= combine_indices([_reading("7H", 0.95)])[1] - 1e-9
+    )
     assert candidates[0][0] == card
 
 
