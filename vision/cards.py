@@ -999,11 +999,11 @@ DISSENT = 0.4  # an index giving its own reading less than this is no dissent fr
 def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tuple[Card, float], ...]]:
     """One card's reading from its corner indices: the card the indices' probabilities together favour
     (the product over the indices). Where every index reads that card, its confidence is the product's
-    posterior (times the surest index's probability of being an index); where they disagree, the probability the
-    least sure index gives that card, so that disagreeing corners leave the card unsure. Corners agree
-    when they read the same rank (on the suit the product decides, as sure as its posterior); an index
-    that gives its own reading less than ``DISSENT`` (a glimpse under another card, a pip read as an
-    index) does not count as disagreeing."""
+    posterior (times the surest index's probability of being an index); where they disagree, the
+    probability the least sure index gives that card, so that disagreeing corners leave the card unsure.
+    Corners agree when they read the same rank (on the suit the product decides, as sure as its
+    posterior); an index that gives its own reading less than ``DISSENT`` (a glimpse under another card,
+    a pip read as an index) does not count as disagreeing."""
     joint = np.zeros((JOKER_CLASS + 1, len(SUITS)))
     for r in seen:
         ranks = np.clip(r.rank_p[: JOKER_CLASS + 1], 1e-9, 1.0)
