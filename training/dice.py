@@ -13,7 +13,7 @@
    of the confident calib dice are wrong.
 
 Only the ``fit`` split is trained on; ``calib`` sets temperature and threshold; ``val`` is never touched
-(see ``vision.dataset``). Seeds are fixed; torch runs on two threads.
+(see ``vision.dataset``). Seeds are fixed; torch runs on ``--threads`` threads.
 
 Box conventions: ``dice-tray`` boxes are whole dice (top-down, so the box is the die's face);
 ``dice-webcam`` boxes cover only the pips of the top face, so the face size is estimated from the pip box
@@ -373,8 +373,9 @@ def _classifier_sample(
 
 def _fade(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The pips faded into the face, as on smoky, translucent and marbled dice: the crop blended with a
-    blurred copy of itself (the face's colour without its pips) by up to a half (``--fade``; not yet
-    measured: the shipped nets were trained without it)."""
+    blurred copy of itself (the face's colour without its pips) by up to a half (``--fade``; measured with
+    ``--hard`` in session 5, not shipped: ``bench/RESULTS.md``, *Dice: the classifier retrained on the
+    split by scene*)."""
     blurred = cv2.GaussianBlur(crop, (0, 0), CROP / 10)
     alpha = rng.uniform(0.5, 0.9)
     return cv2.addWeighted(crop, alpha, blurred, 1.0 - alpha, 0.0)
