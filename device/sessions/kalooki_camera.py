@@ -30,7 +30,9 @@ refusal, which names the card.
 of that lies where a card of the accepted table lies — where the camera saw that card at the last press
 judged whole (:class:`Placed`, within half its size), or, where that is not known (a game resumed) or
 the cards moved, in a seen meld that holds the accepted meld's cards in a row (a run in its order,
-either way along the line; a set in any order), the sure cards of that row being the meld's — and whose
+either way along the line; a set in any order; a run in any order too where the seen meld holds
+exactly as many cards as the run: nothing was built on it, and the reader may place an unsure card of
+a fan between its neighbours), the sure cards of that row being the meld's — and whose
 reading does not contradict it is that card. Not contradicting:
 the accepted card is the reader's best guess, or among its candidates (``SeenCard.candidates``, the
 likeliest readings) with a probability of at least :data:`PRIOR_MIN`; a reading that gives no
@@ -80,6 +82,7 @@ COPIES = 2  # two decks: two of each card, and two jokers
 # an unchanged meld is still the card accepted there are high (only a joker's release changes one):
 # a candidate the reader gives 5 % or more is not contradicted by its reading.
 PRIOR_MIN = 0.05
+ANY_ORDER_MAX = 4  # unsure cards of a run matched in any order (their orders are tried: at most 4! = 24)
 
 
 @runtime_checkable
@@ -421,18 +424,26 @@ def _probability(item: Item, card: Card) -> float:
 
 
 def _row_fits(
-    items: Sequence[Item], window: Sequence[int], meld: Meld, unsure: set[int], known: Mapping[int, Card]
+    items: Sequence[Item],
+    window: Sequence[int],
+    meld: Meld,
+    unsure: set[int],
+    known: Mapping[int, Card],
+    whole: bool = False,
 ) -> tuple[tuple[int, float], dict[int, Card]] | None:
-    """Whether the cards at ``window`` (indices in order along a seen meld) are the accepted ``meld``
-    lying there: its score (sure cards that match, the unsure ones' probabilities) and the unsure
-    cards decided; ``None`` where they are not, or where two ways to lay it there decide differently."""
+    """Whether the cards at ``window`` (indices in order along a seen meld; ``whole``: the seen meld
+    itself) are the accepted ``meld`` lying there: its score (sure cards that match, the unsure ones'
+    probabilities) and the unsure cards decided; ``None`` where they are not, or where two ways to lay
+    it there decide differently. A run is matched in its order (either way along the line), or in any
+    order where ``window`` is the whole seen meld and at most :data:`ANY_ORDER_MAX` of its cards are
+    unsure (the reader's order of a fan's unsure card is not trusted; nothing was added to the run)."""
     cards = meld.cards
     sure = [i for i in window if i not in unsure]
     doubt = [i for i in window if i in unsure]
     ways: list[list[tuple[int, Card | None]]]
-    if isinstance(meld, RunMeld):
+    if isinstance(meld, RunMeld) and (not whole or len(doubt) > ANY_ORDER_MAX):
         ways = [list(zip(window, cards, strict=True)), list(zip(window, cards[::-1], strict=True))]
-    else:  # a set: in any order (the sure cards must be its own)
+    else:  # a set, or a run that is the whole seen meld: in any order (the sure cards must be its own)
         have = Counter(known.get(i) or card_of(items[i]) for i in sure)
         rest = Counter(cards) - Counter({k: v for k, v in have.items() if k is not None})
         if have - Counter(cards) or sum(rest.values()) != len(doubt):
@@ -566,7 +577,7 @@ def _by_rows(table: Sequence[Meld], reading: CardTable, known: Mapping[int, Card
                 continue  # nothing there to decide
             for start in range(len(group) - n + 1):
                 window = tuple(group[start : start + n])
-                fits = _row_fits(items, window, meld, unsure, known)
+                fits = _row_fits(items, window, meld, unsure, known, whole=len(group) == n)
                 if fits is not None:
                     options.append((fits[0], index, window, fits[1]))
     options.sort(key=lambda o: o[0], reverse=True)

@@ -359,8 +359,9 @@ def test_an_unsure_card_lying_where_an_accepted_card_lay_is_it_however_grouped(
     session: KalookiSession,
 ) -> None:
     """The reader orders the run otherwise (QH KH JH 10H) and is unsure of its cards: no row holds the
-    accepted run, but each card lies where the accepted card lay at the last press and its reading
-    agrees: decided. A game resumed (the places are not journaled) asks for them."""
+    accepted run in its order, but each card lies where the accepted card lay at the last press and its
+    reading agrees: decided. A game resumed (the places are not journaled): the seen meld holds exactly
+    the run's four cards, each reading agrees with one of them: decided by the row in any order."""
     laid_by_seat_0(session)
     assert [p.card for p in session.placed] == cards("KH QH JH 10H 9S 9D 9C")
     table = Table([cards("KH QH JH 10H"), cards("9S 9D 9C")], Card.parse("8S"), unsure=(0, 1, 2, 3))
@@ -369,7 +370,22 @@ def test_an_unsure_card_lying_where_an_accepted_card_lay_is_it_however_grouped(
     assert session.refusal is None and session.deal.discard_top == Card.parse("8S")  # no card asked
     resumed = KalookiSession.resume(session.journal, session.journal.game(session.game_id), MoveTimer(0))
     assert isinstance(resumed, KalookiSession) and resumed.placed == ()
-    assert table_prior(resumed.deal.table, cast(CardTable, table), resumed.placed) == {}
+    decided = table_prior(resumed.deal.table, cast(CardTable, table), resumed.placed)
+    assert decided == dict(enumerate(cards("KH QH JH 10H")))
+
+
+def test_a_run_built_on_is_decided_by_its_row_only_in_its_order(session: KalookiSession) -> None:
+    """An accepted run seen with a card more (built on this turn) is matched only in its order: the
+    reader's order of an unsure card there is not overruled (the new card could lie anywhere). The
+    same run seen alone, its unsure card placed between its neighbours, is decided in any order."""
+    laid_by_seat_0(session)
+    run = session.deal.table[0]
+    alone = Table([cards("QH KH JH 10H")], Card.parse("8S"), unsure=(0,))
+    assert table_prior([run], cast(CardTable, alone)) == {0: Card.parse("QH")}
+    built = Table([cards("QH KH JH 10H 9H")], Card.parse("8S"), unsure=(0,))
+    assert table_prior([run], cast(CardTable, built)) == {}
+    in_order = Table([cards("KH QH JH 10H 9H")], Card.parse("8S"), unsure=(1,))
+    assert table_prior([run], cast(CardTable, in_order)) == {1: Card.parse("QH")}
 
 
 def test_a_table_short_of_cards_is_refused_before_any_card_is_asked(session: KalookiSession) -> None:
