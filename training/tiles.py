@@ -11,16 +11,22 @@
    upside down alike, so the network must read the maker's mark at the tile's foot to tell 6 from 9;
    the reader averages the two half turns where one is not clear.
 3. **Calibration**: the softmax temperature is fitted by likelihood on the ``calib`` photos (scenes the
-   training never saw), and the confidence threshold is the lowest at which at most 1 in 200 confident
-   tiles is wrong, through the real reader, both on the ``calib`` photos and on rendered 1920×1080
-   tables (``--calibration-tables`` of each kind of ``vision.synth.bench_table``). Then the twin margin
-   (``fit_twin_margin``; ``--stage twin-margin`` fits it alone): the lead a reading needs over its
-   confusable twin (``vision.tiles.TWINS``) to be confident, grown while it costs at most 1 % of the
-   confident right readings on the same photos and tables.
+   training never saw) and on the rendered calibration tables, the softer of the two (a reader that
+   reads every calib tile right would get a temperature near 0 from the photos alone). The confidence
+   threshold is the lowest at which at most 1 in 200 confident tiles is wrong, through the real reader,
+   both on the ``calib`` photos and on rendered 1920×1080 tables (``--calibration-tables`` of each kind
+   of ``vision.synth.bench_table``). Then the twin margin (``fit_twin_margin``; ``--stage twin-margin``
+   fits it alone): the lead a reading needs over its confusable twin (``vision.tiles.TWINS``) to be
+   confident, grown while it costs at most 1 % of the confident right readings on the same photos and
+   tables.
 
 Data: the ``fit`` split of ``rummikub-tiles`` (polygon labels: each tile's four corners) plus tables
-rendered by ``vision.synth`` (with face-down tiles as negatives). ``calib`` sets temperature and
-threshold; ``val`` is never touched. Seeds are fixed; torch runs on ``--threads`` threads.
+rendered by ``vision.synth`` (with face-down tiles as negatives) and the fit photos' own tiles laid edge
+to edge in runs on plain light (or rendered) table tops (``lay_runs``: 30 % of the detector's samples,
+15 % of the classifier's), which the fit tables (dark wood, striped fabric, mostly loose tiles) lack;
+without them the detector took a tight run on a light table for one large tile. ``calib`` sets
+temperature and threshold; ``val`` is never touched. Seeds are fixed; torch runs on ``--threads``
+threads.
 """
 
 from __future__ import annotations
@@ -70,7 +76,8 @@ Trained by training/tiles.py on the "fit" split of a public photo set:
 - rummikub-tiles: Roboflow Universe "Rummikub v1" (workspace rummikue,
   universe.roboflow.com/rummikue/rummikub-nvypk-8cwem), via github.com/conner-replogle/rummikub-detector,
   licence CC BY 4.0 (creativecommons.org/licenses/by/4.0/)
-plus tables rendered by vision/synth.py. The models are derived from those photographs; keep this
+plus tables rendered by vision/synth.py and the fit photos' own tiles laid edge to edge in runs on
+rendered table tops (training.tiles.lay_runs). The models are derived from those photographs; keep this
 notice with them.
 """
 
@@ -173,6 +180,119 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
     return photos
 
 
+# ---------------------------------------------------------------- real tiles laid in tight runs
+
+BANK_W, BANK_H = 54, 72  # a real tile's face, cut upright from a fit photo (its labelled quadrilateral)
+RUN_SHARE = 0.3  # of the detector's samples: real tiles laid edge to edge on a light plain table
+RUN_CROP_SHARE = 0.15  # of the classifier's tile samples: a tile of such a run
+
+
+@dataclass
+class TileBank:
+    """The labelled tiles of the fit photos, each cut upright as it lies (its face, no margin): the stuff
+    of ``lay_runs``. Only the fit photos: ``calib`` and ``val`` are never cut."""
+
+    faces: np.ndarray  # (n, BANK_H, BANK_W, 3)
+    labels: np.ndarray  # (n,)
+
+
+def tile_bank(real: list[Photo]) -> TileBank:
+    faces, labels = [], []
+    for photo in real:
+        for tile in photo.tiles:
+            cx, cy, long_side, short_side, turn = geometry(tile.corners)
+            if short_side < 12:
+                continue
+            faces.append(cut(photo.image, (cx, cy), (short_side, long_side), turn, (BANK_W, BANK_H)))
+            labels.append(tile.label)
+    return TileBank(np.array(faces), np.array(labels))
+
+
+def plain_table(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A plain light table top (white, grey, grey-blue or beige) lit unevenly, with a little grain: the
+    kind of table the fit photos lack (their tables are dark wood and striped fabric)."""
+    w, h = size
+    base = rng.uniform(150, 245) + rng.uniform(-18, 18, 3)
+    if rng.random() < 0.5:
+        base = base + np.array((14, 4, -10)) * rng.uniform(0, 1.5)  # grey-blue
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 1.0 + 0.25 * (xs / w * rng.uniform(-1, 1) + ys / h * rng.uniform(-1, 1))
+    img = base.astype(np.float32)[None, None] * light[..., None]
+    img += rng.normal(0, rng.uniform(1, 5), (h, w, 1)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def lay_runs(
+    bank: TileBank, rng: np.random.Generator, size: tuple[int, int], long_side: float
+) -> tuple[np.ndarray, list[TileLabel]]:
+    """Real tiles from ``bank`` laid edge to edge in runs (2–7 tiles, a hairline apart, each row at its own
+    turn) on a plain light table (or the renderer's tables now and then), each tile with a side and a soft
+    shadow: what the fit photos do not show and the detector merged into one large tile."""
+    from vision.synth import BACKGROUNDS, table_background
+
+    w, h = size
+    if rng.random() < 0.75:
+        canvas = plain_table(size, rng).astype(np.float32)
+    else:
+        canvas = table_background(size, str(rng.choice(BACKGROUNDS)), rng).astype(np.float32)
+    short_side = long_side * rng.uniform(0.68, 0.8)
+    side = rng.uniform(0.02, 0.08) * long_side  # the tile's thickness seen a little from the side
+    side_turn = rng.uniform(0, 2 * math.pi)
+    tiles: list[TileLabel] = []
+    shadow = np.zeros((h, w), np.float32)
+    faces, rows = [], []
+    clear = (1.05 * long_side, 0.9 * short_side)  # centre to centre: another row's tile, this row's
+    for row in range(int(rng.integers(1, 4))):
+        count = int(rng.integers(2, 8))
+        turn = rng.uniform(-180, 180) if rng.random() < 0.8 else float(rng.choice([0.0, 90.0, 180.0]))
+        t = math.radians(turn)
+        along = np.array((math.cos(t), math.sin(t)))  # the tile's right
+        down = np.array((-math.sin(t), math.cos(t)))
+        step = short_side * rng.uniform(1.0, 1.06)
+        start = np.array((rng.uniform(0, w), rng.uniform(0, h))) - along * step * (count - 1) / 2
+        for k in range(count):
+            centre = start + along * step * k + down * rng.normal(0, 0.02 * long_side)
+            own = t + math.radians(rng.normal(0, 2.0))
+            a, d = np.array((math.cos(own), math.sin(own))), np.array((-math.sin(own), math.cos(own)))
+            corners = np.array(
+                [
+                    centre + sx * short_side / 2 * a + sy * long_side / 2 * d
+                    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+                ],
+                np.float32,
+            )
+            inset = 0.25 * short_side
+            inside = inset <= centre[0] < w - inset and inset <= centre[1] < h - inset
+            # Tiles of other rows keep clear of this one (tiles do not lie on each other).
+            if not inside or any(
+                math.dist(o.corners.mean(axis=0), centre) < clear[r == row]
+                for o, r in zip(tiles, rows, strict=True)
+            ):
+                continue
+            i = int(rng.integers(len(bank.labels)))
+            face = bank.faces[i] if rng.random() < 0.5 else bank.faces[i][::-1, ::-1]
+            tiles.append(TileLabel(corners, int(bank.labels[i])))
+            faces.append(face)
+            rows.append(row)
+    offset = side * np.array((math.cos(side_turn), math.sin(side_turn)), np.float32)
+    src = np.array([(0, 0), (BANK_W - 1, 0), (BANK_W - 1, BANK_H - 1)], np.float32)
+    for tile in tiles:
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(tile.corners + offset * 1.6).astype(np.int32), 255)
+        shadow = np.maximum(shadow, mask.astype(np.float32) / 255)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.06 * long_side))
+    canvas *= 1 - rng.uniform(0.15, 0.4) * shadow[..., None]
+    for tile, face in zip(tiles, faces, strict=True):
+        m = cv2.getAffineTransform(src, tile.corners[:3])
+        for shift, dim in ((offset, rng.uniform(0.6, 0.85)), (np.zeros(2, np.float32), 1.0)):
+            mm = m.copy()
+            mm[:, 2] += shift
+            warped = cv2.warpAffine(face, mm, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)
+            alpha = cv2.warpAffine(np.full((BANK_H, BANK_W), 1.0, np.float32), mm, (w, h))[..., None]
+            canvas = canvas * (1 - alpha) + warped * dim * alpha
+    return np.clip(canvas, 0, 255).astype(np.uint8), tiles
+
+
 # ---------------------------------------------------------------- detector
 
 
@@ -229,10 +349,16 @@ def _detector_targets(tiles: list[np.ndarray], out: int) -> tuple[np.ndarray, np
     return heat, reg, mask
 
 
-def train_detector(real: list[Photo], synthetic: list[Photo], steps: int, seed: int) -> nn.Module:
+def train_detector(
+    real: list[Photo], synthetic: list[Photo], steps: int, seed: int, bank: TileBank | None = None
+) -> nn.Module:
     out = 192
 
     def sample(rng: np.random.Generator) -> DetectorSample:
+        if bank is not None and rng.random() < RUN_SHARE:
+            img, laid = lay_runs(bank, rng, (out, out), rng.uniform(18, 64))
+            img = photometric(light(img, rng), rng, hue=False)
+            return (img, *_detector_targets([t.corners for t in laid], out))
         img, tiles = _detector_sample(_pick(real, synthetic, rng, 0.2), rng, out)
         return (img, *_detector_targets(tiles, out))
 
@@ -308,7 +434,13 @@ def _classifier_sample(
     hard: list[tuple[Photo, float, float, float, float, float]],
     none: int,
     rng: np.random.Generator,
+    bank: TileBank | None = None,
 ) -> tuple[np.ndarray, int]:
+    if bank is not None and rng.random() < RUN_CROP_SHARE:
+        canvas, laid = lay_runs(bank, rng, (256, 256), rng.uniform(40, 90))
+        if laid:
+            # A tile of a tight run, or (a fifth of the time) a crop straddling two of its tiles.
+            return _classifier_sample([Photo(canvas, laid)], [], [], none, rng)
     r = rng.random()
     if r < 0.06:
         # A tile cut a quarter turn off, as the reader's second look may cut it: not a tile.
@@ -374,11 +506,12 @@ def train_classifier(
     hard: list[tuple[Photo, float, float, float, float, float]],
     steps: int,
     seed: int,
+    bank: TileBank | None = None,
 ) -> nn.Module:
     classes = len(_labels())
     return fit_classifier(
         lambda: Classifier(classes),
-        lambda rng: _classifier_sample(real, synthetic, hard, classes - 1, rng),
+        lambda rng: _classifier_sample(real, synthetic, hard, classes - 1, rng, bank),
         steps,
         seed,
         batch=64,
@@ -413,25 +546,45 @@ def calibrate(data: Path, out: Path, tables: int, wrong_share: float = 1 / 200) 
     does not use), read by ``vision.tiles.read_tiles`` with the melds' say: the higher of the two."""
     from vision.evaluate import scored_tiles, threshold_for
     from vision.synth import TABLE_KINDS, bench_table
-    from vision.tiles import TileModels, read_tiles
+    from vision.tiles import LABELS, TileModels, read_tiles
 
     models = TileModels.load(out)
     none = len(models.classifier.labels) - 1
-    logits, labels = [], []
-    photos = load_photos(data, "calib")
-    for photo in photos:
-        dets = models.detect(photo.image)
-        crops = models.crops(photo.image, dets)
-        turns = (0, 2) if models.half_turns else (0,)
-        raw = models.classifier.turn_logits(crops, turns).mean(axis=0)
-        centres = [geometry(t.corners) for t in photo.tiles]
+    turns = (0, 2) if models.half_turns else (0,)
+
+    def logits_of(image: np.ndarray, tiles: list[TileLabel]) -> tuple[list[np.ndarray], list[int]]:
+        dets = models.detect(image)
+        raw = models.classifier.turn_logits(models.crops(image, dets), turns).mean(axis=0)
+        centres = [geometry(t.corners) for t in tiles]
         found = match_labels([(d.x, d.y) for d in dets], [(c[0], c[1], c[3]) for c in centres])
-        for row, j in zip(raw, found, strict=True):
-            logits.append(row)
-            labels.append(none if j is None else photo.tiles[j].label)
+        return list(raw), [none if j is None else tiles[j].label for j in found]
+
+    logits, labels = [], []
+    for photo in load_photos(data, "calib"):
+        rows, kinds = logits_of(photo.image, photo.tiles)
+        logits += rows
+        labels += kinds
     if not logits:
         raise SystemExit("calibration: the detector found nothing on the calib photos; train it longer")
-    temperature = fit_temperature(logits, labels)
+    table_logits, table_labels = [], []
+    for kind in TABLE_KINDS:
+        for n in range(tables):
+            frame, truth = bench_table(kind, n, CALIBRATION_SEED)
+            laid = [TileLabel(np.float32(t.corners), LABELS.index(str(t.tile))) for t in truth.tiles]
+            rows, kinds = logits_of(frame, laid)
+            table_logits += rows
+            table_labels += kinds
+    # The softer of the two fits: a reader that reads every calib tile right (as the detector of issue 32's
+    # second retrain does) would otherwise be given a temperature near 0 (every probability 0 or 1).
+    fitted = [fit_temperature(logits, labels)]
+    if table_logits:
+        fitted.append(fit_temperature(table_logits, table_labels))
+    temperature = max(fitted)
+    print(
+        "calibration: temperature on the calib photos / rendered tables: "
+        + " / ".join(f"{t:.3f}" for t in fitted),
+        flush=True,
+    )
     models.classifier.temperature = temperature
     # The melds' say depends on the threshold (a doubtful tile may be decided by its meld): read with a
     # provisional one, fit, and read again with the fitted one. The threshold is fitted without the twin
@@ -596,8 +749,8 @@ def _scored_rendered(observation: object, truth: object) -> list[tuple[float, bo
 def main(argv: list[str] | None = None) -> None:
     parser = arguments(
         __doc__,
-        detector_steps=2800,
-        classifier_steps=1500,
+        detector_steps=4500,
+        classifier_steps=5000,
         seed=13,
         synthetic=160,
         rendered="rendered tables",
@@ -614,6 +767,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--no-hard-negatives", action="store_true", help="train the classifier without the detector's misses"
+    )
+    parser.add_argument(
+        "--no-runs",
+        action="store_true",
+        help="train without real fit tiles laid in tight runs on plain light tables (lay_runs)",
     )
     args = parser.parse_args(argv)
     start = prepare(args)
@@ -650,9 +808,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.stage != "calibrate":
         real = load_photos(args.data, "fit")
         synthetic = synthetic_photos(args.synthetic, args.seed)
+        bank = None if args.no_runs else tile_bank(real)
         print(f"{len(real)} photos, {len(synthetic)} tables ({time.monotonic() - start:.0f} s)", flush=True)
     if args.stage in ("all", "detector"):
-        detector = train_detector(real, synthetic, args.detector_steps, args.seed)
+        detector = train_detector(real, synthetic, args.detector_steps, args.seed, bank)
         export(detector, torch.zeros(1, 3, 192, 256), args.out / "tiles_detector.onnx", dynamic=True)
     if args.stage in ("all", "classifier"):
         labels = _labels()
@@ -668,7 +827,7 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True
             )
-        classifier = train_classifier(real, synthetic, hard, args.classifier_steps, args.seed)
+        classifier = train_classifier(real, synthetic, hard, args.classifier_steps, args.seed, bank)
         export(
             classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False
         )

@@ -327,7 +327,9 @@ def doubt_misfits(tiles: Sequence[Any], threshold: float) -> list[Any]:
       classifier was, and the meld may decide it (``correct_melds``) where the line's other tiles do;
     * otherwise every confident tile one of whose other likely readings (``candidates``) alone makes the
       chain fit is listed as uncertain with its reading kept as its only candidate, so the players confirm it
-      (a black 7 in a blue run): the meld does not change a reading the classifier was sure of.
+      (a black 7 in a blue run): the meld does not change a reading the classifier was sure of;
+    * where no single tile does, two confident tiles that together, read otherwise (a likely reading or
+      turned over), make the chain fit are both listed so (``_misfit_pairs``).
 
     A chain that fits neither way is left as read, for the engine to refuse by name.
 
@@ -362,18 +364,51 @@ def doubt_misfits(tiles: Sequence[Any], threshold: float) -> list[Any]:
             out[chain[k]] = replace(seen, confidence=doubtful, candidates=candidates)
         if turned_over:
             continue
+        doubted = set()
         for k, i in enumerate(chain):
             seen = tiles[i]
             if seen.confidence < threshold:
                 continue  # already doubtful: its candidates stay, for the meld to decide
             others = [c for c, p in seen.candidates if c != seen.tile and p >= MISFIT_CANDIDATE]
             if any(_fits([*readings[:k], c, *readings[k + 1 :]]) for c in others):
-                doubtful = min(seen.confidence, 0.5 * threshold)
-                out[i] = replace(seen, confidence=doubtful, candidates=((seen.tile, seen.confidence),))
+                doubted.add(k)
+        if not doubted:
+            doubted = _misfit_pairs(tiles, chain, threshold)
+        for k in doubted:
+            seen = tiles[chain[k]]
+            doubtful = min(seen.confidence, 0.5 * threshold)
+            out[chain[k]] = replace(seen, confidence=doubtful, candidates=((seen.tile, seen.confidence),))
     return out
 
 
+def _misfit_pairs(tiles: Sequence[Any], chain: Sequence[int], threshold: float) -> set[int]:
+    """The confident tiles of a chain that fits neither as read nor with one tile read otherwise, but fits
+    with two of them read otherwise (each as one of its other likely readings or, for a 6 or 9, turned
+    over): an orange 9 and 12 read as 6 and 2 in one run under warm light. Longer chains than
+    ``MISFIT_PAIR_CHAIN`` are left as read (the pairs grow as the square of the chain)."""
+    if len(chain) > MISFIT_PAIR_CHAIN:
+        return set()
+    readings = [tiles[i].tile for i in chain]
+    options: list[list[Tile]] = []
+    for i in chain:
+        seen = tiles[i]
+        own = [c for c, p in seen.candidates if c != seen.tile and p >= MISFIT_CANDIDATE]
+        if not seen.tile.is_joker and seen.tile.number in HALF_TURN_TWIN and _twin(seen.tile) not in own:
+            own.append(_twin(seen.tile))
+        options.append(own if seen.confidence >= threshold else [])
+    found: set[int] = set()
+    for a, b in itertools.combinations(range(len(chain)), 2):
+        for x in options[a]:
+            for y in options[b]:
+                changed = list(readings)
+                changed[a], changed[b] = x, y
+                if _fits(changed):
+                    found.update((a, b))
+    return found
+
+
 MISFIT_CANDIDATE = 0.01  # a reading this likely that makes the tile's line fit puts the tile in doubt
+MISFIT_PAIR_CHAIN = 13  # the longest chain in which two tiles read otherwise are looked for together
 
 
 def _twin(tile: Tile) -> Tile:

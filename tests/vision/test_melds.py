@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -194,3 +194,19 @@ def test_a_group_of_nines_read_partly_as_sixes_is_doubted_whole() -> None:
     assert all(t.confidence < 0.8 for t in tiles)
     fixed = correct_melds(tiles, [(0, 1, 2, 3)], threshold=0.8)
     assert not any(t.corrected for t in fixed)  # 6s or 9s: the group cannot tell
+
+
+def test_two_confident_misfits_that_only_together_make_the_run_fit_are_both_doubted() -> None:
+    # An orange run O9 … O13 read O6 O10 O11 O2 O13 (warm light): neither tile alone makes it a run.
+    tiles = [_seen("O6", 0.9, ("O6", 0.9)), *_row("O10 O11"), _seen("O2", 0.9, ("O2", 0.85), ("O12", 0.05))]
+    tiles.append(_row("O13")[0])
+    for k, t in enumerate(tiles):
+        tiles[k] = SeenTile(
+            t.tile, (100.0 + SHORT * k, 80.0), (), LONG, SHORT, 0.0, t.confidence, t.candidates
+        )
+    doubted = doubt_misfits(tiles, threshold=0.8)
+    assert [t.confidence < 0.8 for t in doubted] == [True, False, False, True, False]
+    assert [str(c) for c, _ in doubted[3].candidates] == ["O2"]  # the players confirm it, the run does not
+    # Without a likely O12 the pair does not fit: the run is left to the engine.
+    tiles[3] = replace(tiles[3], candidates=((Tile.parse("O2"), 0.9),))
+    assert doubt_misfits(tiles, threshold=0.8) == tiles

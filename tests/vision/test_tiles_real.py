@@ -36,10 +36,9 @@ def _partition(groups: list[list[int]]) -> set[frozenset[int]]:
 
 
 # Where the reader misses a tile the grouping cannot be exact; each such photo is named here with why
-# (the shipped models: 20 of the 22 photos are grouped exactly).
+# (the shipped models: 21 of the 22 photos are grouped exactly).
 DETECTOR_MISSES = {
-    "melds-01.jpg": "the joker is not read",
-    "melds-12.jpg": "the joker is not read",
+    "melds-08.jpg": "the O4 of the group B4 K4 O4 is not found",
 }
 
 
@@ -72,18 +71,13 @@ def test_melds_on_hand_labelled_photos(record: dict) -> None:
 
 
 # Every val photo (scenes never trained or tuned on: vision.dataset) is read to exactly its labelled
-# multiset but these nine (10 of 19 with the shipped models); each names the reader's mistake. Every
+# multiset but these four (15 of 19 with the shipped models); each names the reader's mistake. Every
 # mistake left is a tile not read at all or read as unsure: no confident misreading.
 VAL_MISREAD = {
-    "rummy4-10_jpeg.rf.100d6e2f5f58ff6dec0f5b7ceead4e34.jpg": "J K5 R12 missed",
-    "rummy4-11_jpeg.rf.ad7b85ee217cb4d369ca80dca9fc269f.jpg": "R3 missed",
-    "rummy4-15_jpeg.rf.5417f5ee38d0dadef7cd3fa2c3c3468a.jpg": "K13 O11 missed",
-    "rummy4-2_jpeg.rf.c5c23e3fa2f1e4d9673a4011194bca7d.jpg": "O12 R12 missed",
-    "rummy4-4_jpeg.rf.fea40fb024b8ab8a5d18a3add4da42e7.jpg": "B9 B10 B11 B12 B13 missed",
-    "rummy4-5_jpeg.rf.c6461e6eb174a7f59293f0da9ab6fc68.jpg": "8 of 53 missed, B11 O4 read (unsure)",
-    "rummy4-7_jpeg.rf.f3e9fd643e22f66a973b6a5456a12424.jpg": "K10 missed",
-    "rummy4-8_jpeg.rf.a41b872cc57b444c67c09812cd8e2f58.jpg": "K9 K10 K11 missed",
-    "rummy4-9_jpeg.rf.4646cbedc7b450b73849ce835e182cda.jpg": "J K6 missed",
+    "rummy4-11_jpeg.rf.ad7b85ee217cb4d369ca80dca9fc269f.jpg": "R3 (cut by the photo's edge) missed",
+    "rummy4-14_jpeg.rf.bb66e57bf812a722a18ffe6f500c85e9.jpg": "an R1 read where none is labelled (unsure)",
+    "rummy4-15_jpeg.rf.5417f5ee38d0dadef7cd3fa2c3c3468a.jpg": "O11 (cut by the photo's edge) missed",
+    "rummy4-5_jpeg.rf.c6461e6eb174a7f59293f0da9ab6fc68.jpg": "B8 K5 (at the edge) missed, B2 as B1 (unsure)",
 }
 
 
@@ -115,21 +109,24 @@ def test_real_photos_read_exactly(item: Any) -> None:
     assert sorted(str(t.tile) for t in observation.tiles) == sorted(tile_name(n) for n in item.objects)
 
 
-def _turned(image: np.ndarray, angle: float) -> np.ndarray:
-    """The photo turned ``angle`` degrees about its centre, on a canvas large enough to keep every tile."""
+def _turned_photo(image: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo turned ``angle`` degrees about its centre, on a canvas large enough to keep every tile
+    (its border the photo mirrored), and the outline of the photo on that canvas."""
     h, w = image.shape[:2]
     d = int(math.hypot(h, w)) + 4
     top, left = (d - h) // 2, (d - w) // 2
     big = cv2.copyMakeBorder(image, top, d - h - top, left, d - w - left, cv2.BORDER_REFLECT)
     m = cv2.getRotationMatrix2D((d / 2, d / 2), angle, 1.0)
-    return cv2.warpAffine(big, m, (d, d), borderMode=cv2.BORDER_REFLECT)
+    corners = np.array([(left, top), (left + w, top), (left + w, top + h), (left, top + h)], np.float32)
+    outline = (corners @ m[:, :2].T + m[:, 2]).astype(np.float32).reshape(-1, 1, 2)
+    return cv2.warpAffine(big, m, (d, d), borderMode=cv2.BORDER_REFLECT), outline
 
 
 # Photos with sixes and nines, turned a quarter and a half turn: a 6 stays a 6 upside down (the maker's
 # mark at its foot says so). At odd turns (37°, -120°) these small crops are read worse; see the README.
 SIX_NINE = ["melds-00.jpg", "melds-06.jpg", "melds-14.jpg", "melds-19.jpg", "melds-21.jpg"]
-# Upside down, melds-21's O10 is read as an O9 (unsure; the shipped models).
-SIX_NINE_MISSES = {("melds-21.jpg", 180.0)}
+# With the shipped models every one is read right (the mirrored border aside, whose tiles are not counted).
+SIX_NINE_MISSES: set[tuple[str, float]] = set()
 
 
 def _six_nine(image: str, angle: float) -> object:
@@ -145,5 +142,8 @@ def test_six_and_nine_on_turned_photos(image: str, angle: float) -> None:
     expected = sorted(n for n in names if n[1:] in ("6", "9"))
     frame = cv2.imread(str(MELDS / image))
     assert frame is not None
-    observation = read_tiles(_turned(frame, angle))
-    assert sorted(str(t.tile) for t in observation.tiles if str(t.tile)[1:] in ("6", "9")) == expected
+    turned, inside = _turned_photo(frame, angle)
+    observation = read_tiles(turned)
+    # Only the tiles of the photo itself: the mirrored border around it shows mirrored tiles too.
+    seen = [t for t in observation.tiles if cv2.pointPolygonTest(inside, t.center, False) >= 0]
+    assert sorted(str(t.tile) for t in seen if str(t.tile)[1:] in ("6", "9")) == expected
