@@ -520,7 +520,11 @@ class KalookiTable(SimulatedTable):
         # The camera could not tell (unsure cards) or the device saw the table otherwise: the picker.
         log.info("simulated player: the camera's reading refused (%s); the picker", session.refusal.code)
         taken = len(session.history) - turn.seq
-        self.plan = list(turn.plan[taken:]) if taken <= 1 else [Discard(self.rng.choice(self._hand(turn)))]
+        own = list(session.history[turn.seq :]) == turn.plan[:taken]  # what was entered is the plan's start
+        if taken <= 1 or own:  # the rest of the turn's plan (a released joker still to lay, say)
+            self.plan = list(turn.plan[taken:])
+        else:
+            self.plan = [Discard(self.rng.choice(self._hand(turn)))]
         self.plan_seq = session.seq
         self._refusal = session.refusal
         turn.step = "picker"
