@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import math
 import os
 import sys
 import time
@@ -34,6 +33,7 @@ import numpy as np
 
 from vision.cards import CardModels, default_models, read_cards
 from vision.cards_synth import CardTableTruth, bench_card_table
+from vision.evaluate import pair_in_place
 
 PHOTO_BUDGET_MS = 60.0
 TABLE_BUDGET_MS = 150.0
@@ -208,17 +208,16 @@ def score_tables(tables: list[tuple[np.ndarray, CardTableTruth]]) -> str:
         true += len(cards)
         read += len(observation.cards)
         hits += sum((Counter(c.label for c in cards) & Counter(c.label for c in observation.cards)).values())
-        unused = set(range(len(observation.cards)))
-        for c in sorted(cards, key=lambda c: min(c.box[2] - c.box[0], c.box[3] - c.box[1])):
-            x0, y0, x1, y1 = c.box
-            reach = 0.5 * min(x1 - x0, y1 - y0)
-            near = [i for i in unused if math.dist(observation.cards[i].center, c.box_center) < reach]
-            if not near:
+        ordered = sorted(cards, key=lambda c: min(c.box[2] - c.box[0], c.box[3] - c.box[1]))
+        wanted = [
+            (c.label, c.box_center, 0.5 * min(c.box[2] - c.box[0], c.box[3] - c.box[1])) for c in ordered
+        ]
+        seen_cards = observation.cards
+        pairs, unused = pair_in_place(wanted, [s.center for s in seen_cards], [s.label for s in seen_cards])
+        for c, best in zip(ordered, pairs, strict=True):
+            if best is None:
                 continue
-            same = [i for i in near if observation.cards[i].label == c.label]
-            best = min(same or near, key=lambda i: math.dist(observation.cards[i].center, c.box_center))
-            unused.discard(best)
-            seen = observation.cards[best]
+            seen = seen_cards[best]
             if best not in observation.uncertain:
                 sure += 1
                 sure_right += int(seen.label == c.label)

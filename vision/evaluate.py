@@ -601,22 +601,36 @@ def card_matches(
     >>> card_matches(item, seen)[0][0][1], card_matches(item, seen)[1]
     (1, {0})
     """
-    unused = set(range(len(observation.cards)))
-    matches: list[tuple[LabelledBox, int | None]] = []
-    for box in sorted(item.boxes, key=lambda b: min(b.w, b.h)):
-        reach = 0.5 * min(box.w, box.h)
-        name = card_name(box.name or str(box.cls))
+    boxes = sorted(item.boxes, key=lambda b: min(b.w, b.h))
+    wanted = [(card_name(b.name or str(b.cls)), (b.cx, b.cy), 0.5 * min(b.w, b.h)) for b in boxes]
+    cards = observation.cards
+    best, unused = pair_in_place(wanted, [c.center for c in cards], [str(c.card) for c in cards])
+    return list(zip(boxes, best, strict=True)), unused
 
-        def away(i: int, box: LabelledBox = box) -> float:
-            return math.dist(observation.cards[i].center, (box.cx, box.cy))
+
+def pair_in_place(
+    wanted: Sequence[tuple[str, tuple[float, float], float]],
+    centres: Sequence[tuple[float, float]],
+    names: Sequence[str],
+) -> tuple[list[int | None], set[int]]:
+    """Each card ``wanted`` (its name, the centre of its place, the reach of that place), in the order
+    given, paired with the nearest card read *as itself* in its place, else the nearest card read there
+    (the cards read by ``centres`` and ``names``); and the cards read that none took. The pairing of
+    :func:`card_matches` and of ``bench/cards_read.py``'s rendered tables."""
+    unused = set(range(len(centres)))
+    out: list[int | None] = []
+    for name, centre, reach in wanted:
+
+        def away(i: int, centre: tuple[float, float] = centre) -> float:
+            return math.dist(centres[i], centre)
 
         near = [i for i in unused if away(i) < reach]
-        same = [i for i in near if str(observation.cards[i].card) == name]
+        same = [i for i in near if names[i] == name]
         best = min(same or near, key=away, default=None)
         if best is not None:
             unused.remove(best)
-        matches.append((box, best))
-    return matches, unused
+        out.append(best)
+    return out, unused
 
 
 def scored_cards(item: LabelledImage, observation: Any) -> tuple[list[tuple[float, bool]], int]:
