@@ -702,6 +702,65 @@ def real_index_patches(
     return out
 
 
+SELF_FAR = 0.15  # an index on no labelled card this share of a card's height off every card is the table
+
+
+def self_index_patches(
+    data: Path, models_folder: Path, split: str = "fit"
+) -> list[tuple[np.ndarray, int, int, str]]:
+    """Index patches of real photos labelled by self-training, as ``(patch, rank, suit, session)``: every
+    peak the index detector of ``models_folder`` finds, read by its index classifier, and kept
+
+    - as its card's rank where a labelled card whose box holds it is of the rank it reads (an index at
+      its card's corner, or a pip of that card read as its rank: either says that card);
+    - as "not an index" where neither of its two likeliest ranks is a rank of a card of the photo (a
+      pip, a picture or the table read as an index: nothing it could be an index of), or where it lies
+      on no card, away from every card;
+    - and not at all otherwise (an index of a card holding it read as another rank, a 6 as a 9, or an index
+      of a neighbour on a card's box: which card it shows is not known).
+
+    ``real_index_patches`` gave every peak inside a card's box that card's rank: the indices of the
+    neighbours overlapping that box and the pips read as another card taught the wrong rank."""
+    from vision.cards import CardModels
+    from vision.dataset import scene_of
+
+    models = CardModels.load(models_folder)
+    assert models.index is not None
+    out: list[tuple[np.ndarray, int, int, str]] = []
+    for item in load_folder(data / DATASET, split):  # type: ignore[arg-type]
+        image = cv2.imread(str(item.path))
+        dets = models.detect(image)
+        if not dets:
+            continue
+        session = scene_of(item.path.name) or item.path.name
+        card_height = float(np.median([max(d.width, d.height) for d in dets])) / 1.1
+        labels = [(b, *_classes(b.name)) for b in item.boxes]
+        photo_ranks = {rank for _, rank, _ in labels}
+        for r in models.index.read(image, card_height):
+            holding = []
+            for b, rank, suit in labels:
+                pad = 0.04 * max(b.w, b.h)
+                if abs(r.x - b.cx) <= b.w / 2 + pad and abs(r.y - b.cy) <= b.h / 2 + pad:
+                    holding.append((rank, suit))
+            order = np.argsort(r.rank_p[:INDEX_NONE])[::-1]
+            first, second = int(order[0]), int(order[1])
+            patch = index_patch(image, r.x, r.y, r.angle, r.card_height)
+            agree = [(rank, suit) for rank, suit in holding if rank == first]
+            if agree:
+                out.append((patch, agree[0][0], agree[0][1], session))
+            elif not holding:
+                far = all(
+                    abs(r.x - b.cx) > b.w / 2 + SELF_FAR * card_height
+                    or abs(r.y - b.cy) > b.h / 2 + SELF_FAR * card_height
+                    for b, _, _ in labels
+                )
+                if far:
+                    out.append((patch, INDEX_NONE, -1, session))
+            elif first not in photo_ranks and second not in photo_ranks:
+                out.append((patch, INDEX_NONE, -1, session))
+    return out
+
+
 def _grey(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
@@ -1069,6 +1128,11 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="a models folder whose index reader harvests the fit photos' index patches (rank only)",
     )
+    parser.add_argument(
+        "--self-train",
+        action="store_true",
+        help="label --real-index's harvest by self-training (self_index_patches) instead of by box",
+    )
     parser.add_argument("--crop", type=int, default=CROP, help="the classifier's crop side (px)")
     parser.add_argument(
         "--synthetic-classifier",
@@ -1154,9 +1218,14 @@ def main(argv: list[str] | None = None) -> None:
             net = train_index_detector(tables, args.index_detector_steps, args.seed)
             export(net, torch.zeros(1, 3, 192, 256), args.out / "cards_index_detector.onnx", dynamic=True)
         else:
-            real_patches = real_index_patches(args.data, args.real_index) if args.real_index else None
+            harvest = self_index_patches if args.self_train else real_index_patches
+            real_patches = harvest(args.data, args.real_index) if args.real_index else None
             if real_patches:
-                print(f"{len(real_patches)} real index patches (rank only, grey)", flush=True)
+                none = sum(1 for p in real_patches if p[1] == INDEX_NONE)
+                print(
+                    f"{len(real_patches)} real index patches (rank only, grey), {none} not an index",
+                    flush=True,
+                )
             net = train_index_classifier(tables, args.index_classifier_steps, args.seed, real_patches)
             export(net, torch.zeros(1, 3, PATCH[1], PATCH[0]), args.out / "cards_index.onnx", dynamic=False)
         config.setdefault("index", dict(INDEX_CONFIG))

@@ -15,6 +15,7 @@ from vision.cards import (
     SUITS,
     CardDetection,
     IndexReading,
+    a_pip_alone,
     combine_indices,
     explain_away,
     merge_twins,
@@ -199,3 +200,13 @@ def test_a_sure_index_of_another_rank_on_a_card_s_box_is_a_stray() -> None:
     six = _reading("6D", 0.95, x=100, y=200, angle=180)
     unsure = _reading("KD", 0.6, x=220, y=110)
     assert stray_indices([[*nine, six, unsure]]) == ([[*nine, six, unsure]], [])
+
+
+def test_a_card_found_by_one_unsure_index_alone_is_no_card() -> None:
+    # A pip read as an index: one index, unsure of its rank.
+    assert a_pip_alone([_reading("3C", 0.4)], combine_indices([_reading("3C", 0.4)])[1])
+    # One index read surely (a strip of a tight fan shows one index) is a card.
+    assert not a_pip_alone([_reading("3C", 0.95)], combine_indices([_reading("3C", 0.95)])[1])
+    # Two indices are never a pip alone, however unsure.
+    two = [_reading("3C", 0.4), _reading("3C", 0.4, x=50.0, y=120.0, angle=180.0)]
+    assert not a_pip_alone(two, combine_indices(two)[1])
