@@ -17,7 +17,9 @@ only draw and discard apart from the ones that lay, build or release a joker, th
 - ``reader``: through the camera path with the shipped card reader reading the synthetic camera's
   frames (1280×720) in the vision worker, frame by frame; where it is unsure the players pick the cards
   it could not read, one at a time (``--reader-games N``, default 2: each reading costs about a tenth of
-  a second or more).
+  a second or more). Counted beside the taps: the cards picked in corrections, the refusals by rule,
+  and the **accepted misreads** (a card read with confidence as another and accepted by the rules; the
+  simulated table goes on from the device's record, ``KalookiTable.misreads``).
 
 Frame time at 800×480 (or WxH): the Zatre table mid-game with a card pending (the board view) and the
 pad (the sheets view); every Kalooki screen of a 4-player game played by the simulated players (the
@@ -159,7 +161,7 @@ def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker", unsure
     plain: list[int] = []
     laying: list[int] = []
     refusals: Counter[str] = Counter()
-    mistakes = reads = corrected = 0
+    mistakes = reads = corrected = misreads = finished = 0
     KalookiTable.mode = "picker" if mode == "picker" else "camera"
     KalookiTable.unsure_share = unsure if mode == "stand-in" else 0.0
     for game in range(games):
@@ -187,14 +189,19 @@ def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker", unsure
         if vision is not None:
             vision.stop()
         table, session = sim.table, app.session
-        assert isinstance(table, KalookiTable) and isinstance(session, KalookiSession) and session.finished
+        assert isinstance(table, KalookiTable) and isinstance(session, KalookiSession)
+        mistakes += table.mistakes
+        corrected += table.corrected
+        misreads += table.misreads
+        app.journal.close()
+        if not session.finished:  # counted apart: its turns are not all played
+            print(f"  game {game} not finished in 40000 frames ({session.seq} actions)")
+            continue
+        finished += 1
         turns = turns_laid(session.history)
         assert len(turns) == len(table.taps), (len(turns), len(table.taps))
         for taps, laid in zip(table.taps, turns, strict=True):
             (laying if laid else plain).append(taps)
-        mistakes += table.mistakes
-        corrected += table.corrected
-        app.journal.close()
     KalookiTable.mode = "camera"
     KalookiTable.unsure_share = 0.0
     every = plain + laying
@@ -206,7 +213,7 @@ def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker", unsure
         "reader": "through the camera path, the shipped card reader on the synthetic frames",
     }[mode]
     print(
-        f"Kalooki, {how}: {games} autoplayed 2-player games of 2 deals,"
+        f"Kalooki, {how}: {games} autoplayed 2-player games of 2 deals ({finished} finished),"
         f" {len(every)} turns (+ the seat button)"
     )
     print(f"  taps per turn          median {median(every):.0f}   min {min(every)}   max {max(every)}")
@@ -220,7 +227,8 @@ def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker", unsure
     if mode != "picker":
         seen = ", ".join(f"{code} {n}" for code, n in refusals.most_common())
         print(
-            f"  mistakes made {mistakes}; cards picked in corrections {corrected}; refusals: {seen or 'none'}"
+            f"  mistakes made {mistakes}; cards picked in corrections {corrected};"
+            f" accepted misreads {misreads}; refusals: {seen or 'none'}"
             + (f"; frames through the vision worker {reads}" if reads else "")
         )
 

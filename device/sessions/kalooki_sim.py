@@ -1,10 +1,15 @@
 """Kalooki's simulated table: simulated players who hold real hands, lay real cards on a table the camera
 films, and fall back to the card picker where the camera cannot tell.
 
-The device referees (hands are counts), so the table keeps the cards itself: a full-information shadow
-of the same game (``mode="full"``, the same seed) deals and holds the hands, and the players choose
-their turns on it with the engine's random legal player (``rules.kalooki.auto.random_turn``); whatever
-the device recorded is played on the shadow too, so both see the same table.
+The device referees (hands are counts), so the table keeps the cards itself: a full-information shadow of
+the same game (``mode="full"``, the same seed) deals and holds the hands, and the players choose their
+turns on it with the engine's random legal player (``rules.kalooki.auto.random_turn``); whatever the
+device recorded is played on the shadow too, so both see the same table. Where the device accepted a card
+the player does not hold (the reader read a card as another with confidence and the rules could not
+refuse it: an **accepted misread**), the game goes on from the device's record: the shadow gives the
+player that card for the one he laid (or, for a card seen that is not there, one of his hand), the table
+is laid again as the device has it, and :attr:`KalookiTable.misreads` counts it
+(``bench/card_tables.py``).
 
 **Through the camera** (:attr:`KalookiTable.mode` ``"camera"``, the default): what lies on the table
 (:class:`Lying`: the melds as accepted and laid this turn, the discard pile, the stock) is filmed by the
@@ -36,8 +41,9 @@ from __future__ import annotations
 import logging
 import math
 import random
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
 import numpy as np
@@ -115,6 +121,18 @@ def stand_in(card: Card, rng: random.Random) -> tuple[Card, float, tuple[tuple[C
     if rng.random() < 0.8:
         return twin, confidence, ((twin, confidence), (card, round(rng.uniform(0.2, 0.4), 3)))
     return twin, confidence, ((twin, confidence), (other, round(1 - confidence, 3)))
+
+
+def _cards_named(act: object) -> tuple[Card, ...]:
+    """The cards an action of the turn takes from the hand (a lay-down's, a build's, the naturals that
+    release a joker, the discard)."""
+    if isinstance(act, LayDown):
+        return tuple(c for meld in act.melds for c in meld)
+    if isinstance(act, Build | ReleaseJoker):
+        return tuple(act.cards)
+    if isinstance(act, Discard):
+        return (act.card,)
+    return ()
 
 
 def turns_laid(history: Iterable[Action]) -> list[bool]:
@@ -213,6 +231,7 @@ class KalookiTable(SimulatedTable):
         self.turn_taps = 0
         self.taps: list[int] = []
         self.mistakes = 0  # mistakes made (camera mode; the tests count them)
+        self.misreads = 0  # accepted misreads: cards the device accepted as other than they are
         self.turn: Turn | None = None  # the turn being played by camera
         self.lying: Lying | None = None  # what lies on the table this turn (None: as the shadow's deal)
         self.look = rng.randrange(1000)  # the deck's look and the light in the pictures
@@ -283,11 +302,71 @@ class KalookiTable(SimulatedTable):
             self.synced += 1
             if isinstance(act, TurnUp | RevealHand | HandPoints):
                 continue  # the shadow deals and knows its hands
-            after = self.shadow.deal.apply(act)
+            try:
+                after = self.shadow.deal.apply(act)
+            except IllegalAction as exc:
+                if exc.code != "not_in_hand":
+                    raise
+                # The device accepted a card the player does not hold: an accepted misread.
+                self.shadow = replace(self.shadow, deal=self._misread(self.shadow.deal, act))
+                after = self.shadow.deal.apply(act)
             if after.result is not None:
                 self.ended = after
                 self.lying = None  # the deal is over: its cards are gathered, the next one dealt
             self.shadow = self.shadow.apply(act)
+
+    def _misread(self, deal: Deal, act: Action) -> Deal:
+        """The shadow's ``deal`` made to hold what the device accepted: ``act`` names cards the player
+        to move does not hold (the reader read a card he laid as another, with confidence, and the
+        rules could not refuse it: an **accepted misread**). The game goes on from the device's record,
+        as at a table where nobody noticed: each card named and not held comes into his hand from where
+        the shadow has it unseen (the stock or another player's hand), in exchange for the card he laid
+        for it (the card of his plan's counterpart of ``act`` that ``act`` does not name: the one misread;
+        where the plan has none — the reader saw a card that is not there — a card of his hand that
+        neither ``act`` nor his plan names: the device counts one card fewer in his hand), and the
+        table is laid again as the device has it. Counted in :attr:`misreads`."""
+        seat = deal.turn
+        assert deal.hands is not None
+        hands = [list(h) for h in deal.hands]
+        stock = list(deal.stock)
+        named = Counter(_cards_named(act))
+        # The cards he laid for ``act`` (its counterpart in his turn's plan) that it does not name.
+        planned = [*(self.turn.plan if self.turn is not None and self.turn.seat == seat else ()), *self.plan]
+        like = (
+            p for p in planned if type(p) is type(act) and getattr(p, "meld", 0) == getattr(act, "meld", 0)
+        )
+        mine = next(like, None)
+        laid = Counter(_cards_named(mine)) - named
+        keep = Counter(c for p in planned for c in _cards_named(p))  # what his plan lays: not given
+        for card in (named - Counter(hands[seat])).elements():
+            spare = Counter(hands[seat]) - named
+            pool = list((laid & spare) or (spare - keep) or spare)
+            if not pool:
+                raise IllegalAction("not_in_hand", f"{card}: player {seat} has no card to give for it")
+            given = min(pool, key=lambda c: (c.rank != card.rank, c.suit != card.suit, c.sort_key()))
+            if card in stock:
+                stock[stock.index(card)] = given
+            else:
+                other = next((s for s, h in enumerate(hands) if s != seat and card in h), None)
+                if other is None:
+                    raise IllegalAction("not_in_hand", f"{card} is not unseen anywhere (the stock, a hand)")
+                hands[other].remove(card)
+                hands[other].append(given)
+            hands[seat].remove(given)
+            hands[seat].append(card)
+            laid[given] -= 1
+            self.misreads += 1
+            log.warning(
+                "simulated table: accepted misread: the device has %s where the player's %s is (%s; plan %s)",
+                card,
+                given,
+                act,
+                planned,
+            )
+        self.lying = None  # the table laid again as the device has it
+        return replace(
+            deal, hands=tuple(tuple(sorted(h, key=Card.sort_key)) for h in hands), stock=tuple(stock)
+        )
 
     # --- what lies on the table ----------------------------------------------------------------------
 

@@ -23,13 +23,14 @@ from device.app import App
 from device.camera_view import CameraView, view_items
 from device.events import ButtonEvent, Seen
 from device.export import to_json
-from device.sessions.kalooki import CARD_READER, KalookiSession
+from device.sessions.kalooki import CARD_READER, KalookiSession, ReadingTable
 from device.sessions.kalooki_sim import KalookiTable, Lying, laid_out, turns_laid
 from device.simulator import Simulator
 from rules.kalooki import Card, Session, parse_cards
 from tests.device.helpers import check_layout, tap
 from vision.calibration import Calibration
-from vision.card_zones import CardTableReading, read_card_table, with_card_zones
+from vision.card_zones import CardTableReading, ZonedCard, read_card_table, with_card_zones
+from vision.cards import SeenCard
 
 
 def play_until_finished(app: App, sim: Simulator, clock, frames: int, each=None) -> collections.Counter[str]:
@@ -117,6 +118,84 @@ def test_whole_games_with_a_reader_unsure_of_a_fifth_of_the_cards(make_app, cloc
     assert isinstance(session, KalookiSession)
     laying = [t for t, laid in zip(table.taps, turns_laid(session.history), strict=True) if laid]
     assert laying and statistics.median(laying) <= 4
+
+
+def misreading(table: KalookiTable, kind: str):
+    """``table``'s answers to the readings (no camera), one of them misread with confidence the way the
+    rules cannot refuse: ``discard`` — the discard pile's top read as a card its player does not hold;
+    ``joker`` — the middle card of a meld laid this turn read as a joker (he holds none)."""
+    answer = table._read
+    done: list[tuple[Card, Card]] = []  # the card read, the card lying there
+
+    def read(lying: Lying) -> CardTableReading:
+        reading = answer(lying)
+        session = table.host.session
+        if done or not isinstance(session, KalookiSession) or not isinstance(session.stage, ReadingTable):
+            return reading  # the readings a press asks for
+        assert table.shadow is not None
+        deal = table.shadow.deal
+        hand = deal.hand(deal.turn)
+        shown = collections.Counter(deal.table_cards()) + collections.Counter(deal.discards)
+        cards = list(reading.cards)
+        if kind == "discard" and reading.discard and reading.discard_top != deal.discard_top:
+            i = reading.discard[0]
+            others = {c for seat, h in enumerate(deal.hands or ()) if seat != deal.turn for c in h}
+            wrong = min(c for c in others if c not in hand and not c.is_joker and shown[c] == 0)
+        elif kind == "joker" and len(reading.melds) > len(deal.table) and Card.parse("JOKER") not in hand:
+            meld = reading.melds[-1]
+            i, wrong = meld[len(meld) // 2], Card.parse("JOKER")
+            if shown[wrong]:
+                return reading
+        else:
+            return reading
+        seen = cards[i].seen
+        cards[i] = ZonedCard(SeenCard(wrong, seen.center, seen.box, 0.0, 1.0), cards[i].zone)
+        done.append((wrong, seen.card))
+        return CardTableReading(
+            tuple(cards), reading.melds, reading.loose, reading.discard, reading.uncertain, reading.stock
+        )
+
+    table._read = read  # type: ignore[method-assign]
+    return done
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("discard", 0), ("joker", 2)])
+def test_an_accepted_misread_is_the_device_s_record_and_the_game_goes_on(
+    make_app, clock, caplog, kind: str, seed: int
+) -> None:
+    """A card read with confidence as another that the rules accept (the player holds no such card)
+    is an accepted misread: the simulated table lays the table again as the device recorded it (the
+    player gave the card he laid for the card the device has: the shadow stays the device's game),
+    counts it, and the game finishes and replays."""
+    app = make_app()
+    sim = Simulator(app, seed=seed, autoplay="kalooki")
+    sim.poll()
+    table = sim.table
+    assert isinstance(table, KalookiTable)
+    done = misreading(table, kind)
+    caplog.set_level("WARNING", "device.sessions.kalooki_sim")
+
+    def same() -> None:
+        session = app.session
+        if isinstance(session, KalookiSession) and table.shadow is not None and done and not session.finished:
+            table._sync(session)
+            if session.phase in ("draw", "play"):  # the shadow deals a new deal before its card is read
+                assert table.shadow.deal.table == session.deal.table
+                assert table.shadow.deal.discards == session.deal.discards
+
+    play_until_finished(app, sim, clock, 20000, each=same)
+    replays(app)
+    assert len(done) == 1 and table.misreads == 1
+    wrong, lying = done[0]
+    assert f"the device has {wrong} where the player's {lying} is" in caplog.text  # the card misread given
+    session = app.session
+    assert isinstance(session, KalookiSession)
+    assert any(wrong in _named(a) for a in session.history)  # the device recorded the card read
+
+
+def _named(act: rules.Action) -> list[Card]:
+    melds = getattr(act, "melds", ())
+    return [c for m in melds for c in m] + list(getattr(act, "cards", ())) + [getattr(act, "card", None)]
 
 
 def test_key_m_lays_a_turn_of_the_player_to_move_for_the_camera(make_app, clock) -> None:
