@@ -38,16 +38,17 @@ deal calls for (:meth:`KalookiSession.settled`).
 **By camera** (issue 30): the game reads with the card reader (:data:`CARD_READER`: the cards sorted by
 the calibration's stock and discard zones, ``vision.card_zones``). While the camera is there, a seat
 press with nothing picked asks it for the table (:class:`ReadingTable`; a press nothing will answer stays
-the picker's); the table seen is compared with the
-one accepted (``device.sessions.kalooki_camera.plan_turn``) and each action it explains is submitted in
-turn (the draw as the discard pile's zone showed it, the lay-down, builds, releases, the discard). The
-engine refuses what breaks a rule, by name; a table no action explains is refused with what to put back
-(a table with fewer cards than the accepted one at once, whatever its unsure cards are). Unsure cards
-lying where cards of the accepted table lie are those cards (``kalooki_camera.table_prior``); the others
-are refused (``cards_unsure``) and corrected one at a time on the picker (:class:`Correcting`), the
-reading then judged with them and each entry journaled beside the action — or straightened and the seat
-button pressed again. The picker stays the way to play without a camera. The move timer (off by default)
-warns; when it runs out the device says so and forces nothing — it cannot know a player's hand.
+the picker's); the table seen is compared with the one accepted
+(``device.sessions.kalooki_camera.plan_turn``) and the actions it explains are judged whole: each is
+checked, then all are submitted in turn (the draw as the discard pile's zone showed it, the lay-down,
+builds, releases, the discard). The engine refuses what breaks a rule, by name, and then none of the
+reading's actions is entered (the draw stands); a table no action explains is refused with what to put
+back (a table with fewer cards than the accepted one at once, whatever its unsure cards are). Unsure
+cards lying where cards of the accepted table lie are those cards (``kalooki_camera.table_prior``); the
+others are refused (``cards_unsure``) and corrected one at a time on the picker (:class:`Correcting`),
+the reading then judged with them and each entry journaled beside the action — or straightened and the
+seat button pressed again. The picker stays the way to play without a camera. The move timer (off by
+default) warns; when it runs out the device says so and forces nothing — it cannot know a player's hand.
 """
 
 from __future__ import annotations
@@ -61,11 +62,12 @@ from typing import TYPE_CHECKING, ClassVar, Literal, cast, get_args
 from device.camera_view import GameReader
 from device.events import Seen, TimerSignal
 from device.journal import Journal, ReadingFix
-from device.session import GameSession, SessionArgs, register_session
+from device.session import GameSession, Refusal, SessionArgs, register_session
 from device.sessions.kalooki_camera import (
     CardTable,
     Corrected,
     Placed,
+    PlannedAction,
     TableMismatch,
     candidates_of,
     card_of,
@@ -839,6 +841,12 @@ def _refused(
     return stage
 
 
+def _outline(table: CardTable, planned: PlannedAction) -> tuple[int, ...]:
+    """The cards of ``table`` to outline for a refused action of a reading: its seen melds' (none for
+    the discard)."""
+    return tuple(i for j in planned.seen for i in _meld_items(table, j))
+
+
 def _meld_items(table: CardTable, j: int) -> tuple[int, ...]:
     """The card indices of the ``j``-th meld of ``table.cards_on_table()`` (its melds, then each loose
     card as a meld of its own) in the reading."""
@@ -994,8 +1002,12 @@ class KalookiSession(GameSession):
     def judge(
         self, back: KalookiStage, table: CardTable, correction: Correction | None = None
     ) -> KalookiStage | None:
-        """The table read at a press: each action that explains it submitted in turn (the state after
-        the last one accepted is the rules', :meth:`acted`); a refusal keeps what was seen, outlined.
+        """The table read at a press: the actions that explain it, judged whole — each checked by the
+        rules before any is entered, then entered in turn (the state after the last is the rules',
+        :meth:`acted`); a refusal names the first action's rule that breaks, keeps what was seen (that
+        action's meld outlined) and enters none of them, so the table stays as last accepted. The draw
+        the reading shows is entered first and stands (it cannot be undone at the table). A reading of
+        legal actions without a discard enters them and asks for the discard (``pick_one_card``).
 
         The unsure cards the accepted table decides are taken so (:func:`table_prior`: where its cards
         lay at the last press judged whole, :attr:`placed`, else by the melds' rows); where others
@@ -1076,10 +1088,19 @@ class KalookiSession(GameSession):
         if not plan.actions:
             self.refuse("pick_one_card", "no change seen: discard a card to end your turn")
             return self.current_stage()
+        # The turn as read is judged whole: every action is checked before any is entered, so a refusal
+        # (by its rule) keeps the table as last accepted, not a part of what the player laid.
+        state = self.state
         for planned in plan.actions:
-            if not enter(planned.action):
-                outline = tuple(i for j in planned.seen for i in _meld_items(seen, j))
-                return _refused(self.current_stage(), seen, outline, "rule", correction)
+            try:
+                state = state.apply(planned.action)
+            except IllegalAction as exc:
+                self.refusal = Refusal.of(exc, self.timer.now(), self.rule_key(exc.code, exc.details))
+                log.info("refused %s (the reading's turn, nothing entered): %s", planned.action, exc)
+                return _refused(self.current_stage(), seen, _outline(seen, planned), "rule", correction)
+        for planned in plan.actions:
+            if not enter(planned.action):  # checked above: the rules do not change between the two
+                return _refused(self.current_stage(), seen, _outline(seen, planned), "rule", correction)
         if not plan.discards:
             self.refuse("pick_one_card", "no discard seen: put a card on the discard pile, or pick it")
         self.placed = placed_cards(seen, self.deal.table)

@@ -465,3 +465,46 @@ def test_resume_mid_turn_comes_back_in_the_state_the_deal_calls_for(session: Kal
     resumed = KalookiSession.resume(session.journal, session.journal.game(session.game_id), MoveTimer(0))
     assert isinstance(resumed, KalookiSession) and isinstance(resumed.stage, Playing)
     assert resumed.deal == session.deal and resumed.picker.cards == []
+
+
+def test_a_reading_s_turn_is_judged_whole_a_refused_discard_keeps_the_release_out(
+    session: KalookiSession,
+) -> None:
+    """Seat 1 opens, releases the joker of seat 0's set with the two missing nines and discards without
+    laying the joker: the discard breaks a rule (``joker_not_laid``), so nothing of the reading is
+    entered — not the opening, not the release — and the table stays as last accepted; the draw
+    stands. Laid right (the joker built on the run), the same press is accepted whole."""
+    press(session, 0, Table([], Card.parse("2C")))
+    opening = [cards("10H JH QH KH"), cards("9S 9C JOKER")]
+    press(session, 0, Table(opening, Card.parse("4D")))
+    assert session.refusal is None and session.deal.turn == 1
+    accepted = session.deal.table
+    laid = [cards("10H JH QH KH"), cards("9S 9C 9H 9D"), cards("KS KD KC"), cards("QS QD QC")]
+    press(session, 1, Table(laid, Card.parse("8S")))
+    assert session.refusal is not None and session.refusal.code == "joker_not_laid"
+    assert session.deal.table == accepted and session.deal.discard_top == Card.parse("4D")
+    assert [type(a).__name__ for a in session.history[-2:]] == ["Discard", "DrawStock"]  # the draw stands
+    stage = session.stage
+    assert isinstance(stage, Playing) and stage.refused is not None and stage.refused.reason == "rule"
+    laid[0] = cards("10H JH QH KH JOKER")
+    press(session, 1, Table(laid, Card.parse("8S")))
+    assert session.refusal is None and session.deal.turn == 0
+    kinds = [type(a).__name__ for a in session.history[-4:]]
+    assert kinds == ["LayDown", "ReleaseJoker", "Build", "Discard"], kinds
+
+
+def test_a_legal_opening_is_not_entered_when_a_build_of_the_same_reading_is_refused(
+    session: KalookiSession,
+) -> None:
+    """A lay-down worth enough and a card no meld takes on the accepted set, in one reading: the build
+    is refused by its rule with its meld outlined, and the opening is not entered either."""
+    press(session, 0, Table([], Card.parse("2C")))
+    press(session, 0, Table([cards("10H JH QH KH"), cards("9S 9D 9C")], Card.parse("4D")))
+    accepted = session.deal.table
+    laid = [cards("10H JH QH KH"), cards("9S 9D 9C 8S"), cards("KS KD KC"), cards("QS QD QC")]
+    press(session, 1, Table(laid, Card.parse("5H")))
+    assert session.refusal is not None and session.refusal.code == "invalid_build"
+    assert session.deal.table == accepted and not session.deal.opened[1]
+    stage = session.stage
+    assert isinstance(stage, Playing) and stage.refused is not None
+    assert stage.refused.outline == (4, 5, 6, 7)  # the set built on, as seen
