@@ -25,7 +25,7 @@ def play(script: str, tmp_path: Path, *args: str) -> Journal:
     return Journal.open(tmp_path / "state" / "journal.sqlite3")
 
 
-def test_the_camera_script_corrects_the_one_unsure_card_and_the_turn_is_accepted(tmp_path: Path) -> None:
+def test_the_camera_script_accepts_a_sure_turn_whole_and_corrects_an_unsure_card(tmp_path: Path) -> None:
     journal = play("kalooki-camera.txt", tmp_path, "--seed", "4")
     try:
         (game,) = journal.games()
@@ -34,10 +34,11 @@ def test_the_camera_script_corrects_the_one_unsure_card_and_the_turn_is_accepted
     finally:
         journal.close()
     kinds = [a["kind"] for a in actions if isinstance(a, dict)]
-    assert kinds == ["kalooki.turn_up", "kalooki.draw_stock", "kalooki.lay_down", "kalooki.discard"]
+    draw, lay, discard = "kalooki.draw_stock", "kalooki.lay_down", "kalooki.discard"
+    assert kinds == ["kalooki.turn_up", draw, lay, discard, draw]  # player 2's draw stands
     assert len(actions[2]["melds"]) == 3  # type: ignore[index]  # the three melds of the legal lay-down
-    # the discard, the one card the reader was unsure of, entered with one of its offered readings
-    assert fixes == [("card", "KD", actions[3]["card"], False)]  # type: ignore[index]
+    # player 2's one unsure card, entered with the first reading offered, journaled beside his draw
+    assert fixes == [("card", "3D", "3D", False)]
     shots = sorted(p.name for p in (tmp_path / "kalooki-camera-shots").iterdir())
     assert len(shots) == 7 and shots[0] == "01-turned-up-read.png", shots
 

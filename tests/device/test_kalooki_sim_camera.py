@@ -339,26 +339,37 @@ def start_unsure(tmp_path: Path, seed: int, share: float):
     )
 
 
-@pytest.mark.parametrize("share", [0.0, 0.3])
-def test_kill_9_in_the_middle_of_a_move_resumes_to_the_same_table(tmp_path: Path, share: float) -> None:
-    """The appliance autoplays Kalooki by the camera path (no camera: the simulated table answers the
-    readings; with ``share`` above 0 unsure of some cards, which the players correct one at a time) in
-    a child process, killed at a random moment — between a press's reading and the last of the actions
-    it makes, in the middle of a correction; it resumes at the journal's last action with the same
-    accepted table, and each run goes on from the table the one before left."""
+def start_reading(tmp_path: Path, seed: int):
+    """The appliance autoplaying Kalooki through the whole camera path: the simulated table filmed by
+    the synthetic camera, each frame read by the shipped card reader in the vision worker's thread."""
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "config.toml"
+    config.write_text("[display]\nfps = 120\n", encoding="utf-8")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    argv = ["--simulate", "--headless", "--config", str(config), "--state-dir", str(tmp_path / "state")]
+    argv += ["--autoplay", "kalooki", "--seed", str(seed), "--trace"]
+    stderr = (tmp_path / f"stderr-{seed}.txt").open("w")
+    return subprocess.Popen(
+        [sys.executable, "-m", "device.cli", *argv], stdout=subprocess.PIPE, stderr=stderr, text=True, env=env
+    )
+
+
+def kill_9_rounds(tmp_path: Path, start, rounds: int, rng: random.Random) -> int:
+    """The appliance started by ``start(round)`` ``rounds`` times, each killed (kill -9) after 3–9
+    more actions confirmed, somewhere in the next press's actions: each start resumes the same game at
+    the journal's last action (the table as last accepted), and each run goes on from the table the one
+    before left (within a deal the melds only grow). Returns the game's id."""
     from tests.device.test_resume import Lines, journal_state, read_line
-    from tests.device.test_resume import start as start_appliance
 
     journal_path = tmp_path / "state" / "journal.sqlite3"
-    rng = random.Random(41)
     game_id = None
     count = 0
     tables: list[tuple[int, tuple[tuple[Card, ...], ...]]] = []
-    for round_ in range(4):
-        if share:
-            proc = start_unsure(tmp_path, round_, share)
-        else:
-            proc = start_appliance(tmp_path, seed=round_, game="kalooki")
+    for round_ in range(rounds):
+        proc = start(round_)
         lines = Lines(proc)
         try:
             game, what, seq = read_line(lines)
@@ -384,14 +395,44 @@ def test_kill_9_in_the_middle_of_a_move_resumes_to_the_same_table(tmp_path: Path
             assert len(after) >= len(before)
             for old, new in zip(before, after, strict=False):
                 assert collections.Counter(old) <= collections.Counter(new)
+    assert game_id is not None
+    return game_id
+
+
+@pytest.mark.parametrize("share", [0.0, 0.3])
+def test_kill_9_in_the_middle_of_a_move_resumes_to_the_same_table(tmp_path: Path, share: float) -> None:
+    """The appliance autoplays Kalooki by the camera path (no camera: the simulated table answers the
+    readings; with ``share`` above 0 unsure of some cards, which the players correct one at a time) in
+    a child process, killed at a random moment — between a press's reading and the last of the actions
+    it makes, in the middle of a correction; it resumes at the journal's last action with the same
+    accepted table, and each run goes on from the table the one before left."""
+    from tests.device.test_resume import start as start_appliance
+
+    def start(round_: int):
+        if share:
+            return start_unsure(tmp_path, round_, share)
+        return start_appliance(tmp_path, seed=round_, game="kalooki")
+
+    game_id = kill_9_rounds(tmp_path, start, 4, random.Random(41))
     if share:  # the players corrected cards, journaled beside the actions they made
         from device.journal import Journal
 
-        journal = Journal.open(journal_path)
+        journal = Journal.open(tmp_path / "state" / "journal.sqlite3")
         try:
             assert any(c.fix.kind == "card" for c in journal.corrections(game_id))
         finally:
             journal.close()
+
+
+@pytest.mark.slow
+def test_kill_9_through_the_card_reader_resumes_to_the_same_table(tmp_path: Path) -> None:
+    """The same through the whole camera path: the synthetic camera films the simulated table and the
+    vision worker reads it with the shipped card reader; killed in the middle of moves (while a reading
+    is on its way, between a press's actions, in a correction), it resumes at the journal's last action
+    with the table as last accepted, and the game goes on from it."""
+    kill_9_rounds(tmp_path, lambda round_: start_reading(tmp_path, round_), 3, random.Random(7))
+    text = "".join(p.read_text(encoding="utf-8") for p in tmp_path.glob("stderr-*.txt"))
+    assert "ReadingTable" in text  # the presses asked the camera
 
 
 class StillCamera:
