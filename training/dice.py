@@ -260,6 +260,105 @@ def _detector_targets(dice: list[Die], out: int) -> tuple[np.ndarray, np.ndarray
     return heat, reg, mask
 
 
+def dice_bank(photos: list[Photo]) -> list[tuple[np.ndarray, int]]:
+    """The fit tray photos' dice cut out square (the labelled box is the die's extent seen from above),
+    with their values: what ``lay_dice`` lays side by side."""
+    bank = []
+    for photo in photos:
+        h, w = photo.image.shape[:2]
+        for d in photo.dice:
+            r = d.size / 2
+            x0, y0, x1, y1 = round(d.x - r), round(d.y - r), round(d.x + r), round(d.y + r)
+            if x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h and x1 - x0 >= 8:
+                bank.append((photo.image[y0:y1, x0:x1].copy(), d.value))
+    return bank
+
+
+def _wall(canvas: np.ndarray, side: int, at: float, die: float, rng: np.random.Generator) -> None:
+    """A tray's wall drawn in place along one side of ``canvas`` (0 top, 1 right, 2 bottom, 3 left),
+    its inner edge at ``at`` pixels from that side: a slanted inner face (a shaded band about a die
+    wide), then the rim (a dark band) out to the edge."""
+    h, w = canvas.shape[:2]
+    length = h if side in (1, 3) else w
+    depth = round(at)
+    inner = round(min(at, rng.uniform(0.5, 1.6) * die))
+    band = np.zeros((depth, length, 3), np.float32)
+    floor = canvas.reshape(-1, 3).mean(axis=0)
+    face = floor * rng.uniform(0.7, 1.1) + rng.uniform(-15, 15, 3)
+    shade = np.linspace(rng.uniform(0.75, 1.0), rng.uniform(0.9, 1.15), inner, dtype=np.float32)
+    band[depth - inner :] = face[None, None, :] * shade[::-1, None, None]
+    band[: depth - inner] = rng.uniform(10, 70) + rng.uniform(-8, 8, 3)
+    band += rng.normal(0, 3, band.shape).astype(np.float32)
+    band = np.clip(band, 0, 255).astype(np.uint8)
+    if side == 0:
+        canvas[:depth] = band
+    elif side == 2:
+        canvas[h - depth :] = band[::-1]
+    elif side == 3:
+        canvas[:, :depth] = band.transpose(1, 0, 2)
+    else:
+        canvas[:, w - depth :] = band.transpose(1, 0, 2)[:, ::-1]
+
+
+def lay_dice(bank: list[tuple[np.ndarray, int]], floors: list[Photo], rng: np.random.Generator) -> Photo:
+    """Real fit dice from ``bank`` laid touching in a rough grid (2–7 dice, 0–6 % of a die apart, a
+    little out of line) on a fit tray photo where it shows no die, and in half the scenes against a
+    drawn tray wall: what the detector merged into one big weak box (issue 32). The photo's own dice
+    keep their labels."""
+    floor = floors[rng.integers(len(floors))]
+    canvas = floor.image.copy()
+    h, w = canvas.shape[:2]
+    sizes = [d.size for d in floor.dice] or [bank[rng.integers(len(bank))][0].shape[0]]
+    die = float(np.median(sizes)) * rng.uniform(0.8, 1.25)
+    side = max(8, round(die))
+    count = int(rng.integers(2, 8))
+    columns = int(rng.integers(1, min(count, 4) + 1))
+    rows = -(-count // columns)
+    pitch = die * rng.uniform(1.0, 1.06)
+    span_w, span_h = columns * pitch, rows * pitch
+    wall = int(rng.integers(4)) if rng.random() < 0.5 else None
+    dice = list(floor.dice)
+    for _ in range(15):
+        x0, y0 = rng.uniform(0, max(1.0, w - span_w)), rng.uniform(0, max(1.0, h - span_h))
+        if wall is not None:
+            at = rng.uniform(0.8, 2.5) * die
+            lean = rng.uniform(0.0, 0.25) * die  # a die against the slanted face hides a little of it
+            x0 = {3: at - lean, 1: w - at + lean - span_w}.get(wall, x0)
+            y0 = {0: at - lean, 2: h - at + lean - span_h}.get(wall, y0)
+        box = (x0 - die, y0 - die, x0 + span_w + die, y0 + span_h + die)
+        clear = all(not (box[0] < d.x < box[2] and box[1] < d.y < box[3]) for d in floor.dice)
+        if clear and min(x0, y0) >= 0 and x0 + span_w <= w and y0 + span_h <= h:
+            break
+    else:
+        return floor
+    if wall is not None:
+        _wall(canvas, wall, at, die, rng)
+        # The photo's dice under the drawn wall are gone.
+        inside = {
+            0: lambda d: d.y > at,
+            1: lambda d: d.x < w - at,
+            2: lambda d: d.y < h - at,
+            3: lambda d: d.x > at,
+        }
+        dice = [d for d in dice if inside[wall](d)]
+    ramp = np.minimum(np.arange(side) + 1, np.arange(side)[::-1] + 1) / max(1.0, 0.08 * side)
+    alpha = np.clip(np.minimum(ramp[:, None], ramp[None, :]), 0, 1)[..., None].astype(np.float32)
+    for k in range(count):
+        cx = x0 + (k % columns + 0.5) * pitch + rng.normal(0, 0.03 * die)
+        cy = y0 + (k // columns + 0.5) * pitch + rng.normal(0, 0.03 * die)
+        face, value = bank[rng.integers(len(bank))]
+        face = np.rot90(face, int(rng.integers(4)))
+        face = face[:, ::-1] if rng.random() < 0.5 else face
+        face = cv2.resize(face, (side, side), interpolation=cv2.INTER_AREA)
+        xa, ya = round(cx - side / 2), round(cy - side / 2)
+        if xa < 0 or ya < 0 or xa + side > w or ya + side > h:
+            continue
+        patch = canvas[ya : ya + side, xa : xa + side].astype(np.float32)
+        canvas[ya : ya + side, xa : xa + side] = (alpha * face + (1 - alpha) * patch).astype(np.uint8)
+        dice.append(Die(xa + side / 2, ya + side / 2, float(side), value))
+    return Photo(canvas, dice)
+
+
 # Share of training samples from each set: the real photos dominate.
 MIX = {"dice-tray": 0.47, "dice-webcam": 0.41, "synthetic": 0.12}
 
@@ -271,11 +370,18 @@ def _pick(sets: dict[str, list[Photo]], rng: np.random.Generator) -> Photo:
     return photos[rng.integers(len(photos))]
 
 
-def train_detector(sets: dict[str, list[Photo]], steps: int, seed: int) -> nn.Module:
+def train_detector(sets: dict[str, list[Photo]], steps: int, seed: int, lay: float = 0.0) -> nn.Module:
+    """The detector; ``lay``: the share of its samples whose photo is a fit tray photo with real dice
+    laid touching on it (``lay_dice``), else a photo picked by ``MIX``."""
     out = 192
+    floors = sets.get("dice-tray", [])
+    bank = dice_bank(floors) if lay else []
+    if bank:
+        print(f"{len(bank)} tray dice to lay touching ({lay:.0%} of the detector's samples)", flush=True)
 
     def sample(rng: np.random.Generator) -> DetectorSample:
-        img, dice = _detector_sample(_pick(sets, rng), rng, out)
+        photo = lay_dice(bank, floors, rng) if bank and rng.random() < lay else _pick(sets, rng)
+        img, dice = _detector_sample(photo, rng, out)
         return (img, *_detector_targets(dice, out))
 
     return fit_detector(Detector, sample, steps, seed, batch=12)
@@ -334,6 +440,33 @@ def faint_dice(sets: dict[str, list[Photo]], share: float = HARD_QUANTILE) -> li
     return found
 
 
+def seam_points(sets: dict[str, list[Photo]]) -> list[tuple[Photo, Die, Die]]:
+    """Every pair of touching dice in the photos (centres closer than 1.4 × the larger die's size): the
+    seam between them, where the detector now and then puts a weak peak and whose crop, half of each
+    die, the classifier must call "not a die" (``--seams``; ``_negative_point`` keeps away from dice)."""
+    pairs = []
+    for photos in sets.values():
+        for photo in photos:
+            for i, a in enumerate(photo.dice):
+                for b in photo.dice[i + 1 :]:
+                    if math.hypot(a.x - b.x, a.y - b.y) < 1.4 * max(a.size, b.size):
+                        pairs.append((photo, a, b))
+    return pairs
+
+
+def _seam_point(pair: tuple[Photo, Die, Die], rng: np.random.Generator) -> tuple[float, float, float]:
+    """A point on the seam of two touching dice (0.4–0.6 of the way between their centres, a little
+    off the line) with a face size like theirs."""
+    _, a, b = pair
+    t = rng.uniform(0.4, 0.6)
+    size = 0.5 * (a.size + b.size) * math.exp(rng.uniform(-0.2, 0.2))
+    return (
+        a.x + t * (b.x - a.x) + rng.uniform(-0.1, 0.1) * size,
+        a.y + t * (b.y - a.y) + rng.uniform(-0.1, 0.1) * size,
+        size,
+    )
+
+
 def _classifier_sample(
     sets: dict[str, list[Photo]],
     hard: list[tuple[Photo, float, float, float]],
@@ -341,17 +474,25 @@ def _classifier_sample(
     fade: float = 0.0,
     faint: list[tuple[Photo, Die]] | None = None,
     faint_share: float = 0.0,
+    seams: list[tuple[Photo, Die, Die]] | None = None,
+    seam_share: float = 0.0,
 ) -> tuple[np.ndarray, int]:
     angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
     r = rng.random()
+    seam_share = seam_share if seams else 0.0
     if r < 0.12 and hard:
         photo, x, y, size = hard[rng.integers(len(hard))]
         label = NOT_A_DIE
-    elif r < 0.25:
+    elif r < 0.12 + seam_share and seams:
+        pair = seams[rng.integers(len(seams))]
+        photo = pair[0]
+        x, y, size = _seam_point(pair, rng)
+        label = NOT_A_DIE
+    elif r < 0.25 + seam_share:
         photo = _pick(sets, rng)
         point = _negative_point(photo, rng)
         if point is None:
-            return _classifier_sample(sets, hard, rng, fade, faint, faint_share)
+            return _classifier_sample(sets, hard, rng, fade, faint, faint_share, seams, seam_share)
         x, y, size = point
         label = NOT_A_DIE
     else:
@@ -360,7 +501,7 @@ def _classifier_sample(
         else:
             photo = _pick(sets, rng)
             if not photo.dice:
-                return _classifier_sample(sets, hard, rng, fade, faint, faint_share)
+                return _classifier_sample(sets, hard, rng, fade, faint, faint_share, seams, seam_share)
             d = photo.dice[rng.integers(len(photo.dice))]
         x = d.x + rng.uniform(-0.12, 0.12) * d.size
         y = d.y + rng.uniform(-0.12, 0.12) * d.size
@@ -389,16 +530,21 @@ def train_classifier(
     fade: float = 0.0,
     faint_share: float = 0.0,
     batch: int = 96,
+    seam_share: float = 0.0,
 ) -> nn.Module:
     """The crop classifier; ``fade``: the share of samples whose pips are faded (``_fade``);
     ``faint_share``: the share of die samples drawn from the faint dice (``faint_dice``) instead of
-    from a photo picked by ``MIX``."""
+    from a photo picked by ``MIX``; ``seam_share``: the share of samples cut on the seam of two
+    touching dice, "not a die" (``seam_points``)."""
     faint = faint_dice(sets) if faint_share else []
     if faint:
         print(f"{len(faint)} faint dice oversampled ({faint_share:.0%} of the die samples)", flush=True)
+    seams = seam_points(sets) if seam_share else []
+    if seams:
+        print(f"{len(seams)} seams of touching dice ({seam_share:.0%} of the samples)", flush=True)
     return fit_classifier(
         Classifier,
-        lambda rng: _classifier_sample(sets, hard, rng, fade, faint, faint_share),
+        lambda rng: _classifier_sample(sets, hard, rng, fade, faint, faint_share, seams, seam_share),
         steps,
         seed,
         batch=batch,
@@ -513,6 +659,25 @@ def main(argv: list[str] | None = None) -> None:
         "set's dice with the least pip contrast: smoky, marbled, red), e.g. 0.3",
     )
     parser.add_argument("--batch", type=int, default=96, help="the classifier's batch")
+    parser.add_argument(
+        "--lay",
+        type=float,
+        default=0.0,
+        help="share of the detector's samples with real fit tray dice laid touching, half of them against "
+        "a drawn tray wall (lay_dice), e.g. 0.25",
+    )
+    parser.add_argument(
+        "--seams",
+        type=float,
+        default=0.0,
+        help="share of classifier samples cut on the seam of two touching dice, as 'not a die' "
+        "(seam_points), e.g. 0.06",
+    )
+    parser.add_argument(
+        "--skip-classifier",
+        action="store_true",
+        help="train the detector only and keep the classifier in --out (then calibrate the pair)",
+    )
     parser.add_argument("--calibrate-only", action="store_true", help="refit temperature and threshold only")
     parser.add_argument(
         "--by-name",
@@ -552,17 +717,19 @@ def main(argv: list[str] | None = None) -> None:
         "confidence_threshold": 0.5,
     }
     if not args.skip_detector:
-        detector = train_detector(fit, args.detector_steps, args.seed)
+        detector = train_detector(fit, args.detector_steps, args.seed, args.lay)
         export(detector, torch.zeros(1, 3, 192, 256), args.out / "dice_detector.onnx", dynamic=True)
-    classifier = Classifier().eval()
-    export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
+    if not args.skip_classifier:
+        classifier = Classifier().eval()
+        export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
     write_config(config_path, config)
-    hard = hard_negatives(fit, args.out)
-    print(f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True)
-    classifier = train_classifier(
-        fit, hard, args.classifier_steps, args.seed, args.fade, args.hard, args.batch
-    )
-    export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
+    if not args.skip_classifier:
+        hard = hard_negatives(fit, args.out)
+        print(f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True)
+        classifier = train_classifier(
+            fit, hard, args.classifier_steps, args.seed, args.fade, args.hard, args.batch, args.seams
+        )
+        export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
     config.update(calibrate(args.data, args.out, args.wrong_share, args.by_name))
     write_config(config_path, config)
     (args.out / "MODELS.txt").write_text(credits(args.out, CREDIT))
