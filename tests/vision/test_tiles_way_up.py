@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from rules.rummikub.tiles import Tile, parse_tiles
-from vision.synth import render_table, render_tile
+from vision.synth import bench_table, render_table, render_tile
 from vision.tiles import (
     LABELS,
     WAY_MARGIN,
@@ -114,6 +114,20 @@ def test_a_rendered_tile_votes_for_its_way_up(tile: str) -> None:
     upright, upside_down = _crop(tile, 0), _crop(tile, 1)
     assert way_votes(upright[None])[0] >= WAY_MARGIN
     assert way_votes(upside_down[None])[0] <= -WAY_MARGIN
+
+
+def test_a_row_of_6s_cut_off_their_middle_is_not_read_as_9s() -> None:
+    # Table tilt-21 of bench/tiles_tables.py: two of a row of four 6s were cut a tenth of a tile high,
+    # their numbers low in the crop as on a tile upside down, and the row read as four 9s with
+    # confidence; the marks at their feet said otherwise (WAY_MARK_OPPOSED).
+    frame, truth = bench_table("tilt", 21, 1000)
+    observation = read_tiles(frame)
+    for t in truth.tiles:
+        if t.tile.number not in (6, 9):
+            continue
+        i = min(range(len(observation.tiles)), key=lambda i: math.dist(observation.tiles[i].center, t.center))
+        seen = observation.tiles[i]
+        assert seen.tile == t.tile or i in observation.uncertain, f"{t.tile} read as {seen} with confidence"
 
 
 @pytest.mark.parametrize(("tile", "below"), [("K6", True), ("R9", False), ("B6", True), ("O9", False)])
