@@ -623,6 +623,12 @@ def read_cards(
         if models.index is not None:
             confidence = min(confidence, 0.5 * models.confidence_threshold)
         faces.append((d, card_of(rank, suit), confidence, _candidates(rp, sp), float(turn)))
+    shared = boxes_read_twice([d.box for d, *_ in faces], [card for _, card, *_ in faces])
+    cap = 0.5 * models.confidence_threshold
+    faces = [
+        (d, card, min(conf, cap) if k in shared else conf, cands, turn)
+        for k, (d, card, conf, cands, turn) in enumerate(faces)
+    ]
     cards = [SeenCard(card, (d.x, d.y), d.box, turn, conf, cands) for d, card, conf, cands, turn in faces]
     if calibration is not None:
         cards = [_to_frame(c, calibration) for c in cards]
@@ -641,6 +647,16 @@ def a_pip_alone(seen: Sequence[IndexReading], confidence: float) -> bool:
     mostly pips, pictures or patterns read as an index (on ``calib`` 25 of 34 such cards that are no
     card, against 5 of 78 right ones); a rendered tight fan's strips show one index each, read surely."""
     return len(seen) == 1 and confidence < ONE_INDEX_FLOOR
+
+
+def boxes_read_twice(boxes: Sequence[tuple[float, ...]], cards: Sequence[Card]) -> set[int]:
+    """The cards (by position) whose box is another card's too, read as another card: one box holds one
+    card where it lies, so neither is sure (on calib a card whose indices lay on its neighbour's box
+    was read there, its own box missed)."""
+    reads: dict[tuple[float, ...], set[str]] = {}
+    for box, card in zip(boxes, cards, strict=True):
+        reads.setdefault(tuple(box), set()).add(str(card))
+    return {k for k, box in enumerate(boxes) if len(reads[tuple(box)]) > 1}
 
 
 def _surest(seen: Sequence[IndexReading]) -> IndexReading:
@@ -1011,6 +1027,8 @@ def lone_cards(left: Sequence[IndexReading]) -> list[tuple[CardDetection, list[I
     return out
 
 
+OUTVOTE = 0.8  # corners this sure of their card outvote fewer corners less sure of another
+OUTVOTERS = 2  # at least this many of them
 DISSENT = 0.4  # an index giving its own reading less than this is no dissent from its card's
 
 
@@ -1041,6 +1059,23 @@ def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tu
     # Agreeing on the rank is agreeing: where corners differ on the suit alone, the product's posterior
     # (the suit net's calibrated probabilities multiplied) says how sure the suit is.
     agree = bool(voting) and all(_reading_of(r)[0] == rank for r in voting)
+    if not agree and OUTVOTE < 1.0:
+        # Several corners sure of the card against fewer, unsure of another and cut askew (the detector's
+        # turn wrong: a corner read at a slant): the sure ones decide (the product's posterior still
+        # holds the others'). A dissent turned as the card is (a neighbour's index, a box over two
+        # cards) still leaves the card unsure.
+        sure = sorted(
+            (r for r in voting if _reading_of(r) == chosen and r.card_p(*chosen) >= OUTVOTE),
+            key=lambda r: -r.card_p(*chosen),
+        )
+        against = [r for r in voting if _reading_of(r)[0] != rank]
+        if (
+            len(sure) >= OUTVOTERS
+            and len(sure) > len(against)
+            and all(r.card_p(*_reading_of(r)) < OUTVOTE and _misturned(r, sure[0]) for r in against)
+        ):
+            voting = [r for r in voting if _reading_of(r)[0] == rank]
+            agree = True
     if agree:
         # Corners that agree: the posterior of their product, as sure as the surest is an index (a weak
         # index that agrees, perhaps a pip, takes nothing from the card its sure corners read).
@@ -1049,6 +1084,17 @@ def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tu
         # Corners that disagree: as sure as the corner least sure of the card chosen.
         confidence = min(r.card_p(rank, suit) for r in seen)
     return card_of(rank, suit), float(confidence), cands
+
+
+TURN_OFF = 20.0  # an index turned this many degrees from its card's (either end) was cut at a wrong turn
+
+
+def _misturned(r: IndexReading, ref: IndexReading) -> bool:
+    """Whether an index is turned unlike a card's own index ``ref`` (neither alike nor about: a corner's
+    index of either end is turned as ``ref`` or half a turn from it), by more than ``TURN_OFF``: its
+    patch was cut askew (the detector's turn wrong), and what it reads says little."""
+    diff = abs((r.angle - ref.angle + 180.0) % 360.0 - 180.0)
+    return min(diff, 180.0 - diff) > TURN_OFF
 
 
 def _candidates(rank_p: np.ndarray, suit_p: np.ndarray) -> tuple[tuple[Card, float], ...]:

@@ -16,6 +16,7 @@ from vision.cards import (
     CardDetection,
     IndexReading,
     a_pip_alone,
+    boxes_read_twice,
     combine_indices,
     explain_away,
     merge_twins,
@@ -210,3 +211,24 @@ def test_a_card_found_by_one_unsure_index_alone_is_no_card() -> None:
     # Two indices are never a pip alone, however unsure.
     two = [_reading("3C", 0.4), _reading("3C", 0.4, x=50.0, y=120.0, angle=180.0)]
     assert not a_pip_alone(two, combine_indices(two)[1])
+
+
+def test_sure_corners_outvote_fewer_unsure_ones_cut_askew() -> None:
+    # Two sure corners of a 7H (one of each end) and a corner read at a slant as a 4H: the 7H is sure.
+    sure = [_reading("7H", 0.95, angle=0.0), _reading("7H", 0.93, x=60.0, y=120.0, angle=180.0)]
+    askew = _reading("4H", 0.55, x=0.0, y=120.0, angle=125.0)
+    card, confidence, _ = combine_indices([*sure, askew])
+    assert card == Card.parse("7H") and confidence > 0.9
+    # The same dissent turned as the card is (a neighbour's index, a box over two cards) still counts.
+    alike = replace(askew, angle=178.0)
+    assert combine_indices([*sure, alike])[1] < 0.6
+    # One sure corner against one askew: no majority, the card stays unsure.
+    assert combine_indices([sure[0], askew])[1] < 0.6
+    # A dissent sure of itself is never outvoted, however turned.
+    assert combine_indices([*sure, _reading("4H", 0.9, x=0.0, y=120.0, angle=125.0)])[1] < 0.6
+
+
+def test_one_box_read_as_two_cards_leaves_both_unsure() -> None:
+    box, other = (0.0, 0.0, 50.0, 80.0), (60.0, 0.0, 110.0, 80.0)
+    cards = parse_cards("6S 5S 7S 7S")
+    assert boxes_read_twice([box, box, other, other], cards) == {0, 1}
