@@ -336,7 +336,76 @@ class TileModels:
                 if other[k, :NOT_A_TILE].max() > probs[i, :NOT_A_TILE].max():
                     found[i], probs[i], sure[i], lead[i] = turned[k], other[k], other_sure[k], other_lead[k]
                     crops[i] = other_crops[k]
+        self._second_look(image, found, probs, sure, lead, crops)
         return found, probs, sure, lead, crops
+
+    def _second_look(
+        self,
+        image: np.ndarray,
+        found: list[TileDetection],
+        probs: np.ndarray,
+        sure: np.ndarray,
+        lead: np.ndarray,
+        crops: np.ndarray,
+    ) -> None:
+        """Detections read as "not a tile" though some tile kind is ``SECOND_LOOK`` likely (at most
+        ``SECOND_LOOK_MOST``, likeliest first) cut again at the tile size of the frame's other tiles, at
+        their own turn and their neighbours', and a fifth of a side off each way (``LOOK_SHIFTS``): the
+        detector's peak on a wide number (10–13) on a light table lay a fifth of a tile off, or its box
+        was a fifth too large, and the crop was not a tile. The cut read as a tile with the likeliest
+        kind is kept (in place), unless it lies on another tile read."""
+        tiles = [i for i in range(len(found)) if int(probs[i].argmax()) != NOT_A_TILE]
+        lost = [
+            i
+            for i in range(len(found))
+            if int(probs[i].argmax()) == NOT_A_TILE and probs[i, :NOT_A_TILE].max() >= SECOND_LOOK
+        ]
+        if not lost:
+            return
+        lost = sorted(lost, key=lambda i: -float(probs[i, :NOT_A_TILE].max()))[:SECOND_LOOK_MOST]
+        if len(tiles) >= 3:
+            long_side = float(np.median([found[i].long_side for i in tiles]))
+            short_side = float(np.median([found[i].short_side for i in tiles]))
+        variants: list[TileDetection] = []
+        owner: list[int] = []
+        for i in lost:
+            d = found[i]
+            size = (long_side, short_side) if len(tiles) >= 3 else (d.long_side, d.short_side)
+            near = [
+                (found[j].angle - d.angle + 90.0) % 180.0 - 90.0
+                for j in tiles
+                if math.dist((found[j].x, found[j].y), (d.x, d.y)) < 1.6 * size[0]
+            ]
+            angles = [d.angle]
+            if near and abs(float(np.median(near))) > 4.0:
+                angles.append((d.angle + float(np.median(near)) + 90.0) % 180.0 - 90.0)
+            for angle in angles:
+                t = math.radians(angle)
+                right, down = (math.cos(t), math.sin(t)), (-math.sin(t), math.cos(t))
+                for across, along in LOOK_SHIFTS:
+                    x = d.x + across * size[1] * right[0] + along * 0.6 * size[0] * down[0]
+                    y = d.y + across * size[1] * right[1] + along * 0.6 * size[0] * down[1]
+                    variants.append(replace(d, x=x, y=y, long_side=size[0], short_side=size[1], angle=angle))
+                    owner.append(i)
+        other, other_sure, other_lead, other_crops = self._read(image, variants)
+        for i in lost:
+            ks = [k for k, o in enumerate(owner) if o == i and int(other[k].argmax()) != NOT_A_TILE]
+            if not ks:
+                continue
+            k = max(ks, key=lambda k: float(other[k, :NOT_A_TILE].max()))
+            look = variants[k]
+            if any(
+                math.dist((found[j].x, found[j].y), (look.x, look.y)) < 0.5 * look.short_side for j in tiles
+            ):
+                continue
+            found[i], probs[i], sure[i], lead[i], crops[i] = (
+                look,
+                other[k],
+                other_sure[k],
+                other_lead[k],
+                other_crops[k],
+            )
+            tiles.append(i)
 
     def way_up(self, crops: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each tile's way-up votes from its crop as read (``read_crops``; ``way_votes``: > 0 upright as
@@ -549,6 +618,10 @@ def _corners(d: TileDetection) -> tuple[tuple[float, float], ...]:
 
 
 CANDIDATES = 4
+SECOND_LOOK = 0.1  # a detection read as "not a tile" with a tile kind this likely is cut again
+SECOND_LOOK_MOST = 8  # the most detections a frame cuts again
+# The cuts again: (across in short sides, along in 0.6 long sides) from the detector's centre.
+LOOK_SHIFTS = ((0.0, 0.0), (-0.2, 0.0), (0.2, 0.0), (0.0, -0.2), (0.0, 0.2))
 EDGE_WINDOW = 1.1  # the edge window's width in long sides: the tile and a rim of what surrounds it
 # The inner part of the edge window left out (share of its radius): the number in the tile's middle. With
 # the whole window a black or blue number on a tile lying on a white table (whose outline hardly shows)
