@@ -39,10 +39,13 @@ The corner-index reader (``--stage index-detector``, ``--stage index-classifier`
    jitter, and as "not an index": corners without a printed index, pips, pictures, backs, the table and
    indices a quarter or half turn off. With ``--real-index MODELS`` also real patches of the ``fit``
    photos (``REAL_INDEX_SHARE`` of each batch), found by that folder's index detector and labelled with
-   the labelled card they lie on: *for the rank head only and in grey*. Each real session is one run of
-   one suit photographed on its own afternoon hour, so a suit (or a colour) learned from them would be
-   the session's look; the rank is shared across sessions (every suit's A–4, 5–8 and 9–K runs), and a
-   patch of the index shows the card's paper and ink, hardly the table.
+   the labelled card they lie on: *for the rank head only and in grey*. With ``--self-train`` those
+   patches are labelled by what that folder's reader reads where (``self_index_patches``: a peak read
+   as the rank of a card holding it is that rank, a peak reading no card of the photo is "not an
+   index", the rest left out); measured in session 6 and not shipped (docs/data.md). Each real
+   session is one run of one suit photographed on its own afternoon hour, so a suit (or a colour)
+   learned from them would be the session's look; the rank is shared across sessions (every suit's
+   A–4, 5–8 and 9–K runs), and a patch of the index shows the card's paper and ink, hardly the table.
 
 6. **Suit net** (``--stage suit``): the suit read apart from the rank, from the suit's rows of the index
    patch (``SUIT_ROWS``) scaled to the card's own paper (``vision.cards.paper_white``), on rendered
@@ -656,7 +659,7 @@ def _index_classifier_sample(table: IndexTable, rng: np.random.Generator) -> tup
 
 
 def real_index_patches(
-    data: Path, models_folder: Path, split: str = "fit"
+    data: Path, models_folder: Path, split: str = "fit", negatives: bool = False
 ) -> list[tuple[np.ndarray, int, int, str]]:
     """Index patches of real photos: every index the index detector of ``models_folder`` finds with some
     heat, cut as the reader cuts it, as ``(patch, rank, suit, session)``. One inside a labelled card's
@@ -664,7 +667,11 @@ def real_index_patches(
     (suit -1). Each real session is one run of one suit, so the suit is right whichever card of the photo
     the patch belongs to, but a suit learned from whole patches would be learned from the session's
     ranks and look: the rank head sees them in grey, the suit net (``train_suit_classifier``) sees only
-    the suit's rows, on their own paper, with the suits' sessions balanced."""
+    the suit's rows, on their own paper, with the suits' sessions balanced.
+
+    With ``negatives``, a peak on a card whose two likeliest ranks (as the folder's index classifier
+    reads it) are no card of the photo is "not an index" instead (a pip, a picture, a pattern: nothing
+    it could be an index of), at any heat."""
     from vision.cards import CardModels
     from vision.dataset import scene_of
 
@@ -678,7 +685,19 @@ def real_index_patches(
             continue
         session = scene_of(item.path.name) or item.path.name
         card_height = float(np.median([max(d.width, d.height) for d in dets])) / 1.1
-        for x, y, angle, height, score in models.index.find(image, card_height):
+        photo_ranks = {_classes(b.name)[0] for b in item.boxes}
+        for r in models.index.read(image, card_height):
+            x, y, angle, height, score = r.x, r.y, r.angle, r.card_height, r.score
+            if negatives:
+                likeliest = np.argsort(r.rank_p[:INDEX_NONE])[::-1][:2]
+                on_card = any(
+                    abs(x - b.cx) <= b.w / 2 + 0.04 * max(b.w, b.h)
+                    and abs(y - b.cy) <= b.h / 2 + 0.04 * max(b.w, b.h)
+                    for b in item.boxes
+                )
+                if on_card and not photo_ranks & {int(k) for k in likeliest}:
+                    out.append((index_patch(image, x, y, angle, height), INDEX_NONE, -1, session))
+                    continue
             if score < 0.45:
                 continue
             best = None
@@ -1133,6 +1152,11 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="label --real-index's harvest by self-training (self_index_patches) instead of by box",
     )
+    parser.add_argument(
+        "--real-negatives",
+        action="store_true",
+        help="--real-index's peaks reading no card of their photo taught as 'not an index'",
+    )
     parser.add_argument("--crop", type=int, default=CROP, help="the classifier's crop side (px)")
     parser.add_argument(
         "--synthetic-classifier",
@@ -1218,8 +1242,11 @@ def main(argv: list[str] | None = None) -> None:
             net = train_index_detector(tables, args.index_detector_steps, args.seed)
             export(net, torch.zeros(1, 3, 192, 256), args.out / "cards_index_detector.onnx", dynamic=True)
         else:
-            harvest = self_index_patches if args.self_train else real_index_patches
-            real_patches = harvest(args.data, args.real_index) if args.real_index else None
+            real_patches = None
+            if args.real_index and args.self_train:
+                real_patches = self_index_patches(args.data, args.real_index)
+            elif args.real_index:
+                real_patches = real_index_patches(args.data, args.real_index, negatives=args.real_negatives)
             if real_patches:
                 none = sum(1 for p in real_patches if p[1] == INDEX_NONE)
                 print(
