@@ -28,12 +28,13 @@ pad, the last deal's results, a correction of a reading with half its cards unsu
 budget of DESIGN.md (≤ 8 ms) beside them.
 
     .venv/bin/python bench/card_tables.py [--games N] [--reader-games N] [--unsure S]
-        [--only zatre|kalooki] [WxH]
+        [--reader-first S] [--only zatre|kalooki|reader] [WxH]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -50,8 +51,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 import pygame
 
+import rules
 from device.app import App
 from device.config import config_from_dict
+from device.export import to_json
 from device.journal import Journal
 from device.sessions.kalooki import Correcting, Correction, KalookiSession
 from device.sessions.kalooki_sim import KalookiTable, Lying, laid_out, turns_laid
@@ -60,6 +63,7 @@ from device.sessions.zatre_plan import LAY, choose_turn, next_tap
 from device.sessions.zatre_sim import ZatreTable
 from device.simulator import Simulator
 from device.vision_worker import Vision
+from rules.kalooki import Session as KalookiState
 from vision.calibration import Calibration
 from vision.card_zones import with_card_zones
 
@@ -154,17 +158,35 @@ def zatre_frames(size: tuple[int, int]) -> None:
     measure(app, "Zatre: the pad (sheets), 4 players")
 
 
-def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker", unsure: float = 0.1) -> None:
-    """Taps per turn of ``games`` autoplayed games: ``picker``, ``camera`` (every reading sure),
-    ``stand-in`` (a stand-in reader unsure of the share ``unsure`` of the cards) or ``reader`` (the
-    shipped card reader on the synthetic camera's frames); see the module docstring."""
+def replays(app: App, session: KalookiSession) -> bool:
+    """Whether the finished game's export replays through the rules to the same game: every deal's
+    penalties and payouts, each seat's winnings, and the scores the journal stored when it ended."""
+    game = next(g for g in json.loads(to_json(app.journal))["games"] if g["game"] == "kalooki")
+    replayed = rules.replay(session.kalooki.options, [rules.action_from_json(a) for a in game["actions"]])
+    if not isinstance(replayed, KalookiState) or replayed != session.kalooki or replayed.outcome is None:
+        return False
+    return (
+        [d["penalties"] for d in game["deals"]] == [list(r.penalties) for r in replayed.results]
+        and [d["payouts"] for d in game["deals"]] == [list(r.payouts) for r in replayed.results]
+        and game["payouts"] == list(replayed.winnings)
+        and game["scores"] == list(replayed.outcome.scores)
+    )
+
+
+def kalooki_taps(
+    games: int, size: tuple[int, int], mode: str = "picker", unsure: float = 0.1, first: int = 0
+) -> None:
+    """Taps per turn of ``games`` autoplayed games (the simulator's seeds ``first`` …): ``picker``,
+    ``camera`` (every reading sure), ``stand-in`` (a stand-in reader unsure of the share ``unsure`` of
+    the cards) or ``reader`` (the shipped card reader on the synthetic camera's frames); see the module
+    docstring."""
     plain: list[int] = []
     laying: list[int] = []
     refusals: Counter[str] = Counter()
-    mistakes = reads = corrected = misreads = finished = 0
+    mistakes = reads = corrected = misreads = finished = replayed = 0
     KalookiTable.mode = "picker" if mode == "picker" else "camera"
     KalookiTable.unsure_share = unsure if mode == "stand-in" else 0.0
-    for game in range(games):
+    for game in range(first, first + games):
         app, clock = new_app(size)
         sim = Simulator(app, seed=game, autoplay="kalooki", camera=mode == "reader")
         vision = None
@@ -193,6 +215,8 @@ def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker", unsure
         mistakes += table.mistakes
         corrected += table.corrected
         misreads += table.misreads
+        if session.finished:
+            replayed += replays(app, session)
         app.journal.close()
         if not session.finished:  # counted apart: its turns are not all played
             print(f"  game {game} not finished in 40000 frames ({session.seq} actions)")
@@ -213,7 +237,9 @@ def kalooki_taps(games: int, size: tuple[int, int], mode: str = "picker", unsure
         "reader": "through the camera path, the shipped card reader on the synthetic frames",
     }[mode]
     print(
-        f"Kalooki, {how}: {games} autoplayed 2-player games of 2 deals ({finished} finished),"
+        f"Kalooki, {how}: {games} autoplayed 2-player games of 2 deals (seeds {first}–{first + games - 1};"
+        f" {finished} finished,"
+        f" {replayed} exports replayed to the same scores and payouts),"
         f" {len(every)} turns (+ the seat button)"
     )
     print(f"  taps per turn          median {median(every):.0f}   min {min(every)}   max {max(every)}")
@@ -290,10 +316,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--reader-games", type=int, default=2, help="games through the shipped card reader")
+    parser.add_argument("--reader-first", type=int, default=0, help="the first reader game's seed")
     parser.add_argument(
         "--unsure", type=float, default=0.1, help="the stand-in reader's share of unsure cards"
     )
-    parser.add_argument("--only", choices=("zatre", "kalooki"), default=None)
+    parser.add_argument(
+        "--only",
+        choices=("zatre", "kalooki", "reader"),
+        default=None,
+        help="reader: Kalooki's reader games alone",
+    )
     parser.add_argument("size", nargs="?", default="800x480")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
@@ -302,6 +334,8 @@ def main() -> None:
     if args.only in (None, "zatre"):
         zatre_frames((size[0], size[1]))
         zatre_taps(args.games, (size[0], size[1]))
+    if args.only == "reader":
+        kalooki_taps(args.reader_games, (size[0], size[1]), "reader", first=args.reader_first)
     if args.only in (None, "kalooki"):
         kalooki_frames((size[0], size[1]))
         kalooki_taps(args.games, (size[0], size[1]), "picker")
@@ -309,7 +343,7 @@ def main() -> None:
         if args.unsure > 0:
             kalooki_taps(args.games, (size[0], size[1]), "stand-in", args.unsure)
         if args.reader_games:
-            kalooki_taps(args.reader_games, (size[0], size[1]), "reader")
+            kalooki_taps(args.reader_games, (size[0], size[1]), "reader", first=args.reader_first)
 
 
 if __name__ == "__main__":
