@@ -352,8 +352,9 @@ class TileModels:
         ``SECOND_LOOK_MOST``, likeliest first) cut again at the tile size of the frame's other tiles, at
         their own turn and their neighbours', and a fifth of a side off each way (``LOOK_SHIFTS``): the
         detector's peak on a wide number (10–13) on a light table lay a fifth of a tile off, or its box
-        was a fifth too large, and the crop was not a tile. The cut read as a tile with the likeliest
-        kind is kept (in place), unless it lies on another tile read."""
+        was a fifth too large, and the crop was not a tile. Each cut is glanced at upright only; the one
+        with the likeliest tile kind is read in full and kept (in place) if it reads as a tile, unless it
+        lies on another tile read."""
         tiles = [i for i in range(len(found)) if int(probs[i].argmax()) != NOT_A_TILE]
         lost = [
             i
@@ -387,14 +388,17 @@ class TileModels:
                     y = d.y + across * size[1] * right[1] + along * 0.6 * size[0] * down[1]
                     variants.append(replace(d, x=x, y=y, long_side=size[0], short_side=size[1], angle=angle))
                     owner.append(i)
-        other, other_sure, other_lead, other_crops = self._read(image, variants)
-        for i in lost:
-            ks = [k for k, o in enumerate(owner) if o == i and int(other[k].argmax()) != NOT_A_TILE]
-            if not ks:
-                continue
-            k = max(ks, key=lambda k: float(other[k, :NOT_A_TILE].max()))
-            look = variants[k]
-            if any(
+        # A glance at each cut (upright only), then the likeliest cut of each tile read in full.
+        glance = self.probabilities(self.classifier.logits(self.crops(image, variants)))[:, :NOT_A_TILE].max(
+            axis=1
+        )
+        chosen = [
+            max((k for k, o in enumerate(owner) if o == i), key=lambda k: float(glance[k])) for i in lost
+        ]
+        looks = [variants[k] for k in chosen]
+        other, other_sure, other_lead, other_crops = self._read(image, looks)
+        for k, (i, look) in enumerate(zip(lost, looks, strict=True)):
+            if int(other[k].argmax()) == NOT_A_TILE or any(
                 math.dist((found[j].x, found[j].y), (look.x, look.y)) < 0.5 * look.short_side for j in tiles
             ):
                 continue
@@ -618,7 +622,7 @@ def _corners(d: TileDetection) -> tuple[tuple[float, float], ...]:
 
 
 CANDIDATES = 4
-SECOND_LOOK = 0.1  # a detection read as "not a tile" with a tile kind this likely is cut again
+SECOND_LOOK = 0.05  # a detection read as "not a tile" with a tile kind this likely is cut again
 SECOND_LOOK_MOST = 8  # the most detections a frame cuts again
 # The cuts again: (across in short sides, along in 0.6 long sides) from the detector's centre.
 LOOK_SHIFTS = ((0.0, 0.0), (-0.2, 0.0), (0.2, 0.0), (0.0, -0.2), (0.0, 0.2))
