@@ -4,8 +4,10 @@ A game is its options plus its actions, so resuming after a power cut is ``rules
 actions. Each :meth:`Journal.append` is its own committed transaction: when it returns, the action
 survives ``kill -9`` and power loss; a transaction cut short is rolled back by SQLite on the next open,
 so the journal always ends at the last complete move. The action that ends a game and the game's result
-are one transaction (``append(..., finish=...)``); a journal in which a game's actions say it is over
-but the game is not marked finished (written by older versions) is repaired on open.
+are one transaction (``append(..., finish=...)``), and so are the actions of one press entered together
+(:meth:`Journal.together`: a Kalooki turn as the camera read it, whole or not at all); a journal in which
+a game's actions say it is over but the game is not marked finished (written by older versions) is
+repaired on open.
 
 A new journal is built in ``journal.sqlite3.new`` in one transaction and renamed into place, so a kill
 or a full disk never leaves a half-made journal at the path.

@@ -58,6 +58,7 @@ class Journal:
         self.salvaged: Salvage | None = None
         self.repaired: tuple[int, ...] = ()  # games finished on open (their actions said they were over)
         self._wall = wall
+        self._together = False  # inside :meth:`together`: the writes wait for its one commit
 
     @classmethod
     def open(
@@ -94,9 +95,50 @@ class Journal:
     # --- writing -------------------------------------------------------------------------------------
 
     @contextlib.contextmanager
+    def together(self, what: str = "store a move") -> Iterator[None]:
+        """The writes made inside are one transaction: all durable when the block ends, or none (a kill,
+        a power cut or an error inside leaves the journal as it was before it). For a press whose
+        reading is entered as several actions (Kalooki's lay-down, builds and discard): the table as
+        last accepted, or the whole turn, never a part of it. Nested blocks join the outermost.
+
+        >>> import tempfile, pathlib
+        >>> j = Journal.open(pathlib.Path(tempfile.mkdtemp()) / "j.sqlite3")
+        >>> gid = j.start_game("kalooki", {}, ["Ala", "Ola"])
+        >>> try:
+        ...     with j.together():
+        ...         j.append(gid, 1, {"kind": "lay"})
+        ...         raise RuntimeError("the power goes")
+        ... except RuntimeError:
+        ...     pass
+        >>> with j.together():
+        ...     j.append(gid, 1, {"kind": "lay"}); j.append(gid, 2, {"kind": "discard"})
+        >>> [a.action["kind"] for a in j.actions(gid)]
+        ['lay', 'discard']
+        """
+        if self._together:
+            yield
+            return
+        with self._writing(what) as conn:
+            conn.execute("BEGIN")
+            self._together = True
+            try:
+                yield
+            finally:
+                self._together = False
+
+    @contextlib.contextmanager
     def _writing(self, what: str) -> Iterator[sqlite3.Connection]:
-        """One transaction; SQLite's failures become :class:`JournalError` (a repeated key stays the
-        ``IntegrityError`` it is: a bug, not a place problem)."""
+        """One transaction (inside :meth:`together`, a part of its one); SQLite's failures become
+        :class:`JournalError` (a repeated key stays the ``IntegrityError`` it is: a bug, not a place
+        problem)."""
+        if self._together:
+            try:
+                yield self._conn
+            except sqlite3.IntegrityError:
+                raise
+            except sqlite3.Error as exc:
+                raise journal_error(exc, f"cannot {what} in the journal {self.path}") from exc
+            return
         try:
             with self._conn:
                 yield self._conn

@@ -1098,9 +1098,11 @@ class KalookiSession(GameSession):
                 self.refusal = Refusal.of(exc, self.timer.now(), self.rule_key(exc.code, exc.details))
                 log.info("refused %s (the reading's turn, nothing entered): %s", planned.action, exc)
                 return _refused(self.current_stage(), seen, _outline(seen, planned), "rule", correction)
-        for planned in plan.actions:
-            if not enter(planned.action):  # checked above: the rules do not change between the two
-                return _refused(self.current_stage(), seen, _outline(seen, planned), "rule", correction)
+        # And journaled whole: a kill or a power cut in the middle keeps none of it (the draw stands).
+        with self.journal.together("store a turn"):
+            for planned in plan.actions:
+                if not enter(planned.action):  # checked above: the rules do not change between the two
+                    return _refused(self.current_stage(), seen, _outline(seen, planned), "rule", correction)
         if not plan.discards:
             self.refuse("pick_one_card", "no discard seen: put a card on the discard pile, or pick it")
         self.placed = placed_cards(seen, self.deal.table)

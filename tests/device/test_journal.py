@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -187,3 +188,51 @@ def test_a_half_written_wal_resumes_from_the_last_complete_action(tmp_path: Path
     assert len(numbers) == len(stored_actions)  # every action a JSON object
     assert numbers == list(range(1, len(numbers) + 1))
     assert 30 <= len(numbers) < 40
+
+
+TOGETHER = """
+import os, sys
+from device.journal import Journal
+j = Journal.open(sys.argv[1])
+gid = j.start_game("kalooki", {}, ["A", "B"])
+j.append(gid, 1, {"kind": "draw"})
+with j.together():
+    j.append(gid, 2, {"kind": "lay"})
+    j.append(gid, 3, {"kind": "build"})
+    if sys.argv[2] == "kill":
+        os.kill(os.getpid(), 9)
+    j.append(gid, 4, {"kind": "discard"})
+os.kill(os.getpid(), 9)
+"""
+
+
+def test_a_kill_inside_together_keeps_none_of_its_actions(tmp_path: Path) -> None:
+    """A press entered as several actions is durable whole or not at all (Kalooki's turn as read)."""
+    kinds = {}
+    for how in ("kill", "finish"):
+        path = tmp_path / how / "journal.sqlite3"
+        path.parent.mkdir()
+        done = subprocess.run(
+            [sys.executable, "-c", TOGETHER, str(path), how], check=False, capture_output=True
+        )
+        assert done.returncode == -9, done.stderr
+        journal = Journal.open(path)
+        stored = journal.unfinished()
+        assert stored is not None
+        kinds[how] = [a.action["kind"] for a in journal.actions(stored.id) if isinstance(a.action, dict)]
+    assert kinds == {"kill": ["draw"], "finish": ["draw", "lay", "build", "discard"]}
+
+
+def test_together_rolls_back_on_an_error_and_nests(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    gid = journal.start_game("kalooki", {}, ["A", "B"])
+    with pytest.raises(RuntimeError), journal.together():
+        journal.append(gid, 1, {"kind": "lay"})
+        with journal.together():
+            journal.append(gid, 2, {"kind": "build"})
+        raise RuntimeError("cut")
+    assert journal.actions(gid) == []
+    with journal.together(), journal.together():
+        journal.append(gid, 1, {"kind": "lay"})
+    journal.append(gid, 2, {"kind": "discard"})  # outside: its own transaction again
+    assert [a.seq for a in journal.actions(gid)] == [1, 2]
