@@ -28,7 +28,7 @@ pad, the last deal's results, a correction of a reading with half its cards unsu
 budget of DESIGN.md (≤ 8 ms) beside them.
 
     .venv/bin/python bench/card_tables.py [--games N] [--reader-games N] [--unsure S]
-        [--reader-first S] [--only zatre|kalooki|reader] [WxH]
+        [--reader-first S] [--no-vote] [--only zatre|kalooki|reader] [WxH]
 """
 
 from __future__ import annotations
@@ -51,12 +51,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 import pygame
 
+import device.sessions.kalooki as kalooki_session
 import rules
 from device.app import App
 from device.config import config_from_dict
 from device.export import to_json
 from device.journal import Journal
-from device.sessions.kalooki import Correcting, Correction, KalookiSession
+from device.sessions.kalooki import VOTE_FRAMES, Correcting, Correction, KalookiSession
 from device.sessions.kalooki_sim import KalookiTable, Lying, laid_out, turns_laid
 from device.sessions.zatre import Touch, ZatreSession
 from device.sessions.zatre_plan import LAY, choose_turn, next_tap
@@ -174,16 +175,23 @@ def replays(app: App, session: KalookiSession) -> bool:
 
 
 def kalooki_taps(
-    games: int, size: tuple[int, int], mode: str = "picker", unsure: float = 0.1, first: int = 0
+    games: int,
+    size: tuple[int, int],
+    mode: str = "picker",
+    unsure: float = 0.1,
+    first: int = 0,
+    vote: bool = True,
 ) -> None:
     """Taps per turn of ``games`` autoplayed games (the simulator's seeds ``first`` …): ``picker``,
     ``camera`` (every reading sure), ``stand-in`` (a stand-in reader unsure of the share ``unsure`` of
     the cards) or ``reader`` (the shipped card reader on the synthetic camera's frames); see the module
-    docstring."""
+    docstring. ``vote``: a reading that cannot decide is read again over the session's vote frames
+    (``False``: the first reading is judged, ``kalooki.VOTE_FRAMES`` 0)."""
+    kalooki_session.VOTE_FRAMES = VOTE_FRAMES if vote else 0
     plain: list[int] = []
     laying: list[int] = []
     refusals: Counter[str] = Counter()
-    mistakes = reads = corrected = misreads = finished = replayed = 0
+    mistakes = reads = corrected = misreads = finished = replayed = asked = votes = 0
     KalookiTable.mode = "picker" if mode == "picker" else "camera"
     KalookiTable.unsure_share = unsure if mode == "stand-in" else 0.0
     for game in range(first, first + games):
@@ -215,6 +223,8 @@ def kalooki_taps(
         mistakes += table.mistakes
         corrected += table.corrected
         misreads += table.misreads
+        asked += session.asked
+        votes += session.votes
         if session.finished:
             replayed += replays(app, session)
         app.journal.close()
@@ -228,6 +238,7 @@ def kalooki_taps(
             (laying if laid else plain).append(taps)
     KalookiTable.mode = "camera"
     KalookiTable.unsure_share = 0.0
+    kalooki_session.VOTE_FRAMES = VOTE_FRAMES
     every = plain + laying
     median = statistics.median
     how = {
@@ -257,6 +268,7 @@ def kalooki_taps(
             f" accepted misreads {misreads}; refusals: {seen or 'none'}"
             + (f"; frames through the vision worker {reads}" if reads else "")
         )
+        print(f"  presses read {asked}, of them read again over frames and voted {votes}")
 
 
 def kalooki_frames(size: tuple[int, int]) -> None:
@@ -326,6 +338,11 @@ def main() -> None:
         default=None,
         help="reader: Kalooki's reader games alone",
     )
+    parser.add_argument(
+        "--no-vote",
+        action="store_true",
+        help="reader games: judge the first reading, never read again and vote",
+    )
     parser.add_argument("size", nargs="?", default="800x480")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
@@ -335,7 +352,9 @@ def main() -> None:
         zatre_frames((size[0], size[1]))
         zatre_taps(args.games, (size[0], size[1]))
     if args.only == "reader":
-        kalooki_taps(args.reader_games, (size[0], size[1]), "reader", first=args.reader_first)
+        kalooki_taps(
+            args.reader_games, (size[0], size[1]), "reader", first=args.reader_first, vote=not args.no_vote
+        )
     if args.only in (None, "kalooki"):
         kalooki_frames((size[0], size[1]))
         kalooki_taps(args.games, (size[0], size[1]), "picker")

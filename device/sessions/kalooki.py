@@ -99,6 +99,7 @@ from rules.kalooki import (
     TurnUp,
 )
 from rules.kalooki.melds import ACE_HIGH, RunMeld
+from vision.card_vote import vote_cards
 from vision.card_zones import CARD_ZONES, CardTableReading, read_card_table
 
 if TYPE_CHECKING:
@@ -353,6 +354,7 @@ class KalookiStage(State["KalookiSession"]):
         """A press that asks the camera for the table (:class:`ReadingTable`, awaiting it); where
         nothing will answer (no camera), the press is the picker's, :meth:`confirm`."""
         if session.request_reading(ReadingTable.frames):
+            session.asked += 1
             return ReadingTable(self)
         self.confirm(session, seat)
         return None
@@ -537,15 +539,17 @@ class Playing(KalookiStage):
 
 
 class ReadingTable(KalookiStage):
-    """The table asked of the camera (``frames`` voting; asked by the press that enters it, which stays
-    the picker's when nothing will answer) and awaited, then judged (:meth:`KalookiSession.judge`). Its
-    phase is the one it was asked in, whose screen stays."""
+    """The table asked of the camera (one frame; asked by the press that enters it, which stays the
+    picker's when nothing will answer) and awaited, then judged (:meth:`KalookiSession.judge`) — or,
+    where that one reading cannot decide, read again over ``voting`` frames put to the vote first
+    (:meth:`KalookiSession.vote`). Its phase is the one it was asked in, whose screen stays."""
 
-    frames: ClassVar[int] = 3
+    frames: ClassVar[int] = 1
 
-    def __init__(self, back: KalookiStage) -> None:
+    def __init__(self, back: KalookiStage, voting: int = 0) -> None:
         super().__init__()
         self.back = back
+        self.voting = voting  # the frames of the vote this reading is (0: one frame)
 
     @property
     def phase(self) -> str:
@@ -555,7 +559,13 @@ class ReadingTable(KalookiStage):
         return None  # the reading is on its way
 
     def seen(self, session: KalookiSession, table: CardTable, requested: bool) -> KalookiStage | None:
-        return session.judge(self.back, table) if requested else None
+        if not requested:
+            return None
+        if not self.voting:
+            again = session.vote(self.back, table)
+            if again is not None:
+                return again
+        return session.judge(self.back, table)
 
     def confirm(self, session: KalookiSession, seat: int) -> bool:
         return self.back.confirm(session, seat)
@@ -565,7 +575,7 @@ class ReadingTable(KalookiStage):
         return self.back.touched(session, event)
 
     def label(self) -> str:
-        return f"ReadingTable({self.back.phase})"
+        return f"ReadingTable({self.back.phase}{f', {self.voting} frames' if self.voting else ''})"
 
 
 @dataclass
@@ -882,8 +892,10 @@ def _table_grew(deal: Deal, table: CardTable) -> bool:
 
 
 # The camera's reader of a Kalooki table: the card reader, its cards sorted by the calibration's card
-# zones (the stock, the discard pile: ``vision.card_zones``). The last of a request's frames counts.
-CARD_READER: GameReader[CardTableReading] = GameReader(read_card_table, zones=CARD_ZONES)
+# zones (the stock, the discard pile: ``vision.card_zones``); the readings of several frames of a still
+# table put to the vote (``vision.card_vote``) when a press asks for them.
+CARD_READER: GameReader[CardTableReading] = GameReader(read_card_table, zones=CARD_ZONES, vote=vote_cards)
+VOTE_FRAMES = 5  # frames read again and put to the vote when one reading cannot decide (0: never)
 
 STAGES: dict[str, type[KalookiStage]] = {
     "turn_up": TurningUp,
@@ -917,6 +929,9 @@ class KalookiSession(GameSession):
         # The accepted table's cards where the camera saw them at the last press it judged whole (for
         # the accepted table's decisions, ``table_prior``; not journaled: a resumed game decides by rows).
         self.placed: tuple[Placed, ...] = ()
+        self.vote_frames = VOTE_FRAMES
+        self.asked = 0  # readings asked for by a press in this game (the bench counts them)
+        self.votes = 0  # of them, read again over frames and put to the vote
         self._progress: tuple[int, list[list[int]]] | None = None
 
     @classmethod
@@ -998,6 +1013,58 @@ class KalookiSession(GameSession):
     def camera_reads(self) -> bool:
         """Whether a press asks the camera: the game has a card reader and the camera is there."""
         return self.reader is not None and self.camera_lost is None
+
+    def vote(self, back: KalookiStage, table: CardTable) -> ReadingTable | None:
+        """The table read again before ``table`` is judged: over the next :attr:`vote_frames` frames, put
+        to the vote (``vision.card_vote``), once per press, when one photo cannot decide — cards unsure,
+        cards of the accepted table not seen, or a reading that would be refused — so that one bad
+        frame does not cost the player a refusal or a pick."""
+        if self.vote_frames < 2 or self.camera_lost is not None or not self._undecided(table):
+            return None
+        if not self.readings.request(self.vote_frames):
+            return None
+        self.votes += 1
+        log.info("reading again over %d frames: %s", self.vote_frames, table)
+        return ReadingTable(back, self.vote_frames)
+
+    def _undecided(self, table: CardTable) -> bool:
+        """Whether judging ``table`` as read would not take the turn whole: unsure cards the accepted
+        table does not decide, accepted cards not seen, or a refusal (by the rules or for what
+        differs from the accepted table). Nothing is entered or refused here."""
+        prior = table_prior(self.deal.table, table, self.placed)
+        seen = Corrected(table, prior) if prior else table
+        if seen.uncertain or _lacking(self.deal, seen) is not None:
+            return True
+        try:
+            melds = seen.cards_on_table()
+        except ValueError:
+            return True
+        deal = self.deal
+        if deal.phase == "turn_up":
+            return seen.discard_top is None
+        state = self.state
+        if deal.phase == "draw":
+            draw = draw_seen(deal, seen.discard_top)
+            if draw is None:
+                return True
+            try:
+                state = state.apply(DrawStock() if isinstance(draw, DrawDiscard) else draw)
+            except IllegalAction:
+                return True
+            assert isinstance(state, Session)
+            deal = state.deal
+        try:
+            plan = plan_turn(deal, melds, seen.discard_top)
+        except TableMismatch:
+            return True
+        if not plan.actions or not plan.discards:
+            return True
+        try:
+            for planned in plan.actions:
+                state = state.apply(planned.action)
+        except IllegalAction:
+            return True
+        return False
 
     def judge(
         self, back: KalookiStage, table: CardTable, correction: Correction | None = None

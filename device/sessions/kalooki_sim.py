@@ -13,21 +13,23 @@ is laid again as the device has it, and :attr:`KalookiTable.misreads` counts it
 
 **Through the camera** (:attr:`KalookiTable.mode` ``"camera"``, the default): what lies on the table
 (:class:`Lying`: the melds as accepted and laid this turn, the discard pile, the stock) is filmed by the
-synthetic camera (``vision.cards_synth.render_kalooki_table`` at the camera's size) and read by the
-game's reader. The turned-up card is laid on the discard pile (the device reads it there); a player
-takes his draw (from the discard pile: the camera watches the pile's top go; if it does not, he taps
-*Discard pile*), lays his melds, builds, discards, and presses his seat button. Now and then
-(:data:`MISTAKES`) he first makes a mistake people make — a card taken from a meld and not put back, an
-illegal opening (a meld worth too little, or no meld) — sees the refusal, puts it right and presses
-again. Where the reader is unsure of cards the device opens the correction on them: he picks each (the
-card the picker is on: one of the reader's likeliest readings offered in one tap, else rank and suit,
-or the joker), and the reading is judged with them. Whatever the device refuses otherwise he enters
-with the picker, tap by tap. Without a camera (``--no-camera``) the table answers each reading itself
-with what lies on it (:func:`laid_out`): every card sure, or — with :attr:`KalookiTable.unsure_share`
-above 0 — a **stand-in reader** unsure of that share of the cards (:func:`stand_in`: not the card
-reader; for ``bench/card_tables.py``, to show what a turn costs once a reader is mostly sure). A person
-at the simulated table (no autoplay) has the key ``m``: the player to move lays a turn of his real hand
-on the table for the camera (:meth:`KalookiTable.on_key`), then presses his seat button.
+synthetic camera (``vision.cards_synth.render_kalooki_table`` at the camera's size; each frame with fresh
+sensor grain and a sub-pixel shake, :meth:`KalookiTable.filmed`, so that a vote of frames meets what a
+real camera gives) and read by the game's reader. The turned-up card is laid on the discard pile (the
+device reads it there); a player takes his draw (from the discard pile: the camera watches the pile's top
+go; if it does not, he taps *Discard pile*), lays his melds, builds, discards, and presses his seat
+button. Now and then (:data:`MISTAKES`) he first makes a mistake people make — a card taken from a meld
+and not put back, an illegal opening (a meld worth too little, or no meld) — sees the refusal, puts it
+right and presses again. Where the reader is unsure of cards the device opens the correction on them: he
+picks each (the card the picker is on: one of the reader's likeliest readings offered in one tap, else
+rank and suit, or the joker), and the reading is judged with them. Whatever the device refuses otherwise
+he enters with the picker, tap by tap. Without a camera (``--no-camera``) the table answers each reading
+itself with what lies on it (:func:`laid_out`): every card sure, or — with
+:attr:`KalookiTable.unsure_share` above 0 — a **stand-in reader** unsure of that share of the cards
+(:func:`stand_in`: not the card reader; for ``bench/card_tables.py``, to show what a turn costs once a
+reader is mostly sure). A person at the simulated table (no autoplay) has the key ``m``: the player to
+move lays a turn of his real hand on the table for the camera (:meth:`KalookiTable.on_key`), then presses
+his seat button.
 
 **By the picker** (``mode = "picker"``): every action is entered through the table screen — taps at the
 centres of the drawn targets (``kalooki_plan.next_tap``), one per frame, the seat button for the
@@ -46,6 +48,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
+import cv2
 import numpy as np
 import pygame
 
@@ -86,6 +89,9 @@ MISTAKES = 0.15  # how often a player makes a mistake before his press (camera m
 DRAW_PATIENCE = 40  # frames a player waits for the camera to see his draw from the pile, then taps it
 PILE_SHOWN = 3  # the discard pile's last cards laid in the picture (the top last)
 STOCK_SHOWN = 4  # face-down cards drawn for the stock
+GRAIN = 2.0  # the synthetic camera's sensor noise (grey levels, one sigma): fresh in every frame
+GRAINS = 4  # noise fields the frames cycle through
+JITTER = 0.5  # the synthetic camera's shake (frame pixels at most, each way): fresh in every frame
 SLOT_CARDS = 8  # no camera: the cards a meld's place on the table holds before it pushes the next ones
 
 
@@ -236,7 +242,11 @@ class KalookiTable(SimulatedTable):
         self.lying: Lying | None = None  # what lies on the table this turn (None: as the shadow's deal)
         self.look = rng.randrange(1000)  # the deck's look and the light in the pictures
         self._frame: tuple[object, np.ndarray] | None = None
+        self._grain: list[np.ndarray] = []
+        self._shake = np.random.default_rng(self.look)  # the camera's grain and jitter (not the game's)
+        self._shot = 0  # frames filmed (each with its own grain and jitter)
         self._answered: object = None  # the reading request last answered (no camera)
+        self._last_read: CardTableReading | None = None  # and its answer
         self._shown: object = None  # the table last shown to the device as settled (no camera)
         self._turnup: tuple[int, int, tuple[object] | None] | None = None  # the turned-up card's wait
         self._waiting = -1
@@ -386,7 +396,7 @@ class KalookiTable(SimulatedTable):
             return None
         key = lying.key()
         if self._frame is not None and self._frame[0] == key:
-            return self._frame[1]
+            return self.filmed(self._frame[1])
         truth = None
         from vision.cards_synth import render_kalooki_table
 
@@ -413,7 +423,24 @@ class KalookiTable(SimulatedTable):
             for c in truth.cards
             if c.card is not None and c.zone is None and c.index_visible
         ]
-        return frame
+        return self.filmed(frame)
+
+    def filmed(self, frame: np.ndarray) -> np.ndarray:
+        """The table's picture as the camera's next frame gives it: with the sensor's grain (a few
+        fields, cycled) and a shake of the camera (a shift below :data:`JITTER` pixels), fresh in every
+        frame, so that no two frames of a still table are alike (a vote of frames has something to
+        outvote, as at a real table)."""
+        height, width = frame.shape[:2]
+        if not self._grain or self._grain[0].shape != frame.shape:
+            self._grain = [
+                np.clip(self._shake.normal(0, GRAIN, frame.shape), -8, 8).astype(np.int16)
+                for _ in range(GRAINS)
+            ]
+        self._shot += 1
+        dx, dy = self._shake.uniform(-JITTER, JITTER, 2)
+        shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+        moved = cv2.warpAffine(frame, shift, (width, height), borderMode=cv2.BORDER_REPLICATE)
+        return np.clip(moved.astype(np.int16) + self._grain[self._shot % GRAINS], 0, 255).astype(np.uint8)
 
     def poll(self, session: GameSession) -> None:
         """After an action was entered, the turn's plan moves on; without a camera, the table answers
@@ -445,7 +472,10 @@ class KalookiTable(SimulatedTable):
         stage = session.stage
         if isinstance(stage, ReadingTable) and stage is not self._answered:
             self._answered = stage
-            self.host.post(Seen(self._read(lying), kind="requested"))
+            # Asked to read again and vote: the table's answer is the same (no frames to vote over).
+            again = self._last_read if stage.voting and self._last_read is not None else None
+            self._last_read = again or self._read(lying)
+            self.host.post(Seen(self._last_read, kind="requested"))
             return
         key = (lying.key(), session.seq)
         if key != self._shown and session.phase in ("turn_up", "draw"):

@@ -25,7 +25,7 @@ def play(script: str, tmp_path: Path, *args: str) -> Journal:
     return Journal.open(tmp_path / "state" / "journal.sqlite3")
 
 
-def test_the_camera_script_accepts_a_sure_turn_whole_and_corrects_an_unsure_card(tmp_path: Path) -> None:
+def test_the_camera_script_accepts_a_sure_turn_whole_and_votes_over_frames(tmp_path: Path) -> None:
     journal = play("kalooki-camera.txt", tmp_path, "--seed", "4")
     try:
         (game,) = journal.games()
@@ -37,10 +37,10 @@ def test_the_camera_script_accepts_a_sure_turn_whole_and_corrects_an_unsure_card
     draw, lay, discard = "kalooki.draw_stock", "kalooki.lay_down", "kalooki.discard"
     assert kinds == ["kalooki.turn_up", draw, lay, discard, draw]  # player 2's draw stands
     assert len(actions[2]["melds"]) == 3  # type: ignore[index]  # the three melds of the legal lay-down
-    # player 2's one unsure card, entered with the first reading offered, journaled beside his draw
-    assert fixes == [("card", "3D", "3D", False)]
+    # player 2's press: the frames' vote saw the set of threes whole, nothing left to pick
+    assert fixes == []
     shots = sorted(p.name for p in (tmp_path / "kalooki-camera-shots").iterdir())
-    assert len(shots) == 7 and shots[0] == "01-turned-up-read.png", shots
+    assert len(shots) == 4 and shots[0] == "01-turned-up-read.png", shots
 
 
 def test_the_screens_script_plays_two_deals_to_the_end(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from device.simulator import Simulator
 from rules.kalooki import Card, Session, parse_cards
 from tests.device.helpers import check_layout, tap
 from vision.calibration import Calibration
+from vision.card_vote import vote_cards
 from vision.card_zones import CardTableReading, ZonedCard, read_card_table, with_card_zones
 from vision.cards import SeenCard
 
@@ -246,13 +247,16 @@ def test_the_simulated_table_films_what_lies_on_it(make_app) -> None:
     table.lying = lying
     frame = table.camera_frame()
     assert frame is not None and frame.shape == (size[1], size[0], 3)
-    assert table.camera_frame() is frame  # the same table: the same picture
+    # The same table: the same picture, each frame with its own grain and shake (as a camera's).
+    second = table.camera_frame()
+    assert second is not None and not np.array_equal(second, frame)
+    assert np.abs(second.astype(np.int16) - frame.astype(np.int16)).mean() < 6
     from vision.cards_synth import render_kalooki_table
 
     again, truth = render_kalooki_table(
         lying.melds, lying.discards, stock=4, seed=table.look, size=size, card_height=0.14 * size[1]
     )
-    assert np.array_equal(frame, again)
+    assert np.abs(frame.astype(np.int16) - again.astype(np.int16)).mean() < 6
     zones = with_card_zones(Calibration.identity(size))
     top = next(c for c in reversed(truth.cards) if c.zone == "discard")
     assert top.card == Card.parse("2C") and zones.zone_at(top.center) == "discard"
@@ -484,6 +488,9 @@ def refused_press(make_app, melds: list[list[Card]], unsure: tuple[int, ...]) ->
     assert camera.requests == 1
     app.post(Seen(reading, kind="requested"))
     app.step()
+    if camera.requests == 2:  # a reading that cannot decide, read again over frames: they agree
+        app.post(Seen(vote_cards([reading] * session.vote_frames), kind="requested"))
+        app.step()
     app.step()
     return app, session
 
