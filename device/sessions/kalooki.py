@@ -38,7 +38,9 @@ deal calls for (:meth:`KalookiSession.settled`).
 **By camera** (issue 30): the game reads with the card reader (:data:`CARD_READER`: the cards sorted by
 the calibration's stock and discard zones, ``vision.card_zones``). While the camera is there, a seat
 press with nothing picked asks it for the table (:class:`ReadingTable`; a press nothing will answer stays
-the picker's); the table seen is compared with the one accepted
+the picker's; where its one frame cannot decide — cards unsure, accepted cards not seen, a reading that
+would be refused — the table is read again over :data:`VOTE_FRAMES` frames put to the vote first,
+``vision.card_vote``, :meth:`KalookiSession.vote`); the table seen is compared with the one accepted
 (``device.sessions.kalooki_camera.plan_turn``) and the actions it explains are judged whole: each is
 checked, then all are submitted in turn (the draw as the discard pile's zone showed it, the lay-down,
 builds, releases, the discard). The engine refuses what breaks a rule, by name, and then none of the
