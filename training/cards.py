@@ -78,6 +78,7 @@ import pickle
 import random
 import shutil
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -658,6 +659,27 @@ def _index_classifier_sample(table: IndexTable, rng: np.random.Generator) -> tup
     return photometric(_light(patch, rng), rng, hue=False), rank, suit
 
 
+def _photo_indices(
+    data: Path, models_folder: Path, split: str
+) -> Iterator[tuple[Any, np.ndarray, str, float, list[Any]]]:
+    """For each real photo of ``split`` on which ``models_folder``'s card detector finds a card: the
+    photo's item, its image, its session, the card height the reader reads its indices at (from the
+    detector's boxes, as the reader does) and the indices its index detector and classifier read there."""
+    from vision.cards import CardModels
+    from vision.dataset import scene_of
+
+    models = CardModels.load(models_folder)
+    assert models.index is not None
+    for item in load_folder(data / DATASET, split):  # type: ignore[arg-type]
+        image = cv2.imread(str(item.path))
+        dets = models.detect(image)
+        if not dets:
+            continue
+        session = scene_of(item.path.name) or item.path.name
+        card_height = float(np.median([max(d.width, d.height) for d in dets])) / 1.1
+        yield item, image, session, card_height, models.index.read(image, card_height)
+
+
 def real_index_patches(
     data: Path, models_folder: Path, split: str = "fit", negatives: bool = False
 ) -> list[tuple[np.ndarray, int, int, str]]:
@@ -672,21 +694,10 @@ def real_index_patches(
     With ``negatives``, a peak on a card whose two likeliest ranks (as the folder's index classifier
     reads it) are no card of the photo is "not an index" instead (a pip, a picture, a pattern: nothing
     it could be an index of), at any heat."""
-    from vision.cards import CardModels
-    from vision.dataset import scene_of
-
-    models = CardModels.load(models_folder)
-    assert models.index is not None
     out: list[tuple[np.ndarray, int, int, str]] = []
-    for item in load_folder(data / DATASET, split):  # type: ignore[arg-type]
-        image = cv2.imread(str(item.path))
-        dets = models.detect(image)
-        if not dets:
-            continue
-        session = scene_of(item.path.name) or item.path.name
-        card_height = float(np.median([max(d.width, d.height) for d in dets])) / 1.1
+    for item, image, session, card_height, readings in _photo_indices(data, models_folder, split):
         photo_ranks = {_classes(b.name)[0] for b in item.boxes}
-        for r in models.index.read(image, card_height):
+        for r in readings:
             x, y, angle, height, score = r.x, r.y, r.angle, r.card_height, r.score
             if negatives:
                 likeliest = np.argsort(r.rank_p[:INDEX_NONE])[::-1][:2]
@@ -740,22 +751,11 @@ def self_index_patches(
 
     ``real_index_patches`` gave every peak inside a card's box that card's rank: the indices of the
     neighbours overlapping that box and the pips read as another card taught the wrong rank."""
-    from vision.cards import CardModels
-    from vision.dataset import scene_of
-
-    models = CardModels.load(models_folder)
-    assert models.index is not None
     out: list[tuple[np.ndarray, int, int, str]] = []
-    for item in load_folder(data / DATASET, split):  # type: ignore[arg-type]
-        image = cv2.imread(str(item.path))
-        dets = models.detect(image)
-        if not dets:
-            continue
-        session = scene_of(item.path.name) or item.path.name
-        card_height = float(np.median([max(d.width, d.height) for d in dets])) / 1.1
+    for item, image, session, card_height, readings in _photo_indices(data, models_folder, split):
         labels = [(b, *_classes(b.name)) for b in item.boxes]
         photo_ranks = {rank for _, rank, _ in labels}
-        for r in models.index.read(image, card_height):
+        for r in readings:
             holding = []
             for b, rank, suit in labels:
                 pad = 0.04 * max(b.w, b.h)

@@ -239,10 +239,15 @@ _ANGLE_WINDOW = (np.hypot(*np.mgrid[-1 : 1 : ANGLE_CROP * 1j, -1 : 1 : ANGLE_CRO
 
 
 def edge_angles(
-    image: np.ndarray, centers: Sequence[tuple[float, float]], extents: Sequence[float]
+    image: np.ndarray,
+    centers: Sequence[tuple[float, float]],
+    extents: Sequence[float],
+    window: np.ndarray = _ANGLE_WINDOW,
 ) -> np.ndarray:
     """The turn of the straight edges around each centre in degrees in [-45, 45), from the fourfold
-    symmetry of the gradients in a round window ``extent`` px across (a die's face, a tile's outline).
+    symmetry of the gradients in a round window ``extent`` px across (a die's face, a tile's outline);
+    ``window``: the weights of the ``ANGLE_CROP`` × ``ANGLE_CROP`` crop's pixels (a ring for a tile's
+    outline without its number: ``vision.tiles.outline_angles``).
 
     With z = gx + i·gy the gradient, z⁴ / |z|² = |z|² · e^{4iθ}: the gradient energy voting for 4θ,
     without a trigonometric call per pixel.
@@ -259,8 +264,8 @@ def edge_angles(
     gy = np.stack([cv2.Scharr(g, cv2.CV_32F, 0, 1) for g in grey])
     re2, im2 = gx * gx - gy * gy, 2 * gx * gy
     energy = gx * gx + gy * gy + 1e-6
-    c = ((re2 * re2 - im2 * im2) / energy * _ANGLE_WINDOW).sum(axis=(1, 2))
-    s4 = (2 * re2 * im2 / energy * _ANGLE_WINDOW).sum(axis=(1, 2))
+    c = ((re2 * re2 - im2 * im2) / energy * window).sum(axis=(1, 2))
+    s4 = (2 * re2 * im2 / energy * window).sum(axis=(1, 2))
     angles = np.degrees(np.arctan2(s4, c) / 4)
     return (angles + 45.0) % 90.0 - 45.0
 

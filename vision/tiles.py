@@ -50,7 +50,7 @@ from vision.melds import (
     group_melds,
     line_way_up,
 )
-from vision.nets import ANGLE_CROP, MODELS, CropClassifier, HeatmapDetector, cut, load_settings
+from vision.nets import ANGLE_CROP, MODELS, CropClassifier, HeatmapDetector, cut, edge_angles, load_settings
 
 # The classifier's classes: the 52 numbered tiles (colour order R B K O), the joker, "not a tile".
 LABELS: tuple[str, ...] = (*(f"{c}{n}" for c in COLOURS for n in NUMBERS), "J", "none")
@@ -652,20 +652,7 @@ def outline_angles(
     >>> round(float(outline_angles(img, [(100.0, 100.0)], [90.0])[0]))
     20
     """
-    if len(centers) == 0:
-        return np.zeros(0)
-    grey = np.empty((len(centers), ANGLE_CROP, ANGLE_CROP), np.float32)
-    for k, (center, extent) in enumerate(zip(centers, extents, strict=True)):
-        crop = cut(image, center, (extent, extent), 0.0, (ANGLE_CROP, ANGLE_CROP))
-        grey[k] = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-    gx = cv2.Scharr(grey.reshape(-1, ANGLE_CROP), cv2.CV_32F, 1, 0).reshape(grey.shape)
-    gy = np.stack([cv2.Scharr(g, cv2.CV_32F, 0, 1) for g in grey])
-    re2, im2 = gx * gx - gy * gy, 2 * gx * gy
-    energy = gx * gx + gy * gy + 1e-6
-    c = ((re2 * re2 - im2 * im2) / energy * _RING_WINDOW).sum(axis=(1, 2))
-    s4 = (2 * re2 * im2 / energy * _RING_WINDOW).sum(axis=(1, 2))
-    angles = np.degrees(np.arctan2(s4, c) / 4)
-    return (angles + 45.0) % 90.0 - 45.0
+    return edge_angles(image, centers, extents, _RING_WINDOW)
 
 
 def read_tiles(
