@@ -2,8 +2,10 @@
 
 One photo can miss a card (its index lost in a glint, an overlap read as one card) or misread one with
 confidence; the next frames of the same still table rarely repeat it. :func:`vote_cards` matches the
-cards of every frame by place (each frame's cards to the nearest card already seen, within half the short
-side of its visible box, one card of a frame to one place) and keeps a card where a **majority of the
+cards of every frame by place (each frame's card to the nearest place the same card was seen at, within
+:data:`SAME_REACH` of a card's height — the reader places a card at its visible part, which moves as it
+reads one corner or the other — else to the nearest card within half the short side of its visible box;
+one card of a frame to one place) and keeps a card where a **majority of the
 frames** sees one there: a card one frame made up is dropped, a card one frame missed is kept. What each
 card is, the frames that saw it vote on (their best readings, sure or not): the reading most of them give
 wins, and it is **sure** only where at least ``majority`` of those frames read it so and most of the frames
@@ -22,11 +24,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from vision.card_zones import DISCARD, CardTableReading, ZonedCard
-from vision.cards import group_cards
 from vision.settle import MAJORITY
 
-__all__ = ["vote_cards"]
+__all__ = ["SAME_REACH", "vote_cards"]
+
+SAME_REACH = 0.6  # of the table's median card height: how far apart two frames may place one card
 
 
 @dataclass
@@ -44,26 +49,40 @@ def _radius(card: ZonedCard) -> float:
 
 
 def _places(readings: Sequence[CardTableReading]) -> list[_Place]:
-    """The places cards were seen at, each with the card of every frame that saw one there."""
+    """The places cards were seen at, each with the card of every frame that saw one there. A frame's
+    card joins the nearest place where the same card was seen, within :data:`SAME_REACH` of the card's
+    height (the reader places a card at its visible part's centre, which moves between frames as it
+    reads one corner or the other), else the nearest place of any card within half the short side of
+    both visible boxes (a card read otherwise there: the vote decides); one card of a frame to one place."""
     places: list[_Place] = []
+    labels: list[set[str]] = []
+    heights = sorted(max(c.size, 2.0) for r in readings for c in r.cards)
+    height = heights[len(heights) // 2] if heights else 2.0
     for r, reading in enumerate(readings):
-        pairs = []
-        for i, card in enumerate(reading.cards):
-            for p, place in enumerate(places):
-                d = math.hypot(card.center[0] - place.center[0], card.center[1] - place.center[1])
-                if d <= min(place.radius, _radius(card)):
-                    pairs.append((d, i, p))
         taken_cards: set[int] = set()
         taken_places: set[int] = set()
-        for _, i, p in sorted(pairs):  # nearest first, one card of a frame to one place
-            if i in taken_cards or p in taken_places:
-                continue
-            taken_cards.add(i)
-            taken_places.add(p)
-            places[p].seen[r] = i
+        for same in (True, False):
+            pairs = []
+            for i, card in enumerate(reading.cards):
+                if i in taken_cards:
+                    continue
+                for p, place in enumerate(places):
+                    if p in taken_places or (card.label in labels[p]) != same:
+                        continue
+                    d = math.hypot(card.center[0] - place.center[0], card.center[1] - place.center[1])
+                    if d <= (SAME_REACH * height if same else min(place.radius, _radius(card))):
+                        pairs.append((d, i, p))
+            for _, i, p in sorted(pairs):  # nearest first
+                if i in taken_cards or p in taken_places:
+                    continue
+                taken_cards.add(i)
+                taken_places.add(p)
+                places[p].seen[r] = i
+                labels[p].add(reading.cards[i].label)
         for i, card in enumerate(reading.cards):
             if i not in taken_cards:
                 places.append(_Place(card.center, _radius(card), {r: i}))
+                labels.append({card.label})
     return places
 
 
@@ -91,6 +110,7 @@ def vote_cards(readings: Sequence[CardTableReading], majority: float = MAJORITY)
     frames = len(readings)
     cards: list[ZonedCard] = []
     unsure_cards: list[bool] = []
+    kept: list[_Place] = []
     for place in _places(readings):
         if 2 * len(place.seen) <= frames:
             continue  # most frames saw no card here: one frame's card is not the table's
@@ -110,8 +130,16 @@ def vote_cards(readings: Sequence[CardTableReading], majority: float = MAJORITY)
         mean = sum(readings[r].cards[i].confidence for r, i, _ in votes) / len(votes)
         cards.append(ZonedCard(replace(lead.seen, confidence=mean), zone))
         unsure_cards.append(not sure)
+        kept.append(place)
+    # No card made up: a card more often sure in the vote than most frames read it is left unsure.
+    for label in {c.label for c in cards}:
+        counts = sorted(sum(c.label == label for c in r.cards) for r in readings)
+        mine = [k for k, c in enumerate(cards) if c.label == label and not unsure_cards[k]]
+        if len(mine) > counts[len(counts) // 2]:
+            for k in mine:
+                unsure_cards[k] = True
     table = [i for i, c in enumerate(cards) if c.zone is None]
-    melds, loose = group_cards([cards[i].seen for i in table])
+    melds, loose = _melds(readings, [kept[i] for i in table], [cards[i] for i in table])
     pile = sorted(
         (i for i, c in enumerate(cards) if c.zone == DISCARD),
         key=lambda i: (-_area(cards[i].box), -cards[i].confidence),
@@ -128,6 +156,52 @@ def vote_cards(readings: Sequence[CardTableReading], majority: float = MAJORITY)
         tuple(uncertain),
         stocks[len(stocks) // 2],
     )
+
+
+def _melds(
+    readings: Sequence[CardTableReading], places: Sequence[_Place], cards: Sequence[ZonedCard]
+) -> tuple[list[tuple[int, ...]], list[int]]:
+    """The table's voted cards (``places``, ``cards``) grouped as most frames grouped them: two cards are
+    of one meld where most of the frames that saw both saw them in one meld (the reader's boxes move
+    from frame to frame, so the boxes of cards taken from different frames do not tell); each meld in
+    order along its line (as ``vision.cards.group_cards`` orders it), the others loose."""
+    n = len(places)
+    meld_of: list[dict[int, int]] = [{i: m for m, meld in enumerate(r.melds) for i in meld} for r in readings]
+    parent = list(range(n))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for a in range(n):
+        for b in range(a + 1, n):
+            both = [r for r in places[a].seen if r in places[b].seen]
+            same = sum(
+                1
+                for r in both
+                if places[a].seen[r] in meld_of[r]
+                and meld_of[r].get(places[a].seen[r]) == meld_of[r].get(places[b].seen[r])
+            )
+            if both and 2 * same > len(both):
+                parent[root(a)] = root(b)
+    groups: dict[int, list[int]] = {}
+    for k in range(n):
+        groups.setdefault(root(k), []).append(k)
+    melds, loose = [], []
+    for members in sorted(groups.values()):
+        if len(members) == 1:
+            loose.append(members[0])
+            continue
+        points = np.array([cards[k].center for k in members], np.float64)
+        centred = points - points.mean(axis=0)
+        direction = np.linalg.svd(centred, full_matrices=False)[2][0]
+        if direction[0] < 0 or (abs(direction[0]) < 1e-9 and direction[1] < 0):
+            direction = -direction
+        order = np.argsort(centred @ direction, kind="stable")
+        melds.append(tuple(members[k] for k in order))
+    return melds, loose
 
 
 def _area(box: Sequence[float]) -> float:

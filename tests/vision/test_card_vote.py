@@ -111,3 +111,26 @@ def test_one_reading_is_itself_and_none_is_an_error() -> None:
     assert vote_cards([one]) is one
     with pytest.raises(ValueError, match="no readings"):
         vote_cards([])
+
+
+def test_a_card_placed_at_its_other_corner_is_the_same_card_and_the_melds_are_the_frames() -> None:
+    """The reader places a card at its visible part, which moves between frames (one corner read, then
+    the other): the same card within most of a card's height is one card; the melds are as most frames
+    grouped them, not as boxes taken from different frames touch."""
+    fan = run("5H 6H 7H 8H")
+    moved = [(t, x + (22.0 if t == "6H" else 0.0), y) for t, x, y in fan]  # 6H read at its other corner
+    apart = frame(run("5H 6H 7H 8H"))
+    # A frame that groups the 8H apart (loose) is outvoted by the others.
+    split = CardTableReading(apart.cards, ((0, 1, 2),), (3,), (), (), 4)
+    voted = vote_cards([frame(fan), frame(moved), split, frame(fan), frame(moved)])
+    assert str(voted) == "melds [5H 6H 7H 8H] loose [] discard -"
+    assert not voted.uncertain
+
+
+def test_a_copy_no_frame_saw_is_never_made_sure() -> None:
+    # Frames that each read one 7H, at places far enough apart to be two cards: never two sure 7H.
+    a = frame([("7H", 100.0, 100.0), ("KS", 400.0, 100.0)])
+    b = frame([("7H", 400.0, 100.0), ("KS", 100.0, 100.0)])
+    voted = vote_cards([a, b, a, b, a])
+    sure = [voted.cards[i].label for i in range(len(voted.cards)) if i not in voted.uncertain]
+    assert sure.count("7H") <= 1 and sure.count("KS") <= 1
