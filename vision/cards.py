@@ -605,7 +605,7 @@ def read_cards(
             card, confidence, cands = combine_indices(seen)
             if id(d) in placed and a_pip_alone(seen, confidence):
                 continue
-            if misplaced(d, seen) or k in doubtful:
+            if misplaced(d, seen, card) or k in doubtful:
                 # Read, but where it lies is in doubt: the session compares places, so never sure.
                 confidence = min(confidence, 0.5 * models.confidence_threshold)
             faces.append((d, card, confidence, cands, float(turn)))
@@ -908,12 +908,22 @@ def _holds(d: CardDetection, r: IndexReading, pad: float = 0.25) -> bool:
 PLACE_DOUBT = 0.4  # a card's place lies this share of its height from where its indices' card can be
 
 
-def misplaced(d: CardDetection, seen: Sequence[IndexReading]) -> bool:
+def misplaced(d: CardDetection, seen: Sequence[IndexReading], card: Card | None = None) -> bool:
     """Whether a card's place (the centre of its visible part) is in doubt: farther than
     ``PLACE_DOUBT`` of its height from wherever the card of each of its indices can lie (``_away``:
     from a fan's strip below the index to a whole card on either side). A box much larger than the
-    card, or over another card, holding an index at one edge reads the right card at a wrong place."""
+    card, or over another card, holding an index at one edge reads the right card at a wrong place.
+    Given the ``card`` read, only the indices that read its rank place it (``OWN_PLACE``): a dissent outvoted
+    (``outvoted_many``), another card's index on the box, says nothing of where this card lies."""
+    if card is not None and OWN_PLACE:
+        name = str(card)
+        rank = JOKER_CLASS if name == str(JOKER) else RANKS.index(name[:-1])
+        own = [r for r in seen if r.classes[0] == rank]
+        seen = own or seen
     return all(_away_from(r, d.x, d.y) > PLACE_DOUBT * r.card_height for r in seen)
+
+
+OWN_PLACE = True  # a card is placed by the indices that read it (``misplaced``)
 
 
 def _away_from(r: IndexReading, x: float, y: float) -> float:
@@ -1073,7 +1083,7 @@ def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tu
             len(sure) >= OUTVOTERS
             and len(sure) > len(against)
             and all(r.card_p(*_reading_of(r)) < OUTVOTE and _misturned(r, sure[0]) for r in against)
-        ):
+        ) or outvoted_many(sure, against):
             voting = [r for r in voting if _reading_of(r)[0] == rank]
             agree = True
     if agree:
@@ -1084,6 +1094,22 @@ def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tu
         # Corners that disagree: as sure as the corner least sure of the card chosen.
         confidence = min(r.card_p(rank, suit) for r in seen)
     return card_of(rank, suit), float(confidence), cands
+
+
+MANY = 3  # this many corners sure of their card (``OUTVOTE``), each of them ...
+MANY_AGAINST = 3  # ... against a dissent less sure (below ``OUTVOTE``), however turned, decide
+
+
+def outvoted_many(sure: Sequence[IndexReading], against: Sequence[IndexReading]) -> bool:
+    """Whether many corners sure of a card outvote a few dissenting ones however they are turned: at
+    least ``MANY`` sure corners, ``MANY_AGAINST`` times as many as those against, each dissent less sure
+    than ``OUTVOTE`` (a neighbour's index seen on the card's box, in a run the card next to it). On
+    ``calib`` these are right cards left unsure by one corner of the next card of their run."""
+    return (
+        len(sure) >= MANY
+        and len(sure) >= MANY_AGAINST * len(against)
+        and all(r.card_p(*_reading_of(r)) < OUTVOTE for r in against)
+    )
 
 
 TURN_OFF = 20.0  # an index turned this many degrees from its card's (either end) was cut at a wrong turn

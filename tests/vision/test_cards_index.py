@@ -21,6 +21,7 @@ from vision.cards import (
     explain_away,
     merge_twins,
     misplaced,
+    outvoted_many,
     split_cards,
     stray_indices,
     strip_detection,
@@ -232,3 +233,34 @@ def test_one_box_read_as_two_cards_leaves_both_unsure() -> None:
     box, other = (0.0, 0.0, 50.0, 80.0), (60.0, 0.0, 110.0, 80.0)
     cards = parse_cards("6S 5S 7S 7S")
     assert boxes_read_twice([box, box, other, other], cards) == {0, 1}
+
+
+def test_many_sure_corners_outvote_one_dissent_however_turned() -> None:
+    # Three sure corners of a 9D and one of the next card of the run (a JD, turned as the card is) seen
+    # on its box: the 9D is sure.
+    sure = [
+        _reading("9D", 0.95, angle=0.0),
+        _reading("9D", 0.93, x=60.0, y=120.0, angle=180.0),
+        _reading("9D", 0.94, x=60.0, y=0.0, angle=0.0),
+    ]
+    neighbour = _reading("JD", 0.6, x=30.0, y=5.0, angle=2.0)
+    card, confidence, _ = combine_indices([*sure, neighbour])
+    assert card == Card.parse("9D") and confidence > 0.9
+    assert outvoted_many(sure, [neighbour])
+    # Two sure corners are not many: the dissent turned alike still counts.
+    assert not outvoted_many(sure[:2], [neighbour])
+    assert combine_indices([*sure[:2], neighbour])[1] < 0.6
+    # Nor three against two, nor against a dissent sure of itself.
+    assert not outvoted_many(sure, [neighbour, neighbour])
+    assert combine_indices([*sure, _reading("JD", 0.9, x=30.0, y=5.0, angle=2.0)])[1] < 0.6
+
+
+def test_a_card_is_placed_by_the_indices_that_read_it() -> None:
+    # A box over a JD holding the 9D's own indices far to its left and one JD index (outvoted) at its
+    # edge: read as the 9D, its place is in doubt; read as the JD, it is not.
+    nine = [_reading("9D", 0.95, x=-300.0, y=100.0), _reading("9D", 0.95, x=-240.0, y=100.0)]
+    jack = _reading("JD", 0.7, x=100.0, y=100.0)
+    box = CardDetection(130, 138, 72, 100, 0.9)
+    assert misplaced(box, [*nine, jack], Card.parse("9D"))
+    assert not misplaced(box, [*nine, jack])  # without the card, any index places it
+    assert not misplaced(box, [*nine, jack], Card.parse("JD"))
