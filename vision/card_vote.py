@@ -24,9 +24,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
 from vision.card_zones import DISCARD, CardTableReading, ZonedCard
+from vision.cards import lines_of
 from vision.settle import MAJORITY
 
 __all__ = ["SAME_REACH", "vote_cards"]
@@ -186,22 +185,7 @@ def _melds(
             )
             if both and 2 * same > len(both):
                 parent[root(a)] = root(b)
-    groups: dict[int, list[int]] = {}
-    for k in range(n):
-        groups.setdefault(root(k), []).append(k)
-    melds, loose = [], []
-    for members in sorted(groups.values()):
-        if len(members) == 1:
-            loose.append(members[0])
-            continue
-        points = np.array([cards[k].center for k in members], np.float64)
-        centred = points - points.mean(axis=0)
-        direction = np.linalg.svd(centred, full_matrices=False)[2][0]
-        if direction[0] < 0 or (abs(direction[0]) < 1e-9 and direction[1] < 0):
-            direction = -direction
-        order = np.argsort(centred @ direction, kind="stable")
-        melds.append(tuple(members[k] for k in order))
-    return melds, loose
+    return lines_of([c.center for c in cards], [root(k) for k in range(n)])
 
 
 def _area(box: Sequence[float]) -> float:

@@ -1160,15 +1160,28 @@ def group_cards(cards: Sequence[SeenCard]) -> tuple[list[tuple[int, ...]], list[
             a, b = boxes[i], boxes[j]
             if a[0] - pad <= b[2] and b[0] - pad <= a[2] and a[1] - pad <= b[3] and b[1] - pad <= a[3]:
                 parent[root(i)] = root(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(root(i), []).append(i)
+    return lines_of([c.center for c in cards], [root(i) for i in range(n)])
+
+
+def lines_of(
+    centers: Sequence[tuple[float, float]], groups: Sequence[int]
+) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Cards grouped (``groups[i]``: the group of card ``i``) into melds, each ordered along its line (the
+    first principal axis of its cards' ``centers``, left to right, else top to bottom), and loose cards
+    (alone in their group): ``group_cards`` and ``vision.card_vote`` group them so.
+
+    >>> lines_of([(50.0, 0.0), (0.0, 1.0), (25.0, 0.0), (300.0, 300.0)], [0, 0, 0, 1])
+    ([(1, 2, 0)], [3])
+    """
+    members_of: dict[int, list[int]] = {}
+    for i, g in enumerate(groups):
+        members_of.setdefault(g, []).append(i)
     melds, loose = [], []
-    for members in sorted(groups.values()):
+    for members in sorted(members_of.values()):
         if len(members) == 1:
             loose.append(members[0])
             continue
-        points = np.array([cards[i].center for i in members], np.float64)
+        points = np.array([centers[i] for i in members], np.float64)
         centred = points - points.mean(axis=0)
         direction = np.linalg.svd(centred, full_matrices=False)[2][0]
         if direction[0] < 0 or (abs(direction[0]) < 1e-9 and direction[1] < 0):
