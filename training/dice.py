@@ -12,8 +12,10 @@
    probability times the detector's score) is the lowest at which at most ``--wrong-share`` (1 in 200)
    of the confident calib dice are wrong.
 
-Only the ``fit`` split is trained on; ``calib`` sets temperature and threshold; ``val`` is never touched
-(see ``vision.dataset``). Seeds are fixed; torch runs on ``--threads`` threads.
+The ``fit`` split is trained on, and with ``--learn fit,val`` the ``val`` split too (session 7 of issue 32:
+the shipped nets may learn from both; ``training.learn_splits`` refuses ``calib``); ``calib`` sets
+temperature and threshold and is the split reported as unseen (see ``vision.dataset``). Seeds are
+fixed; torch runs on ``--threads`` threads.
 
 Box conventions: ``dice-tray`` boxes are whole dice (top-down, so the box is the die's face);
 ``dice-webcam`` boxes cover only the pips of the top face, so the face size is estimated from the pip box
@@ -50,6 +52,7 @@ from training.common import (
     prepare,
     write_config,
 )
+from training.learn_splits import learned_phrase, learned_splits
 from vision.dataset import LabelledImage, load_folder
 from vision.dice import fixed
 
@@ -72,7 +75,7 @@ WEBCAM_FACE_RATIO = (2.5, 1.8, 1.6, 1.55, 1.6, 1.35)
 DATASETS = {"dice-tray": "face", "dice-webcam": "pips"}
 CREDIT = """Dice reader models (dice_detector.onnx, dice_classifier.onnx, dice_reader.json)
 
-Trained by training/dice.py on the "fit" split of two public photo sets:
+Trained by training/dice.py on {learned} of two public photo sets:
 - dice-tray: github.com/nell-byler/dice_detection, BSD-3-Clause, (c) 2019 Nell Byler
 - dice-webcam: github.com/matteop65/Dice_Detection_Recognition, MIT, (c) 2021 Matteo Anthony Penlington
 plus scenes rendered by vision/synth.py. The models are derived from those photographs; keep this
@@ -121,8 +124,12 @@ def photo_of(item: LabelledImage, name: str) -> Photo:
     return Photo(cv2.imread(str(item.path)), list(_dice_of(item, DATASETS[name])))
 
 
-def load_photos(data: Path, split: str) -> dict[str, list[Photo]]:
-    return {name: [photo_of(item, name) for item in labelled(data, name, split)] for name in DATASETS}
+def load_photos(data: Path, split: str, *more: str) -> dict[str, list[Photo]]:
+    """Each photo set's photos of ``split`` (and of the ``more`` splits after them)."""
+    return {
+        name: [photo_of(item, name) for part in (split, *more) for item in labelled(data, name, part)]
+        for name in DATASETS
+    }
 
 
 def synthetic_photos(count: int, seed: int) -> list[Photo]:
@@ -637,6 +644,28 @@ def calibrate(
     return {"temperature": temperature, "confidence_threshold": round(threshold, 4)}
 
 
+BY_NAME = "the split by file name (before issue 32)"
+
+
+def kept_learned(
+    config_path: Path, learn: tuple[str, ...], skip_detector: bool, skip_classifier: bool
+) -> dict[str, str]:
+    """What each net learned from (``dice_reader.json``'s ``learned_from``): ``learn`` for a net trained
+    now; for a net kept in ``--out``, what its settings said (nets older than the option: ``BY_NAME``)."""
+    before = json.loads(config_path.read_text()).get("learned_from", {}) if config_path.is_file() else {}
+    now = learned_phrase(learn)
+    return {
+        "detector": before.get("detector", BY_NAME) if skip_detector else now,
+        "classifier": before.get("classifier", BY_NAME) if skip_classifier else now,
+    }
+
+
+def notice_phrase(learned: dict[str, str]) -> str:
+    if learned["detector"] == learned["classifier"]:
+        return learned["detector"]
+    return f"{learned['detector']} (the detector) and {learned['classifier']} (the classifier)"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = arguments(
         __doc__, detector_steps=3000, classifier_steps=6000, seed=5, synthetic=200, rendered="rendered scenes"
@@ -678,6 +707,13 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="train the detector only and keep the classifier in --out (then calibrate the pair)",
     )
+    parser.add_argument(
+        "--learn",
+        type=learned_splits,
+        default=("fit",),
+        help="the splits the nets learn from, comma-separated: fit (default) or fit,val; calib is refused "
+        "(it fits temperature and threshold); written into dice_reader.json and MODELS.txt",
+    )
     parser.add_argument("--calibrate-only", action="store_true", help="refit temperature and threshold only")
     parser.add_argument(
         "--by-name",
@@ -701,7 +737,10 @@ def main(argv: list[str] | None = None) -> None:
         config.update(calibrate(args.data, args.out, args.wrong_share, args.by_name, args.keep_temperature))
         write_config(config_path, config)
         return
-    fit = load_photos(args.data, "fit")
+    fit = load_photos(args.data, *args.learn)
+    counts = ", ".join(f"{name} {len(photos)} photos" for name, photos in fit.items())
+    print(f"learning from {', '.join(args.learn)}: {counts}", flush=True)
+    learned = kept_learned(config_path, args.learn, args.skip_detector, args.skip_classifier)
     fit["synthetic"] = synthetic_photos(args.synthetic, args.seed)
     config = {
         "detector": "dice_detector.onnx",
@@ -715,6 +754,7 @@ def main(argv: list[str] | None = None) -> None:
         "mirror": MIRROR,
         "temperature": 1.0,
         "confidence_threshold": 0.5,
+        "learned_from": learned,
     }
     if not args.skip_detector:
         detector = train_detector(fit, args.detector_steps, args.seed, args.lay)
@@ -732,7 +772,7 @@ def main(argv: list[str] | None = None) -> None:
         export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
     config.update(calibrate(args.data, args.out, args.wrong_share, args.by_name))
     write_config(config_path, config)
-    (args.out / "MODELS.txt").write_text(credits(args.out, CREDIT))
+    (args.out / "MODELS.txt").write_text(credits(args.out, CREDIT.format(learned=notice_phrase(learned))))
     shutil.rmtree(args.out / "__pycache__", ignore_errors=True)
     print(f"done in {time.monotonic() - start:.0f} s")
 
