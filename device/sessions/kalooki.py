@@ -56,7 +56,6 @@ default) warns; when it runs out the device says so and forces nothing — it ca
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, cast, get_args
@@ -71,12 +70,12 @@ from device.sessions.kalooki_camera import (
     Placed,
     PlannedAction,
     TableMismatch,
+    assess_press,
     candidates_of,
     card_of,
     confidence_of,
     draw_seen,
     placed_cards,
-    plan_turn,
     table_prior,
 )
 from device.states import State
@@ -868,23 +867,6 @@ def _meld_items(table: CardTable, j: int) -> tuple[int, ...]:
     return (table.loose[k],) if k < len(table.loose) else ()
 
 
-def _lacking(deal: Deal, table: CardTable) -> tuple[int, list[Card]] | None:
-    """Where ``table`` shows fewer cards on the table than the accepted one holds: how many fewer, and
-    the accepted cards not among the cards it reads with confidence (the missing ones are among them);
-    ``None`` where it shows as many or more."""
-    accepted = deal.table_cards()
-    lying = [i for m in table.melds for i in m] + list(table.loose)
-    if len(lying) >= len(accepted):
-        return None
-    unsure = set(table.uncertain)
-    sure = Counter(c for i in lying if i not in unsure and (c := card_of(table.items[i])) is not None)
-    return len(accepted) - len(lying), sorted((Counter(accepted) - sure).elements(), key=_order_key)
-
-
-def _order_key(card: Card) -> tuple[int, str]:
-    return (99, "") if card.is_joker else (card.rank, card.suit)
-
-
 def _table_grew(deal: Deal, table: CardTable) -> bool:
     try:
         seen = sum(len(m) for m in table.cards_on_table())
@@ -1021,7 +1003,7 @@ class KalookiSession(GameSession):
         to the vote (``vision.card_vote``), once per press, when one photo cannot decide — cards unsure,
         cards of the accepted table not seen, or a reading that would be refused — so that one bad
         frame does not cost the player a refusal or a pick."""
-        if self.vote_frames < 2 or self.camera_lost is not None or not self._undecided(table):
+        if self.vote_frames < 2 or self.camera_lost is not None or self._decided(table):
             return None
         if not self.readings.request(self.vote_frames):
             return None
@@ -1029,50 +1011,18 @@ class KalookiSession(GameSession):
         log.info("reading again over %d frames: %s", self.vote_frames, table)
         return ReadingTable(back, self.vote_frames)
 
-    def _undecided(self, table: CardTable) -> bool:
-        """Whether judging ``table`` as read would not take the turn whole: unsure cards the accepted
-        table does not decide, accepted cards not seen, or a refusal (by the rules or for what
-        differs from the accepted table). Nothing is entered or refused here."""
+    def _decided(self, table: CardTable) -> bool:
+        """Whether judging ``table`` as read takes the turn whole (:func:`assess_press`): no unsure card
+        the accepted table does not decide, no accepted card unseen, nothing refused or asked for."""
         prior = table_prior(self.deal.table, table, self.placed)
-        seen = Corrected(table, prior) if prior else table
-        if seen.uncertain or _lacking(self.deal, seen) is not None:
-            return True
-        try:
-            melds = seen.cards_on_table()
-        except ValueError:
-            return True
-        deal = self.deal
-        if deal.phase == "turn_up":
-            return seen.discard_top is None
-        state = self.state
-        if deal.phase == "draw":
-            draw = draw_seen(deal, seen.discard_top)
-            if draw is None:
-                return True
-            try:
-                state = state.apply(DrawStock() if isinstance(draw, DrawDiscard) else draw)
-            except IllegalAction:
-                return True
-            assert isinstance(state, Session)
-            deal = state.deal
-        try:
-            plan = plan_turn(deal, melds, seen.discard_top)
-        except TableMismatch:
-            return True
-        if not plan.actions or not plan.discards:
-            return True
-        try:
-            for planned in plan.actions:
-                state = state.apply(planned.action)
-        except IllegalAction:
-            return True
-        return False
+        return assess_press(self.kalooki, Corrected(table, prior) if prior else table).decided
 
     def judge(
         self, back: KalookiStage, table: CardTable, correction: Correction | None = None
     ) -> KalookiStage | None:
         """The table read at a press: the actions that explain it, judged whole — each checked by the
-        rules before any is entered, then entered in turn (the state after the last is the rules',
+        rules before any is entered (:func:`~device.sessions.kalooki_camera.assess_press`, which
+        :meth:`vote` asks too), then entered in turn (the state after the last is the rules',
         :meth:`acted`); a refusal names the first action's rule that breaks, keeps what was seen (that
         action's meld outlined) and enters none of them, so the table stays as last accepted. The draw
         the reading shows is entered first and stands (it cannot be undone at the table). A reading of
@@ -1090,11 +1040,11 @@ class KalookiSession(GameSession):
             seen: CardTable = correction.applied()
         else:
             seen = Corrected(table, prior) if prior else table
-        lacking = _lacking(self.deal, seen)
-        if seen.uncertain and lacking is not None:
+        verdict = assess_press(self.kalooki, seen)
+        if verdict.stop == "cards_lacking" and verdict.lacking is not None:
             # Fewer cards than the accepted table holds: refused whatever the unsure ones are (no move
             # takes a card off the table), before the player is asked to pick any.
-            count, missing = lacking
+            count, missing = verdict.lacking
             cards = " ".join(str(c) for c in missing)
             self.refuse(
                 "table_changed",
@@ -1102,7 +1052,7 @@ class KalookiSession(GameSession):
                 cards=cards,
             )
             return _refused(back, seen, (), "mismatch", correction)
-        if seen.uncertain:
+        if verdict.stop in ("cards_lacking", "cards_unsure"):
             self.refuse("cards_unsure", "cards the camera cannot read: straighten them, or pick them")
             corr = correction if correction is not None else Correction(table, prior)
             if correction is not None:
@@ -1124,55 +1074,41 @@ class KalookiSession(GameSession):
                 pending = ()
             return taken
 
-        try:
-            melds = seen.cards_on_table()
-        except ValueError as exc:  # a third copy of a card: the reading's error names it
-            self.refuse("too_many_copies", str(exc))
+        if verdict.stop == "too_many_copies":  # a third copy of a card: the reading's error names it
+            self.refuse("too_many_copies", str(verdict.error))
             return _refused(back, seen, (), "copies", correction)
-        deal = self.deal
-        if deal.phase == "turn_up":
+        if self.deal.phase == "turn_up":
             if seen.discard_top is None:
                 self.refuse("nothing_turned_up", "no card seen on the discard pile")
                 return back
             enter(TurnUp(seen.discard_top), "turn_up")
             return None
-        if deal.phase == "draw":
-            draw = draw_seen(deal, seen.discard_top)
-            if isinstance(draw, DrawDiscard):
-                # At a press the turn is over: a discard lies on top. The card under the old top showing
-                # is then the twin of that card, drawn from the stock and discarded (a draw from the
-                # pile is seen as it happens, while the turn goes on).
-                draw = DrawStock()
-            if draw is None:
-                self.refuse("draw_first", "no draw seen: tap Stock or Discard pile")
-                return back
-            if not enter(draw, "draw"):
-                return back
-            deal = self.deal
-        try:
-            plan = plan_turn(deal, melds, seen.discard_top)
-        except TableMismatch as exc:
-            self.refuse("table_changed", str(exc), cards=" ".join(str(c) for c in exc.put_back))
+        if verdict.stop == "draw_first":
+            self.refuse("draw_first", "no draw seen: tap Stock or Discard pile")
+            return back
+        if verdict.draw is not None and not enter(verdict.draw, "draw"):  # refused by its rule
+            return back
+        if isinstance(verdict.error, TableMismatch):
+            mismatch = verdict.error
+            self.refuse("table_changed", str(mismatch), cards=" ".join(str(c) for c in mismatch.put_back))
             return _refused(self.current_stage(), seen, (), "mismatch", correction)
-        if not plan.actions:
+        if verdict.stop == "no_change":
             self.refuse("pick_one_card", "no change seen: discard a card to end your turn")
             return self.current_stage()
-        # The turn as read is judged whole: every action is checked before any is entered, so a refusal
+        # The turn as read is judged whole: every action was checked before any is entered, so a refusal
         # (by its rule) keeps the table as last accepted, not a part of what the player laid.
-        state = self.state
-        for planned in plan.actions:
-            try:
-                state = state.apply(planned.action)
-            except IllegalAction as exc:
-                self.refusal = Refusal.of(exc, self.timer.now(), self.rule_key(exc.code, exc.details))
-                log.info("refused %s (the reading's turn, nothing entered): %s", planned.action, exc)
-                return _refused(self.current_stage(), seen, _outline(seen, planned), "rule", correction)
+        if verdict.failed is not None and isinstance(verdict.error, IllegalAction):
+            illegal = verdict.error
+            self.refusal = Refusal.of(illegal, self.timer.now(), self.rule_key(illegal.code, illegal.details))
+            log.info("refused %s (the reading's turn, nothing entered): %s", verdict.failed.action, illegal)
+            return _refused(self.current_stage(), seen, _outline(seen, verdict.failed), "rule", correction)
+        assert verdict.plan is not None
         # And journaled whole: a kill or a power cut in the middle keeps none of it (the draw stands).
         with self.journal.together("store a turn"):
-            for planned in plan.actions:
+            for planned in verdict.plan.actions:
                 if not enter(planned.action):  # checked above: the rules do not change between the two
                     return _refused(self.current_stage(), seen, _outline(seen, planned), "rule", correction)
-        if not plan.discards:
+        if verdict.stop == "no_discard":
             self.refuse("pick_one_card", "no discard seen: put a card on the discard pile, or pick it")
         self.placed = placed_cards(seen, self.deal.table)
         self.last_entry = "camera"

@@ -48,10 +48,10 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from rules.errors import IllegalAction
-from rules.kalooki import Build, Card, Deal, Discard, DrawDiscard, DrawStock, LayDown, ReleaseJoker
+from rules.kalooki import Build, Card, Deal, Discard, DrawDiscard, DrawStock, LayDown, ReleaseJoker, Session
 from rules.kalooki.cards import JOKER, cards_text
 from rules.kalooki.melds import ACE_HIGH, End, Meld, RunMeld
 from vision.observation import Item
@@ -64,13 +64,17 @@ __all__ = [
     "EnteredCard",
     "Placed",
     "PlannedAction",
+    "PressVerdict",
+    "Stop",
     "TableMismatch",
     "TurnPlan",
     "agrees",
+    "assess_press",
     "candidates_of",
     "card_of",
     "confidence_of",
     "draw_seen",
+    "lacking_cards",
     "placed_cards",
     "plan_turn",
     "table_prior",
@@ -669,3 +673,99 @@ class Corrected:
             names = ", ".join(f"{shown[c]} × {c}" for c in over)
             raise ValueError(f"{names} on the table: two decks hold only {COPIES} of each card")
         return table
+
+
+# --- what a press comes to, before anything is entered -------------------------------------------------
+
+# Why a press's reading cannot be taken whole, in the order the session looks (:func:`assess_press`).
+Stop = Literal[
+    "cards_lacking",  # fewer cards than the accepted table, some of them unsure
+    "cards_unsure",  # unsure cards the accepted table does not decide
+    "too_many_copies",  # a third copy of a card (``error`` names it)
+    "nothing_turned_up",  # the deal's start: no card seen on the discard pile
+    "draw_first",  # no draw seen
+    "draw_refused",  # the draw seen breaks a rule
+    "table_changed",  # a difference no action explains (``error``: the TableMismatch)
+    "no_change",  # the table as accepted: nothing laid, nothing discarded
+    "rule",  # an action the reading explains breaks a rule (``failed``, ``error``)
+    "no_discard",  # legal actions, but no discard seen
+]
+
+
+@dataclass(frozen=True)
+class PressVerdict:
+    """What judging a table read at a press comes to, worked out on the rules' state before anything is
+    entered: ``stop`` is the first thing that keeps the turn from being taken whole (``None``: it is),
+    with what the session needs to refuse it or to enter the turn: the draw the discard pile's zone
+    shows (entered first, where the deal is at its draw), the turn's plan, the action that breaks a rule
+    and the error. The session judges a press by it (``KalookiSession.judge``) and asks it whether one
+    photo decides the press or the next frames should be voted on first (``KalookiSession.vote``)."""
+
+    stop: Stop | None
+    lacking: tuple[int, list[Card]] | None = None
+    draw: DrawStock | None = None
+    plan: TurnPlan | None = None
+    failed: PlannedAction | None = None
+    error: Exception | None = None
+
+    @property
+    def decided(self) -> bool:
+        """Whether the reading takes the turn whole: nothing refused, nothing asked for, no accepted card
+        missing from it."""
+        return self.stop is None and self.lacking is None
+
+
+def lacking_cards(deal: Deal, table: CardTable) -> tuple[int, list[Card]] | None:
+    """Where ``table`` shows fewer cards on the table than the accepted one holds: how many fewer, and
+    the accepted cards not among the cards it reads with confidence (the missing ones are among them);
+    ``None`` where it shows as many or more."""
+    accepted = deal.table_cards()
+    lying = [i for m in table.melds for i in m] + list(table.loose)
+    if len(lying) >= len(accepted):
+        return None
+    unsure = set(table.uncertain)
+    sure = Counter(c for i in lying if i not in unsure and (c := card_of(table.items[i])) is not None)
+    return len(accepted) - len(lying), sorted((Counter(accepted) - sure).elements(), key=_order)
+
+
+def assess_press(state: Session, seen: CardTable) -> PressVerdict:
+    """What judging ``seen`` (a reading, the accepted table's decisions applied) at a press comes to in
+    ``state``, the rules' state before it: pure — nothing is entered or refused here. The draw, where
+    the deal is at its draw, is the stock's even where the pile's old top shows (at a press the turn is
+    over and a discard lies on top: the card under it is that card's twin, drawn from the stock), and
+    the turn's actions are checked on the state after it."""
+    deal = state.deal
+    lacking = lacking_cards(deal, seen)
+    if seen.uncertain:
+        return PressVerdict("cards_lacking" if lacking is not None else "cards_unsure", lacking)
+    try:
+        melds = seen.cards_on_table()
+    except ValueError as exc:  # a third copy of a card
+        return PressVerdict("too_many_copies", lacking, error=exc)
+    if deal.phase == "turn_up":
+        return PressVerdict("nothing_turned_up" if seen.discard_top is None else None, lacking)
+    draw: DrawStock | None = None
+    if deal.phase == "draw":
+        if draw_seen(deal, seen.discard_top) is None:
+            return PressVerdict("draw_first", lacking)
+        draw = DrawStock()
+        try:
+            drawn = state.apply(draw)
+        except IllegalAction as exc:
+            return PressVerdict("draw_refused", lacking, draw, error=exc)
+        assert isinstance(drawn, Session)
+        state, deal = drawn, drawn.deal
+    try:
+        plan = plan_turn(deal, melds, seen.discard_top)
+    except TableMismatch as exc:
+        return PressVerdict("table_changed", lacking, draw, error=exc)
+    if not plan.actions:
+        return PressVerdict("no_change", lacking, draw, plan)
+    for planned in plan.actions:
+        try:
+            after = state.apply(planned.action)
+        except IllegalAction as exc:
+            return PressVerdict("rule", lacking, draw, plan, planned, exc)
+        assert isinstance(after, Session)
+        state = after
+    return PressVerdict(None if plan.discards else "no_discard", lacking, draw, plan)

@@ -30,7 +30,7 @@ from device.sessions.kalooki import (
     Touch,
     TurningUp,
 )
-from device.sessions.kalooki_camera import CardTable, table_prior
+from device.sessions.kalooki_camera import CardTable, Corrected, Stop, assess_press, table_prior
 from device.timer import MoveTimer
 from rules.kalooki import Card, DrawDiscard, DrawStock, KalookiOptions, parse_cards
 from vision.observation import Observation
@@ -111,17 +111,23 @@ def cards(text: str) -> list[Card]:
     return parse_cards(text)
 
 
+def started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> KalookiSession:
+    """A two-player game at the table, by camera (a card reader is there), at its turn-up."""
+    monkeypatch.setattr(KalookiSession, "reader", object())
+    journal = Journal.open(tmp_path / "journal.db")
+    game = KalookiSession.start(journal, KalookiOptions(players=2), ["Ala", "Ola"], MoveTimer(0))
+    assert isinstance(game, KalookiSession)
+    return game
+
+
 @pytest.fixture
 def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> KalookiSession:
-    monkeypatch.setattr(KalookiSession, "reader", object())  # a card reader is there
-    journal = Journal.open(tmp_path / "journal.db")
-    started = KalookiSession.start(journal, KalookiOptions(players=2), ["Ala", "Ola"], MoveTimer(0))
-    assert isinstance(started, KalookiSession)
-    started.vote_frames = 0  # one reading judged as it comes (the votes: test_kalooki_vote.py)
-    return started
+    game = started(tmp_path, monkeypatch)
+    game.vote_frames = 0  # one reading judged as it comes (the votes: test_kalooki_vote.py)
+    return game
 
 
-def press(session: KalookiSession, seat: int, table: Table) -> None:
+def press(session: KalookiSession, seat: int, table: Table | Corrected) -> None:
     """The seat button, then the camera's answer to the request it made."""
     readings = session.readings
     assert isinstance(readings, HeldReadings)
@@ -509,3 +515,61 @@ def test_a_legal_opening_is_not_entered_when_a_build_of_the_same_reading_is_refu
     stage = session.stage
     assert isinstance(stage, Playing) and stage.refused is not None
     assert stage.refused.outline == (4, 5, 6, 7)  # the set built on, as seen
+
+
+THREE_OF_KH = [cards("KH QH JH 10H"), cards("KH KS KH")]
+
+
+@pytest.mark.parametrize(
+    ("turned_up", "table", "stop"),
+    [
+        (False, Table([], None), "nothing_turned_up"),
+        (False, Table([], Card.parse("2C")), None),
+        (False, Table([], Card.parse("2C"), unsure=(0,)), "cards_unsure"),
+        (True, Table([cards("KH QH JH 10H")], Card.parse("2C"), unsure=(1,)), "cards_unsure"),
+        (
+            True,
+            Corrected(cast(CardTable, Table(THREE_OF_KH, Card.parse("4D"))), {}),
+            "too_many_copies",
+        ),  # the real check
+        (True, Table([cards("KH QH JH 10H")], Card.parse("2C")), "draw_first"),
+        (True, Table([cards("2H 3H 4H"), cards("5S 5D 5C")], Card.parse("4D")), "rule"),
+        (True, Table([cards("KH QH JH 10H"), cards("9S 9D 9C")], Card.parse("4D")), None),
+        (True, Table([], Card.parse("4D")), None),
+    ],
+)
+def test_a_press_is_assessed_before_anything_is_entered_and_judged_as_assessed(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    turned_up: bool,
+    table: Table | Corrected,
+    stop: Stop | None,
+) -> None:
+    """``assess_press`` says what judging a reading comes to without entering anything (the vote asks it
+    whether one photo decides), and the press is then judged as it said: taken whole, or refused by the
+    rule it names (``cards_unsure`` and the turn-up's own refusal under their codes)."""
+    game = started(tmp_path, monkeypatch)
+    game.vote_frames = 0
+    if turned_up:
+        press(game, 0, Table([], Card.parse("2C")))
+    before, entered = game.kalooki, len(game.history)
+    verdict = assess_press(game.kalooki, cast(CardTable, table))
+    assert verdict.stop == stop and verdict.decided is (stop is None)
+    assert game.kalooki == before and len(game.history) == entered  # pure: nothing entered or refused
+    assert game.refusal is None
+    press(game, 0, table)
+    code = {"rule": "opening_too_low", "draw_first": "draw_first"}.get(str(stop), stop)
+    assert (game.refusal.code if game.refusal is not None else None) == code
+    if stop is None:
+        assert len(game.history) > entered and isinstance(game.stage, Drawing)
+    elif stop != "rule":
+        assert len(game.history) == entered  # nothing entered (a refused opening keeps its draw)
+
+
+def test_a_table_short_of_cards_is_assessed_lacking_them(session: KalookiSession) -> None:
+    laid_by_seat_0(session)
+    short = Table([cards("KH QH JH 10H"), cards("9S 9D")], Card.parse("8S"))
+    verdict = assess_press(session.kalooki, cast(CardTable, short))
+    assert verdict.lacking == (1, cards("9C")) and not verdict.decided
+    unsure = Table([cards("KH QH JH 10H"), cards("9S 9D")], Card.parse("8S"), unsure=(3,))
+    assert assess_press(session.kalooki, cast(CardTable, unsure)).stop == "cards_lacking"

@@ -10,12 +10,10 @@ from pathlib import Path
 import pytest
 
 from device.events import ButtonEvent, Seen
-from device.journal import Journal
 from device.readings import HeldReadings
 from device.sessions.kalooki import CARD_READER, VOTE_FRAMES, Correcting, KalookiSession, ReadingTable
-from device.timer import MoveTimer
-from rules.kalooki import Card, DrawStock, KalookiOptions, LayDown
-from tests.device.test_kalooki_by_camera import Table, cards
+from rules.kalooki import Card, DrawStock, LayDown
+from tests.device.test_kalooki_by_camera import Table, cards, started
 from vision.card_vote import vote_cards
 
 OPENING = [cards("KH QH JH 10H"), cards("9S 9D 9C")]
@@ -23,11 +21,7 @@ OPENING = [cards("KH QH JH 10H"), cards("9S 9D 9C")]
 
 @pytest.fixture
 def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> KalookiSession:
-    monkeypatch.setattr(KalookiSession, "reader", object())  # a card reader is there
-    journal = Journal.open(tmp_path / "journal.db")
-    started = KalookiSession.start(journal, KalookiOptions(players=2), ["Ala", "Ola"], MoveTimer(0))
-    assert isinstance(started, KalookiSession)
-    return started
+    return started(tmp_path, monkeypatch)  # with the session's vote frames
 
 
 def requests(session: KalookiSession) -> list[int]:
