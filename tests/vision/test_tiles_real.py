@@ -109,6 +109,25 @@ def test_real_photos_read_exactly(item: Any) -> None:
     assert sorted(str(t.tile) for t in observation.tiles) == sorted(tile_name(n) for n in item.objects)
 
 
+# Two fit photos of tiles strewn on a table (the nets learned from them; the way-up rule did not): a 6 laid
+# the other way from the tile it touches was read as a 9 with confidence while its line's votes decided
+# its way up (vision.tiles.OWN_WAY).
+OTHER_WAY = ["rummy2-18_jpeg", "rummy2-34_jpeg"]
+
+
+@pytest.mark.parametrize("stem", OTHER_WAY)
+def test_a_6_beside_a_tile_laid_the_other_way_is_read_right(stem: str) -> None:
+    folder = DATASETS / "rummikub-tiles"
+    if not folder.is_dir():
+        pytest.skip("the shared photo set is not on this machine")
+    (item,) = [i for i in load_folder(folder, "fit") if i.path.name.startswith(stem)]
+    frame = cv2.imread(str(item.path))
+    assert frame is not None
+    observation = read_tiles(frame)
+    assert sorted(str(t.tile) for t in observation.tiles) == sorted(tile_name(n) for n in item.objects)
+    assert observation.certain
+
+
 def _turned_photo(image: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
     """The photo turned ``angle`` degrees about its centre, on a canvas large enough to keep every tile
     (its border the photo mirrored), and the outline of the photo on that canvas."""

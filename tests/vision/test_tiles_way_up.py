@@ -91,6 +91,23 @@ def test_a_lone_tile_with_a_clear_way_up_is_decided_by_its_own_cues() -> None:
     assert str(tile.tile) == "K6" and observation.certain
 
 
+def test_a_tile_laid_the_other_way_in_its_line_goes_by_its_own_clear_way_up() -> None:
+    # K5, K6, R11 touching in a line (no meld: the meld cannot decide), the 6 laid from across the table:
+    # cut at the line's turn it is upside down (its own votes clearly say so) and its loop lies above its
+    # middle as cut. By the line's votes (2 - 2 + 2) it would be an upright 9, read with confidence.
+    observation = _row(["K5", "K9", "R11"], [2.0, -2.0, 2.0], [math.nan, -0.14, math.nan])
+    assert [str(t.tile) for t in observation.tiles] == ["K5", "K6", "R11"]
+    assert observation.certain
+
+
+def test_a_clear_tile_whose_line_cancels_out_is_decided_by_itself() -> None:
+    # Two tiles touching by chance, laid opposite ways, each clear about its own way up: their line's
+    # votes cancel (2 - 2), which left both unsure.
+    observation = _row(["B9", "O9"], [2.0, -2.0], [0.15, 0.15])
+    assert [str(t.tile) for t in observation.tiles] == ["B6", "O9"]
+    assert observation.certain
+
+
 def _crop(tile: str, turn: int) -> np.ndarray:
     """A rendered tile face cut as the reader cuts it (portrait 48×72, a rim of table around it,
     white-referenced), turned ``turn`` half turns."""
