@@ -65,8 +65,11 @@ The corner-index reader (``--stage index-detector``, ``--stage index-classifier`
 (the shipped ones: 12 and 33 minutes on the loaded shared machine; ``--real-index`` needs a folder
 whose index detector is trained.)
 
-Data: the ``fit`` split of ``playing-cards`` plus tables rendered by ``vision.cards_synth`` (cached in
-``--cache``). ``calib`` calibrates; ``val`` is never touched. Seeds are fixed.
+Data: the ``fit`` split of ``playing-cards`` (with ``--learn fit,val`` the ``val`` split too: every stage
+that learns from real photos — the detector's boxes, the index classifier's rank patches, the suit net, a
+classifier shown real photos) plus tables rendered by ``vision.cards_synth`` (cached in ``--cache``).
+``calib`` calibrates and is never learned from (``--learn`` refuses it). Which splits each net learned
+from is kept in the settings (``learned_from``) and said in the notice. Seeds are fixed.
 """
 
 from __future__ import annotations
@@ -78,7 +81,7 @@ import pickle
 import random
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,7 +92,17 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from training.common import Detector, cbr, export, fit_classifier, fit_temperature, focal, photometric
+from training.common import (
+    Detector,
+    cbr,
+    credits,
+    export,
+    fit_classifier,
+    fit_temperature,
+    focal,
+    photometric,
+)
+from training.learn_splits import LEARNABLE, learned_phrase, learned_splits
 from vision.dataset import load_folder
 from vision.nets import cut, edge_angles, normalise
 
@@ -105,7 +118,7 @@ REAL_SHARE = 0.3  # of the samples drawn from real photos (the rest rendered)
 CREDIT = """Card reader models (cards_detector.onnx, cards_classifier.onnx, cards_index_detector.onnx,
 cards_index.onnx, cards_suit.onnx, cards_side.onnx, cards_reader.json)
 
-Trained by training/cards.py on the "fit" split of a public photo set:
+Trained by training/cards.py on {learned} of a public photo set{nets}:
 - playing-cards: Roboflow 100 "poker cards" v2 (Team Roboflow, Augmented Startups;
   universe.roboflow.com/roboflow-100/poker-cards-cxcvz), via github.com/kom1323/CV_Object_Detection,
   licence CC BY 4.0 (creativecommons.org/licenses/by/4.0/); class names corrected
@@ -113,6 +126,24 @@ plus tables rendered by vision/cards_synth.py from the public-domain "Vector Pla
 as rendered by github.com/hayeah/playing-cards-assets (MIT). The models are derived from those
 photographs and that artwork; keep this notice with them.
 """
+# The nets that learn from real photos, as cards_reader.json's "learned_from" names them; the shipped
+# ones before session 7 learned from "fit" only. The index detector and the side net learn from rendered
+# tables only, the whole-card classifier too (--synthetic-classifier); "calib" is never learned from.
+REAL_NETS = {
+    "detector": "cards_detector.onnx",
+    "index": "cards_index.onnx (ranks)",
+    "suit": "cards_suit.onnx",
+}
+
+
+def card_notice(learned: dict[str, list[str]]) -> str:
+    """The card notice for MODELS.txt, saying which real splits each net learned from."""
+    real = {net: splits for net, splits in learned.items() if splits}  # the others: rendered tables only
+    every = tuple(s for s in LEARNABLE if any(s in v for v in real.values())) or ("fit",)
+    nets = ""
+    if len({tuple(v) for v in real.values()}) > 1:
+        nets = " (" + "; ".join(f"{REAL_NETS.get(k, k)}: {', '.join(v)}" for k, v in real.items()) + ")"
+    return CREDIT.format(learned=learned_phrase(every), nets=nets)
 
 
 @dataclass(frozen=True)
@@ -149,9 +180,15 @@ def _classes(name: str) -> tuple[int, int]:
     return RANKS.index(name[:-1]), SUITS.index(name[-1])
 
 
-def load_photos(data: Path, split: str) -> list[Photo]:
+def _items(data: Path, splits: str | Sequence[str]) -> list[Any]:
+    """The labelled photos of ``splits`` (one split's name, or several: ``--learn``'s)."""
+    names = (splits,) if isinstance(splits, str) else tuple(splits)
+    return [item for name in names for item in load_folder(data / DATASET, name)]  # type: ignore[arg-type]
+
+
+def load_photos(data: Path, splits: str | Sequence[str]) -> list[Photo]:
     photos = []
-    for item in load_folder(data / DATASET, split):  # type: ignore[arg-type]
+    for item in _items(data, splits):
         cards = []
         for b in item.boxes:
             rank, suit = _classes(b.name)
@@ -660,17 +697,18 @@ def _index_classifier_sample(table: IndexTable, rng: np.random.Generator) -> tup
 
 
 def _photo_indices(
-    data: Path, models_folder: Path, split: str
+    data: Path, models_folder: Path, split: str | Sequence[str]
 ) -> Iterator[tuple[Any, np.ndarray, str, float, list[Any]]]:
-    """For each real photo of ``split`` on which ``models_folder``'s card detector finds a card: the
-    photo's item, its image, its session, the card height the reader reads its indices at (from the
-    detector's boxes, as the reader does) and the indices its index detector and classifier read there."""
+    """For each real photo of ``split`` (one split or several) on which ``models_folder``'s card detector
+    finds a card: the photo's item, its image, its session, the card height the reader reads its indices at
+    (from the detector's boxes, as the reader does) and the indices its index detector and classifier read
+    there."""
     from vision.cards import CardModels
     from vision.dataset import scene_of
 
     models = CardModels.load(models_folder)
     assert models.index is not None
-    for item in load_folder(data / DATASET, split):  # type: ignore[arg-type]
+    for item in _items(data, split):
         image = cv2.imread(str(item.path))
         dets = models.detect(image)
         if not dets:
@@ -681,7 +719,7 @@ def _photo_indices(
 
 
 def real_index_patches(
-    data: Path, models_folder: Path, split: str = "fit", negatives: bool = False
+    data: Path, models_folder: Path, split: str | Sequence[str] = "fit", negatives: bool = False
 ) -> list[tuple[np.ndarray, int, int, str]]:
     """Index patches of real photos: every index the index detector of ``models_folder`` finds with some
     heat, cut as the reader cuts it, as ``(patch, rank, suit, session)``. One inside a labelled card's
@@ -736,7 +774,7 @@ SELF_FAR = 0.15  # an index on no labelled card this share of a card's height of
 
 
 def self_index_patches(
-    data: Path, models_folder: Path, split: str = "fit"
+    data: Path, models_folder: Path, split: str | Sequence[str] = "fit"
 ) -> list[tuple[np.ndarray, int, int, str]]:
     """Index patches of real photos labelled by self-training, as ``(patch, rank, suit, session)``: every
     peak the index detector of ``models_folder`` finds, read by its index classifier, and kept
@@ -1157,6 +1195,14 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="--real-index's peaks reading no card of their photo taught as 'not an index'",
     )
+    parser.add_argument(
+        "--learn",
+        type=learned_splits,
+        default=("fit",),
+        help="the real splits every stage that learns from real photos learns from (the detector's boxes, "
+        "the index classifier's rank patches, the suit net, a classifier shown real photos), "
+        "comma-separated: fit (default) or fit,val; calib is refused (it calibrates)",
+    )
     parser.add_argument("--crop", type=int, default=CROP, help="the classifier's crop side (px)")
     parser.add_argument(
         "--synthetic-classifier",
@@ -1201,7 +1247,14 @@ def main(argv: list[str] | None = None) -> None:
         "confidence_threshold": 0.5,
     }
     if config_path.is_file():
-        kept = ("rank_temperature", "suit_temperature", "confidence_threshold", "heat_threshold", "index")
+        kept = (
+            "rank_temperature",
+            "suit_temperature",
+            "confidence_threshold",
+            "heat_threshold",
+            "index",
+            "learned_from",
+        )
         config.update({k: v for k, v in json.loads(config_path.read_text()).items() if k in kept})
     if args.stage == "side":
         tables = index_tables(args.index_tables, args.seed, args.cache)
@@ -1220,8 +1273,9 @@ def main(argv: list[str] | None = None) -> None:
         tables = index_tables(args.index_tables, args.seed, args.cache)
         found = args.real_index or args.out
         suit_net = train_suit_classifier(
-            tables, args.suit_steps, args.seed, real_index_patches(args.data, found)
+            tables, args.suit_steps, args.seed, real_index_patches(args.data, found, args.learn)
         )
+        _learned(config, "suit", args.learn)
         export(
             suit_net,
             torch.zeros(1, 3, SUIT_ROWS[1] - SUIT_ROWS[0], PATCH[0]),
@@ -1244,9 +1298,12 @@ def main(argv: list[str] | None = None) -> None:
         else:
             real_patches = None
             if args.real_index and args.self_train:
-                real_patches = self_index_patches(args.data, args.real_index)
+                real_patches = self_index_patches(args.data, args.real_index, args.learn)
             elif args.real_index:
-                real_patches = real_index_patches(args.data, args.real_index, negatives=args.real_negatives)
+                real_patches = real_index_patches(
+                    args.data, args.real_index, args.learn, negatives=args.real_negatives
+                )
+            _learned(config, "index", args.learn if real_patches else ())
             if real_patches:
                 none = sum(1 for p in real_patches if p[1] == INDEX_NONE)
                 print(
@@ -1260,16 +1317,22 @@ def main(argv: list[str] | None = None) -> None:
         print(f"done in {time.monotonic() - start:.0f} s")
         return
     if args.stage != "calibrate":
-        real = load_photos(args.data, "fit")
+        real = load_photos(args.data, args.learn)
         synthetic = synthetic_photos(args.synthetic, args.seed, args.cache)
-        print(f"{len(real)} photos, {len(synthetic)} tables ({time.monotonic() - start:.0f} s)", flush=True)
+        print(
+            f"{len(real)} photos of {', '.join(args.learn)}, {len(synthetic)} tables "
+            f"({time.monotonic() - start:.0f} s)",
+            flush=True,
+        )
     if args.stage in ("all", "detector"):
         detector = train_detector(real, synthetic, args.detector_steps, args.seed)
         export(detector, torch.zeros(1, 3, 192, 256), args.out / "cards_detector.onnx", dynamic=True)
+        _learned(config, "detector", args.learn)
     if args.stage in ("all", "classifier"):
         from vision.cards import RANKS, SUITS
 
         shown = [] if args.synthetic_classifier else real
+        _learned(config, "classifier", args.learn if shown else ())
         classifier = train_classifier(shown, synthetic, args.classifier_steps, args.seed)
         export(
             classifier,
@@ -1282,21 +1345,19 @@ def main(argv: list[str] | None = None) -> None:
     if args.stage in ("all", "calibrate"):
         config.update(calibrate(args.data, args.out))
         config_path.write_text(json.dumps(config, indent=2) + "\n")
-        (args.out / "MODELS.txt").write_text(_credits(args.out))
+        (args.out / "MODELS.txt").write_text(credits(args.out, card_notice(_learned_from(config))))
     shutil.rmtree(args.out / "__pycache__", ignore_errors=True)
     print(f"done in {time.monotonic() - start:.0f} s")
 
 
-def _credits(out: Path) -> str:
-    """MODELS.txt with the card notice beside the other readers' notices (replaced, never duplicated)."""
-    path = out / "MODELS.txt"
-    text = path.read_text() if path.is_file() else ""
-    head = CREDIT.splitlines()[0]
-    if head in text:
-        start = text.index(head)
-        rest = text[start + len(CREDIT) :] if text[start:].startswith(CREDIT) else ""
-        text = (text[:start].rstrip("\n") + ("\n\n" + rest.lstrip("\n") if rest.strip() else "")).strip("\n")
-    return (text + "\n\n" if text else "") + CREDIT
+def _learned(config: dict[str, Any], net: str, splits: Sequence[str]) -> None:
+    """Record in the settings which real splits ``net`` learned from (none: rendered tables only)."""
+    config["learned_from"] = {**_learned_from(config), net: list(splits)}
+
+
+def _learned_from(config: dict[str, Any]) -> dict[str, list[str]]:
+    """The real splits each net learned from; the nets trained before the record learned from ``fit``."""
+    return {**{net: ["fit"] for net in REAL_NETS}, **(config.get("learned_from") or {})}
 
 
 if __name__ == "__main__":
