@@ -1,6 +1,6 @@
 """Reliability curves: confident precision against coverage as the confidence threshold moves.
 
-    .venv/bin/python bench/reliability.py [--data ../shared/datasets] [--split val]
+    .venv/bin/python bench/reliability.py [--data ../shared/datasets] [--split val] [--card-models DIR]
 
 For the tile reader (``rummikub-tiles``), the card reader (``playing-cards``) and the dice reader
 (``dice-tray``, ``dice-webcam``) on one split of the photo sets (``val`` by default: scenes no reader
@@ -10,6 +10,11 @@ how many of them are wrong. The row marked ``*`` is the shipped threshold
 (``vision/models/*_reader.json``), fitted on ``calib`` so that at most 1 in 200 confident readings is
 wrong there. Targets (issue 32): tiles confident precision ≥ 0.995 at coverage ≥ 0.93; dice tray ≥ 0.995
 at coverage ≥ 0.97; dice webcam 1.000; cards (issue 30) ≥ 0.99 at coverage ≥ 0.90.
+
+With ``--card-models DIR`` (a card models folder, e.g. a retrained and calibrated copy of
+``vision/models``) only the card reader of that folder: its curve, with its own threshold marked, and
+the figures ``referee vision eval-cards --json`` gives the shipped models (per-photo multisets), with
+the labelled cards no reading took (``matched by nothing``).
 """
 
 from __future__ import annotations
@@ -23,12 +28,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision.cards import CardModels, read_cards
 from vision.cards import default_models as card_models
-from vision.cards import read_cards
-from vision.dataset import load_folder
+from vision.dataset import Split, load_folder
 from vision.dice import default_models as dice_models
 from vision.dice import read_dice
-from vision.evaluate import reliability, scored_cards, scored_dice, scored_tiles
+from vision.evaluate import evaluate_cards, reliability, scored_cards, scored_dice, scored_tiles
 from vision.tiles import default_models as tile_models
 from vision.tiles import read_tiles
 
@@ -53,13 +58,46 @@ def _image(path: Path) -> np.ndarray:
     return frame
 
 
+def cards_of(data: Path, split: Split, folder: Path) -> None:
+    """The card reader of the models in ``folder`` on ``split``: eval-cards' figures, then its curve."""
+    models = CardModels.load(folder)
+    summary = evaluate_cards(
+        data / "playing-cards",
+        split,
+        reader=lambda f: read_cards(f, models=models),
+    ).summary()
+    print(
+        f"playing-cards ({split}), {folder}: F1 {summary['f1']:.4f} (precision {summary['precision']:.4f}"
+        f", recall {summary['recall']:.4f}), confident precision {summary['confident_precision']:.4f} at "
+        f"coverage {summary['coverage']:.4f}, rank / suit accuracy {summary['rank_accuracy']:.4f} / "
+        f"{summary['suit_accuracy']:.4f} of {summary['matched_cards']} cards matched, "
+        f"{summary['true_cards'] - summary['matched_cards']} matched by nothing"
+    )
+    scored: list[tuple[float, bool]] = []
+    true = 0
+    for item in load_folder(data / "playing-cards", split):
+        s, t = scored_cards(item, read_cards(_image(item.path), models=models))
+        scored += s
+        true += t
+    curve(f"playing-cards ({split})", scored, true, models.confidence_threshold)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--data", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--split", default="val", choices=("fit", "calib", "val"))
+    parser.add_argument(
+        "--card-models",
+        type=Path,
+        default=None,
+        help="only the card reader, of this models folder (default: every reader, shipped models)",
+    )
     args = parser.parse_args()
+    if args.card_models is not None:
+        cards_of(args.data, args.split, args.card_models)
+        return
     scored: list[tuple[float, bool]] = []
     true = 0
     for item in load_folder(args.data / "rummikub-tiles", args.split):
