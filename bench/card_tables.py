@@ -17,7 +17,10 @@ only draw and discard apart from the ones that lay, build or release a joker, th
 - ``reader``: through the camera path with the shipped card reader reading the synthetic camera's
   frames (1280×720) in the vision worker, frame by frame; where it is unsure the players pick the cards
   it could not read, one at a time (``--reader-games N``, default 2: each reading costs about a tenth of
-  a second or more). Counted beside the taps: the cards picked in corrections, the refusals by rule,
+  a second or more); where the camera's reading is refused (cards unsure or not seen) the player first
+  straightens the table's fans and presses again, once a turn, as the screen asks
+  (``KalookiTable.straighten``). Counted beside the taps: the cards picked in corrections, the refusals
+  by rule,
   and the **accepted misreads** (a card read with confidence as another and accepted by the rules; the
   simulated table goes on from the device's record, ``KalookiTable.misreads``).
 
@@ -191,7 +194,7 @@ def kalooki_taps(
     plain: list[int] = []
     laying: list[int] = []
     refusals: Counter[str] = Counter()
-    mistakes = reads = corrected = misreads = finished = replayed = asked = votes = 0
+    mistakes = reads = corrected = misreads = finished = replayed = asked = votes = straightened = 0
     KalookiTable.mode = "picker" if mode == "picker" else "camera"
     KalookiTable.unsure_share = unsure if mode == "stand-in" else 0.0
     for game in range(first, first + games):
@@ -222,6 +225,7 @@ def kalooki_taps(
         assert isinstance(table, KalookiTable) and isinstance(session, KalookiSession)
         mistakes += table.mistakes
         corrected += table.corrected
+        straightened += table.straightened
         misreads += table.misreads
         asked += session.asked
         votes += session.votes
@@ -268,7 +272,10 @@ def kalooki_taps(
             f" accepted misreads {misreads}; refusals: {seen or 'none'}"
             + (f"; frames through the vision worker {reads}" if reads else "")
         )
-        print(f"  presses read {asked}, of them read again over frames and voted {votes}")
+        print(
+            f"  presses read {asked}, of them read again over frames and voted {votes};"
+            f" tables straightened and pressed again {straightened}"
+        )
 
 
 def kalooki_frames(size: tuple[int, int]) -> None:

@@ -459,7 +459,7 @@ def render_kalooki_table(
     seed: int = 0,
     size: tuple[int, int] = (1920, 1080),
     card_height: float = 150.0,
-    spread: float = 0.34,
+    spread: float | Sequence[float] = 0.34,
     background: str | None = "felt",
     warm: float | None = 0.0,
     slant: float | None = 0.0,
@@ -469,8 +469,9 @@ def render_kalooki_table(
     upper part of the frame in the given order (the same melds lie in the same places from frame to
     frame: a meld built on grows to the right), the stock (``stock`` backs) and the discard pile
     (``discard``, its last card on top) in their zones (``ZONES``; ``SyntheticCard.zone``). The deck's
-    look and the light come from ``seed`` and stay the same for a seed. Raises ``ValueError`` when the
-    melds do not fit.
+    look and the light come from ``seed`` and stay the same for a seed. ``spread``: how far each card of
+    a fan lies from the one before it, in card widths (one for all melds, or one per meld: a meld laid
+    straighter). Raises ``ValueError`` when the melds do not fit.
     """
     rng = np.random.default_rng(seed)
     deck = look or DeckLook.random(np.random.default_rng(seed + 7))
@@ -478,14 +479,17 @@ def render_kalooki_table(
     width = card_height * CARD_ASPECT
     laid: list[_Laid] = []
     x, y = 0.04 * w, 0.05 * h + card_height / 2
+    spreads = [spread] * len(melds) if isinstance(spread, int | float) else list(spread)
+    if len(spreads) != len(melds):
+        raise ValueError(f"{len(spreads)} spreads for {len(melds)} melds")
     for m, meld in enumerate(melds):
-        span = width * (1 + spread * (len(meld) - 1))
+        span = width * (1 + spreads[m] * (len(meld) - 1))
         if x + span > 0.96 * w:
             x, y = 0.04 * w, y + 1.2 * card_height
         if y + card_height / 2 > 0.74 * h:
             raise ValueError(f"{len(melds)} melds do not fit a {w}×{h} table at {card_height:.0f} px cards")
         for k, card in enumerate(meld):
-            centre = (x + width / 2 + k * spread * width + rng.normal(0, 1.0), y + rng.normal(0, 1.0))
+            centre = (x + width / 2 + k * spreads[m] * width + rng.normal(0, 1.0), y + rng.normal(0, 1.0))
             laid.append(_Laid(_name(card, rng), card, centre, float(rng.normal(0, 1.5)), m))
         x += span + 0.45 * width
     piles: tuple[tuple[str, list[Card | None]], ...] = (("stock", [None] * stock), ("discard", list(discard)))

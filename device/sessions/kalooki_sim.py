@@ -93,6 +93,8 @@ GRAIN = 2.0  # the synthetic camera's sensor noise (grey levels, one sigma): fre
 GRAINS = 4  # noise fields the frames cycle through
 JITTER = 0.5  # the synthetic camera's shake (frame pixels at most, each way): fresh in every frame
 SLOT_CARDS = 8  # no camera: the cards a meld's place on the table holds before it pushes the next ones
+SPREAD = 0.34  # how far a fanned card lies from the one under it (card widths), as players lay them
+STRAIGHT = 0.45  # and once a player has straightened the meld, the corner indices in sight
 
 
 @dataclass
@@ -219,6 +221,7 @@ class Turn:
     since: int = 0  # the frame the step began
     pressed: tuple[int, object] | None = None  # (the action count, the refusal) at the press
     counted: int | None = None  # the turn's place in ``KalookiTable.taps``, once counted
+    straightened: bool = False  # the player straightened the table after the camera's refusal
 
 
 @register_table
@@ -256,6 +259,8 @@ class KalookiTable(SimulatedTable):
         # that a reading must lie to be of it.
         self.truth: list[tuple[tuple[float, float], Card, float]] = []
         self.corrected = 0  # cards entered in corrections (the tests count them)
+        self.straight: set[int] = set()  # the melds (in the order they lie) a player straightened
+        self.straightened = 0  # presses again after straightening the table (the bench counts them)
         self._reads = random.Random(self.look)  # the stand-in reader's doubts
         self._keyed: int | None = None  # a turn laid by the key ``m`` (the action count then)
 
@@ -394,7 +399,9 @@ class KalookiTable(SimulatedTable):
         lying = self.showing()
         if lying is None:
             return None
-        key = lying.key()
+        if not lying.melds:
+            self.straight.clear()  # a new deal: nothing laid, nothing straightened
+        key = (lying.key(), frozenset(self.straight))
         if self._frame is not None and self._frame[0] == key:
             return self.filmed(self._frame[1])
         truth = None
@@ -411,6 +418,7 @@ class KalookiTable(SimulatedTable):
                     seed=self.look,
                     size=size,
                     card_height=share * size[1],
+                    spread=[STRAIGHT if m in self.straight else SPREAD for m in range(len(lying.melds))],
                 )
                 break
             except ValueError:
@@ -519,6 +527,8 @@ class KalookiTable(SimulatedTable):
         if host.frames <= self._waiting + 1:
             return
         self._sync(session)
+        if self.straighten(session):
+            return
         if isinstance(session.stage, Correcting):
             self.correct(session)
             return
@@ -638,6 +648,40 @@ class KalookiTable(SimulatedTable):
         self._refusal = session.refusal
         turn.step = "picker"
         return False
+
+    def straighten(self, session: KalookiSession) -> bool:
+        """What a person does first when the camera could not read what he laid (cards unsure, or cards
+        of the table not seen — the screen says "straighten them"): he spreads the fans so their corner
+        indices show (:data:`STRAIGHT`) and presses again, once a turn; then he picks or enters what it
+        still cannot read. Only where the table is as he meant it (no mistake of his lying on it)."""
+        turn = self.turn
+        refusal = session.refusal
+        if (
+            not self.camera
+            or turn is None
+            or turn.step != "pressed"
+            or turn.straightened
+            or turn.mistake is not None
+            or turn.pressed is None
+            or refusal is None
+            or refusal is turn.pressed[1]
+            or refusal.code not in ("cards_unsure", "table_changed")
+            or session.current_seat != turn.seat
+        ):
+            return False
+        lying = self.showing()
+        if lying is None:
+            return False
+        turn.straightened = True
+        self.straight.update(range(len(lying.melds)))
+        self.straightened += 1
+        log.info(
+            "simulated player: the camera's reading refused (%s); straightened, pressed again", refusal.code
+        )
+        turn.pressed = (session.seq, refusal)
+        self.host.post(ButtonEvent(turn.seat, "press", "autoplay"))
+        self._waiting = self.host.frames
+        return True
 
     def correct(self, session: KalookiSession) -> None:
         """One tap of a correction: the card the picker is on is the one lying where the reader saw it —

@@ -527,3 +527,38 @@ def test_unsure_cards_are_corrected_on_the_camera_s_picture_and_a_list(make_app)
     tap(app, "9")
     tap(app, "suit D")
     assert session.refusal is None and [str(m) for m in session.deal.table] == ["10H JH QH KH", "9S 9D 9C"]
+
+
+@pytest.mark.slow
+def test_a_player_straightens_the_table_once_when_the_camera_cannot_read_it(make_app, clock) -> None:
+    """The screen says "straighten them": after the camera's refusal (cards unsure, or cards of the table
+    not seen) the simulated player first spreads his fans so their corner indices show and presses again
+    — no tap — once a turn, then picks what is still unreadable (``KalookiTable.straighten``)."""
+    app = make_app()
+    sim = Simulator(app, seed=5, autoplay="kalooki", camera=True)
+    camera = ReadingCamera(app, sim)
+    app.camera = camera
+    seen: list[tuple[int, str, int]] = []  # at each straightening: the camera's requests, refusal, turn
+
+    def watch() -> None:
+        table, session = sim.table, app.session
+        if isinstance(table, KalookiTable) and table.straightened > len(seen) and table.turn is not None:
+            refusal = session.refusal if isinstance(session, KalookiSession) else None
+            seen.append((camera.requests, refusal.code if refusal else "", table.turn.seq))
+
+    for _ in range(120):
+        if seen:
+            break
+        play_until_finished(app, sim, clock, 50, watch)
+    assert seen, "no reading was refused for the camera in 6000 frames"
+    requests, code, _ = seen[0]
+    assert code in ("cards_unsure", "table_changed")
+    table = sim.table
+    assert isinstance(table, KalookiTable)
+    lying = table.showing()
+    assert lying is not None and table.straight == set(range(len(lying.melds)))  # every fan spread
+    play_until_finished(app, sim, clock, 20)
+    assert camera.requests > requests  # pressed again: the table read again
+    play_until_finished(app, sim, clock, 600, watch)
+    turns = [turn for _, _, turn in seen]
+    assert len(turns) == len(set(turns))  # once a turn

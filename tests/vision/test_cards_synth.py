@@ -12,6 +12,7 @@ from rules.kalooki.cards import JOKER, parse_cards
 from vision.cards_synth import (
     BACKGROUNDS,
     FACES,
+    CardTableTruth,
     bench_card_table,
     face_image,
     random_kalooki_melds,
@@ -116,3 +117,18 @@ def test_a_kalooki_table_keeps_its_melds_in_place_and_names_the_zones() -> None:
     discard = [c for c in after.cards if c.zone == "discard"]
     assert [c.label for c in discard] == ["4D", "KS"] and discard[-1].index_visible
     assert [c.label for c in after.cards if c.zone == "stock"] == ["back"] * 4
+
+
+def test_a_meld_laid_straighter_spreads_its_cards_and_leaves_the_others_in_place() -> None:
+    # The simulated player who straightens his fans after the camera's refusal (KalookiTable.straighten).
+    melds = [parse_cards("7H 8H 9H"), parse_cards("QS QD QC")]
+    _, fanned = render_kalooki_table(melds, parse_cards("4D"), stock=4, seed=3, spread=0.34)
+    _, straight = render_kalooki_table(melds, parse_cards("4D"), stock=4, seed=3, spread=[0.45, 0.34])
+
+    def step(truth: CardTableTruth, meld: int) -> float:
+        cards = [truth.cards[i] for i in truth.melds[meld]]
+        return (cards[-1].center[0] - cards[0].center[0]) / (len(cards) - 1) / cards[0].height
+
+    assert step(straight, 0) > step(fanned, 0) + 0.05 and abs(step(straight, 1) - step(fanned, 1)) < 0.01
+    with pytest.raises(ValueError, match="2 spreads for 3 melds"):
+        render_kalooki_table([*melds, parse_cards("2C 3C 4C")], spread=[0.4, 0.4])
