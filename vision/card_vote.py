@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from vision.card_zones import DISCARD, CardTableReading, ZonedCard
 from vision.cards import lines_of
+from vision.melds import connected
 from vision.settle import MAJORITY
 
 __all__ = ["SAME_REACH", "vote_cards"]
@@ -166,26 +167,19 @@ def _melds(
     order along its line (as ``vision.cards.group_cards`` orders it), the others loose."""
     n = len(places)
     meld_of: list[dict[int, int]] = [{i: m for m, meld in enumerate(r.melds) for i in meld} for r in readings]
-    parent = list(range(n))
 
-    def root(k: int) -> int:
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
+    def together(a: int, b: int) -> bool:
+        both = [r for r in places[a].seen if r in places[b].seen]
+        same = sum(
+            1
+            for r in both
+            if places[a].seen[r] in meld_of[r]
+            and meld_of[r].get(places[a].seen[r]) == meld_of[r].get(places[b].seen[r])
+        )
+        return bool(both) and 2 * same > len(both)
 
-    for a in range(n):
-        for b in range(a + 1, n):
-            both = [r for r in places[a].seen if r in places[b].seen]
-            same = sum(
-                1
-                for r in both
-                if places[a].seen[r] in meld_of[r]
-                and meld_of[r].get(places[a].seen[r]) == meld_of[r].get(places[b].seen[r])
-            )
-            if both and 2 * same > len(both):
-                parent[root(a)] = root(b)
-    return lines_of([c.center for c in cards], [root(k) for k in range(n)])
+    pairs = ((a, b) for a in range(n) for b in range(a + 1, n) if together(a, b))
+    return lines_of([c.center for c in cards], connected(n, pairs))
 
 
 def _area(box: Sequence[float]) -> float:

@@ -53,6 +53,7 @@ from rules.kalooki.cards import JOKER, Card
 from rules.kalooki.cards import SUITS as CARD_SUITS
 from vision.calibration import Calibration
 from vision.frame import check_frame
+from vision.melds import connected
 from vision.nets import MODELS, CropClassifier, HeatmapDetector, cut, edge_angles, load_settings, normalise
 
 # The rank head's classes: the thirteen ranks as the cards print them, the joker, a face-down card and
@@ -1147,20 +1148,12 @@ def group_cards(cards: Sequence[SeenCard]) -> tuple[list[tuple[int, ...]], list[
     boxes = np.array([c.box for c in cards], np.float64)
     short = float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
     pad = TOUCH * short
-    parent = list(range(n))
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    def touch(a: np.ndarray, b: np.ndarray) -> bool:
+        return bool(a[0] - pad <= b[2] and b[0] - pad <= a[2] and a[1] - pad <= b[3] and b[1] - pad <= a[3])
 
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = boxes[i], boxes[j]
-            if a[0] - pad <= b[2] and b[0] - pad <= a[2] and a[1] - pad <= b[3] and b[1] - pad <= a[3]:
-                parent[root(i)] = root(j)
-    return lines_of([c.center for c in cards], [root(i) for i in range(n)])
+    pairs = ((i, j) for i in range(n) for j in range(i + 1, n) if touch(boxes[i], boxes[j]))
+    return lines_of([c.center for c in cards], connected(n, pairs))
 
 
 def lines_of(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Protocol
@@ -97,9 +97,14 @@ def _line_direction(tiles: Sequence[Placed], members: Sequence[int]) -> tuple[fl
     return ux, uy
 
 
-def chains(tiles: Sequence[Placed]) -> list[list[int]]:
-    """Connected groups of neighbouring tiles, each in order along its line."""
-    n = len(tiles)
+def connected(n: int, links: Iterable[tuple[int, int]]) -> list[int]:
+    """The group of each of ``n`` items that ``links`` (pairs of indices) join, directly or through
+    others: one item's index names each group (a union-find). The tiles' chains, the cards' melds
+    (``vision.cards.group_cards``) and the voted melds (``vision.card_vote``) are grouped so.
+
+    >>> connected(5, [(0, 2), (3, 4), (2, 0)])
+    [2, 1, 2, 4, 4]
+    """
     parent = list(range(n))
 
     def root(i: int) -> int:
@@ -108,12 +113,18 @@ def chains(tiles: Sequence[Placed]) -> list[list[int]]:
             i = parent[i]
         return i
 
-    if n:
-        for i, j in zip(*np.nonzero(np.triu(neighbour_matrix(tiles), 1)), strict=True):
-            parent[root(int(i))] = root(int(j))
+    for i, j in links:
+        parent[root(i)] = root(j)
+    return [root(i) for i in range(n)]
+
+
+def chains(tiles: Sequence[Placed]) -> list[list[int]]:
+    """Connected groups of neighbouring tiles, each in order along its line."""
+    n = len(tiles)
+    pairs = zip(*np.nonzero(np.triu(neighbour_matrix(tiles), 1)), strict=True) if n else iter(())
     groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(root(i), []).append(i)
+    for i, group in enumerate(connected(n, ((int(a), int(b)) for a, b in pairs))):
+        groups.setdefault(group, []).append(i)
     out = []
     for members in groups.values():
         ux, uy = _line_direction(tiles, members)
