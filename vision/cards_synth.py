@@ -448,6 +448,7 @@ def _film(
     return np.clip(frame, 0, 255).astype(np.uint8), _truth(laid, owner, height, melds, view, deck)
 
 
+FAN_SPREAD = 0.34  # how far a fanned card of a Kalooki meld lies from the one under it (card widths)
 ZONES = {"stock": (0.07, 0.86), "discard": (0.2, 0.86)}  # zone centres (share of the frame's width, height)
 
 
@@ -459,7 +460,7 @@ def render_kalooki_table(
     seed: int = 0,
     size: tuple[int, int] = (1920, 1080),
     card_height: float = 150.0,
-    spread: float | Sequence[float] = 0.34,
+    spread: float | Sequence[float] = FAN_SPREAD,
     background: str | None = "felt",
     warm: float | None = 0.0,
     slant: float | None = 0.0,

@@ -93,8 +93,7 @@ GRAIN = 2.0  # the synthetic camera's sensor noise (grey levels, one sigma): fre
 GRAINS = 4  # noise fields the frames cycle through
 JITTER = 0.5  # the synthetic camera's shake (frame pixels at most, each way): fresh in every frame
 SLOT_CARDS = 8  # no camera: the cards a meld's place on the table holds before it pushes the next ones
-SPREAD = 0.34  # how far a fanned card lies from the one under it (card widths), as players lay them
-STRAIGHT = 0.45  # and once a player has straightened the meld, the corner indices in sight
+STRAIGHT = 0.45  # a fan's spread (card widths) once a player has straightened it: the corner indices in sight
 
 
 @dataclass
@@ -405,7 +404,7 @@ class KalookiTable(SimulatedTable):
         if self._frame is not None and self._frame[0] == key:
             return self.filmed(self._frame[1])
         truth = None
-        from vision.cards_synth import render_kalooki_table
+        from vision.cards_synth import FAN_SPREAD, render_kalooki_table
 
         size = self.host.camera_size
         frame = None
@@ -418,7 +417,7 @@ class KalookiTable(SimulatedTable):
                     seed=self.look,
                     size=size,
                     card_height=share * size[1],
-                    spread=[STRAIGHT if m in self.straight else SPREAD for m in range(len(lying.melds))],
+                    spread=[STRAIGHT if m in self.straight else FAN_SPREAD for m in range(len(lying.melds))],
                 )
                 break
             except ValueError:
