@@ -5,8 +5,10 @@ top-left, top-right, bottom-right and bottom-left corners, and the play area is 
 four marker centres. The top-down view keeps roughly the camera's resolution: its size is the mean
 length of the quadrilateral's opposite sides. The *hold zone* is a rectangle of the top-down view where
 players put the dice they keep. Zones are named (``zones``: ``{"hold": …}`` for the dice games, none for
-a tile table, ``stock`` and ``discard`` for a card table: ``named_zones``, see ``vision.card_zones``),
-so a game asks for the zones it uses and the screen labels them.
+a Rummikub table, ``rack`` at a learning table, ``stock`` and ``discard`` for a card table:
+``named_zones``, see ``vision.card_zones`` and ``vision.tile_zones``; :meth:`Calibration.with_zones` adds a
+game's zones at their places where the calibration has none), so a game asks for the zones it uses and
+the screen labels them.
 
 >>> c = Calibration.identity((640, 480), hold_zone=HoldZone(0, 400, 640, 480))
 >>> c.in_hold_zone((10, 420)), c.in_hold_zone((10, 10))
@@ -20,7 +22,8 @@ True
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -135,9 +138,35 @@ class Calibration:
         zones = {} if self.hold_zone is None else {HOLD: self.hold_zone}
         return {**zones, **dict(self.named_zones)}
 
-    def zone_at(self, point: tuple[float, float]) -> str | None:
-        """The name of the zone a play-area point lies in, or ``None``."""
-        return next((name for name, zone in self.zones.items() if zone.contains(point)), None)
+    def zone_at(self, point: tuple[float, float], names: Iterable[str] | None = None) -> str | None:
+        """The name of the zone a play-area point lies in (of ``names`` only, in their order: a game's
+        own zones — a dice table's hold zone may overlap a card table's piles), or ``None``."""
+        zones = self.zones
+        order = zones if names is None else [name for name in names if name in zones]
+        return next((name for name in order if zones[name].contains(point)), None)
+
+    def frame_zone(self, point: tuple[float, float], names: Iterable[str] | None = None) -> str | None:
+        """:meth:`zone_at` for a point of the camera frame (through the homography)."""
+        pts = np.array([[point]], np.float64)
+        play = cv2.perspectiveTransform(pts, np.array(self.homography))[0][0]
+        return self.zone_at((float(play[0]), float(play[1])), names)
+
+    def with_zones(self, fractions: Mapping[str, tuple[float, float, float, float]]) -> Calibration:
+        """This calibration with the zones of ``fractions`` (name -> ``(x0, y0, x1, y1)`` as shares of
+        the play area's width and height) it does not have yet: its own where it has them.
+
+        >>> c = Calibration.identity((1000, 500)).with_zones({"rack": (0.0, 0.8, 1.0, 1.0)})
+        >>> str(c.zones["rack"]), c.with_zones({"rack": (0.0, 0.0, 0.5, 0.5)}) == c
+        ('0,400,1000,500', True)
+        """
+        have = self.zones
+        width, height = self.play_size
+        added = tuple(
+            (name, HoldZone(fx0 * width, fy0 * height, fx1 * width, fy1 * height))
+            for name, (fx0, fy0, fx1, fy1) in fractions.items()
+            if name not in have
+        )
+        return replace(self, named_zones=(*self.named_zones, *added)) if added else self
 
     def zone_corners(self, name: str) -> tuple[tuple[float, float], ...] | None:
         """The corners of the named zone in frame pixels (where the camera panel draws it)."""

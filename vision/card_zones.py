@@ -30,13 +30,12 @@ discard pile's top card, and the table as card sequences.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from rules.kalooki.cards import Card
-from vision.calibration import Calibration, HoldZone
+from vision.calibration import Calibration
 from vision.cards import COPIES, CardCopyError, CardObservation, SeenCard, group_cards, read_cards
 
 __all__ = [
@@ -63,14 +62,7 @@ ZONE_FRACTIONS: dict[str, tuple[float, float, float, float]] = {
 def with_card_zones(calibration: Calibration) -> Calibration:
     """``calibration`` with the stock's and the discard pile's zones: its own where it has them, else
     at :data:`ZONE_FRACTIONS` of its play area."""
-    have = dict(calibration.named_zones)
-    width, height = calibration.play_size
-    added = tuple(
-        (name, HoldZone(fx0 * width, fy0 * height, fx1 * width, fy1 * height))
-        for name, (fx0, fy0, fx1, fy1) in ZONE_FRACTIONS.items()
-        if name not in have
-    )
-    return replace(calibration, named_zones=(*calibration.named_zones, *added)) if added else calibration
+    return calibration.with_zones(ZONE_FRACTIONS)
 
 
 @dataclass(frozen=True)
@@ -185,13 +177,8 @@ def _melds(reading: CardTableReading) -> list[str]:
 
 def _zone_of(calibration: Calibration | None, point: tuple[float, float]) -> str | None:
     """The card zone a frame point lies in (through the calibration's homography), or ``None``."""
-    if calibration is None:
-        return None
-    play = cv2.perspectiveTransform(np.array([[point]], np.float64), np.array(calibration.homography))[0][0]
-    zones = calibration.zones
-    at = (float(play[0]), float(play[1]))
     # The card zones only: a dice table's hold zone may overlap them (one calibration for every game).
-    return next((name for name in CARD_ZONES if name in zones and zones[name].contains(at)), None)
+    return None if calibration is None else calibration.frame_zone(point, CARD_ZONES)
 
 
 def sort_by_zone(observation: CardObservation, calibration: Calibration | None) -> CardTableReading:

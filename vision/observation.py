@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, Self, runtime_checkable
 
-__all__ = ["Item", "Observation"]
+__all__ = ["Item", "MarksUnsure", "Observation"]
 
 
 @runtime_checkable
@@ -50,3 +50,12 @@ class Observation(Protocol):
     def empty(self) -> bool: ...
 
     def same_as(self, other: Self) -> bool: ...
+
+
+@runtime_checkable
+class MarksUnsure(Protocol):
+    """An observation whose ``uncertain`` indexes only some of its items (a Rummikub table's: the
+    table's tiles, not the rack shown in its zone) says which of all its items are unsure."""
+
+    @property
+    def unsure_items(self) -> tuple[int, ...]: ...

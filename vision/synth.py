@@ -285,12 +285,13 @@ class SyntheticTile:
 
 @dataclass(frozen=True)
 class TableTruth:
-    """What a rendered table shows: every tile, the melds (tile indices in order along the line) and the
-    indices of the loose tiles."""
+    """What a rendered table shows: every tile, the melds (tile indices in order along the line), the
+    indices of the loose tiles and of the tiles of a rack laid face up in its area (``rack``)."""
 
     tiles: tuple[SyntheticTile, ...]
     melds: tuple[tuple[int, ...], ...]
     loose: tuple[int, ...]
+    rack: tuple[int, ...] = ()
 
     @property
     def names(self) -> list[str]:
@@ -440,6 +441,8 @@ def render_table(
     face_down: int = 0,
     noise: float = 3.0,
     tilts: Mapping[tuple[int, int], float] | None = None,
+    rack: Sequence[Tile] = (),
+    rack_area: tuple[float, float, float, float] | None = None,
 ) -> tuple[np.ndarray, TableTruth]:
     """A top-down BGR frame of a Rummikub table and its exact ground truth.
 
@@ -449,11 +452,14 @@ def render_table(
     upside down is allowed) and the loose tiles lie apart from all melds at their own turns. ``face_down``
     tiles (blank backs, not part of the truth) lie apart too. Warm light is ``warm`` (0 daylight, 1
     tungsten; random if None). ``tilts`` turns single tiles of the melds further (``(meld, position)``
-    -> degrees: a tile laid crooked). Raises
-    ``ValueError`` when the layout does not fit the frame.
+    -> degrees: a tile laid crooked). ``rack_area`` (x0, y0, x1, y1 px: a strip along the frame's
+    bottom, ``vision.tile_zones.rack_area``) keeps the table above it, and ``rack`` lies there face up in
+    rows, upright, a little apart (a rack shown at a learning table). Raises ``ValueError`` when the
+    layout does not fit the frame.
     """
     rng = rng if rng is not None else np.random.default_rng(seed)
     w, h = size
+    table_size = size if rack_area is None else (w, int(rack_area[1]))
     kind = background if background is not None else str(rng.choice(BACKGROUNDS))
     frame = table_background(size, kind, rng)
     long_side = float(tile_size if tile_size is not None else rng.uniform(0.075, 0.11) * min(w, h))
@@ -490,14 +496,19 @@ def render_table(
     # A random turn is drawn again (up to 40 times) until the layout fits the frame.
     for _attempt in range(1 if angle is not None else 40):
         turn = float(angle if angle is not None else rng.uniform(-180, 180))
-        placed, order = _lay_out(melds, loose, slots, turn, long_side, size, rng, tilts=tilts or {})
+        placed, order = _lay_out(melds, loose, slots, turn, long_side, table_size, rng, tilts=tilts or {})
         if placed is not None:
             break
     if placed is None:
         raise ValueError(f"the table does not fit a {w}×{h} frame at tile size {long_side:.0f} px")
+    shown = len(placed)
+    if rack:
+        if rack_area is None:
+            raise ValueError("a rack needs its area (rack_area)")
+        placed.extend(_lay_rack(rack, rack_area, long_side, rng))
     for tile in placed:
         _paste_tile(frame, render_tile(tile.tile, round(long_side), rng), tile.center, tile.angle)
-    backs = _lay_out([], [JOKER] * face_down, [], 0.0, long_side, size, rng, avoid=placed)[0]
+    backs = _lay_out([], [JOKER] * face_down, [], 0.0, long_side, table_size, rng, avoid=placed)[0]
     for back in backs or []:
         _paste_tile(
             frame, render_tile(back.tile, round(long_side), rng, face_down=True), back.center, back.angle
@@ -510,7 +521,35 @@ def render_table(
         frame = np.clip(frame.astype(np.float32) + grain, 0, 255).astype(np.uint8)
     meld_index = tuple(tuple(order[(i, k)] for k in range(len(melds[i]))) for i in range(len(melds)))
     n = len(slots)
-    return frame, TableTruth(tuple(placed), meld_index, tuple(range(n, n + len(loose))))
+    return frame, TableTruth(
+        tuple(placed), meld_index, tuple(range(n, n + len(loose))), tuple(range(shown, len(placed)))
+    )
+
+
+def _lay_rack(
+    rack: Sequence[Tile], area: tuple[float, float, float, float], long_side: float, rng: np.random.Generator
+) -> list[SyntheticTile]:
+    """A rack laid face up in ``area``: rows of upright tiles a fifth of a tile apart, centred, a little
+    crooked as a hand lays them. Raises ``ValueError`` when it does not fit."""
+    x0, y0, x1, y1 = area
+    tw = long_side * TILE_ASPECT
+    pitch = tw * 1.2
+    per_row = int((x1 - x0 - tw) // pitch) + 1 if x1 - x0 >= tw * 1.1 else 0
+    rows = math.ceil(len(rack) / per_row) if per_row else 0
+    pitch_y = long_side * 1.15
+    if not per_row or rows * pitch_y > (y1 - y0) - 0.1 * long_side:
+        raise ValueError(f"a rack of {len(rack)} tiles does not fit its area at tile size {long_side:.0f} px")
+    out = []
+    top = (y0 + y1) / 2 - pitch_y * (rows - 1) / 2
+    for r in range(rows):
+        row = rack[r * per_row : (r + 1) * per_row]
+        left = (x0 + x1) / 2 - pitch * (len(row) - 1) / 2
+        for k, tile in enumerate(row):
+            jitter = rng.normal(0, 1.0, 2)
+            center = (left + k * pitch + float(jitter[0]), top + r * pitch_y + float(jitter[1]))
+            angle = float(rng.normal(0, 2.0))
+            out.append(SyntheticTile(tile, center, long_side, angle, tile_corners(center, long_side, angle)))
+    return out
 
 
 def _lay_out(

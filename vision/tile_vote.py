@@ -43,6 +43,12 @@ def vote_tiles(readings: Sequence[TableObservation], majority: float = MAJORITY)
         raise ValueError("no readings to vote on")
     if len(readings) == 1:
         return readings[0]
+    if any(r.shown is not None for r in readings):
+        # The tiles of the zones (a rack shown) are voted on apart from the table's, a reading of their own.
+        table = vote_tiles([replace(r, shown=None) for r in readings], majority)
+        shown = vote_tiles([r.shown or TableObservation(()) for r in readings], majority)
+        apart = replace(shown, melds=(), loose=tuple(range(len(shown.tiles))))  # a rack is no meld
+        return replace(table, shown=apart)
     # The first reading that sees as many tiles as most frames do lays the table out: a frame that
     # missed a tile (or saw one twice) does not.
     counts = Counter(len(r.tiles) for r in readings)

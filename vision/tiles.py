@@ -147,6 +147,7 @@ class SeenTile:
     candidates: tuple[tuple[Tile, float], ...] = ()
     corrected: bool = False
     read_as: Tile | None = None
+    zone: str | None = None  # the calibration's zone it lies in (``vision.tile_zones``: a rack shown)
 
     @property
     def label(self) -> str:
@@ -157,11 +158,6 @@ class SeenTile:
         """Its extent for drawing (``vision.observation.Item``): the long side."""
         return self.long_side
 
-    @property
-    def zone(self) -> str | None:
-        """Tile tables have no named zones."""
-        return None
-
     def __str__(self) -> str:
         x, y = self.center
         note = f" (meld; read {self.read_as})" if self.corrected else ""
@@ -170,11 +166,15 @@ class SeenTile:
 
 @dataclass(frozen=True)
 class TableObservation:
-    """Every face-up tile in one frame, the melds they form and the loose ones.
+    """Every face-up tile of the table in one frame, the melds they form and the loose ones.
 
     ``melds`` are tuples of tile indices in table order along their line; ``loose`` indexes tiles that
     touch no neighbour; ``uncertain`` indexes tiles whose confidence is below threshold (after the melds
-    resolved what they could).
+    resolved what they could). ``shown``: the tiles lying in a zone of the calibration the reader was
+    asked to keep apart (``vision.tile_zones``: a rack laid face up in the rack zone at a learning
+    table), read as such, every one loose and none of them the table's; ``None`` where no zone was asked
+    for. The table's judgments (a play, a draw, a restore) use ``tiles``; a rack read uses
+    :meth:`whole`.
     """
 
     tiles: tuple[SeenTile, ...]
@@ -182,10 +182,35 @@ class TableObservation:
     loose: tuple[int, ...] = ()
     uncertain: tuple[int, ...] = ()
     corrected: tuple[int, ...] = field(default=())
+    shown: TableObservation | None = None
 
     @property
     def items(self) -> tuple[SeenTile, ...]:
-        return self.tiles
+        """What the camera panel draws: the table's tiles, then the tiles of the zones."""
+        return self.tiles if self.shown is None else (*self.tiles, *self.shown.tiles)
+
+    @property
+    def unsure_items(self) -> tuple[int, ...]:
+        """The unsure ones of :attr:`items` (``vision.observation.MarksUnsure``: ``uncertain`` indexes
+        the table's tiles only)."""
+        if self.shown is None:
+            return self.uncertain
+        return (*self.uncertain, *(len(self.tiles) + i for i in self.shown.uncertain))
+
+    def whole(self) -> TableObservation:
+        """The reading with the zones' tiles as tiles lying beside the melds (loose, after the table's):
+        what a rack read takes the rack from (the tiles that are not the table's)."""
+        shown = self.shown
+        if shown is None:
+            return self
+        n = len(self.tiles)
+        return replace(
+            self,
+            tiles=(*self.tiles, *shown.tiles),
+            loose=(*self.loose, *(n + i for i in range(len(shown.tiles)))),
+            uncertain=(*self.uncertain, *(n + i for i in shown.uncertain)),
+            shown=None,
+        )
 
     @property
     def values(self) -> tuple[Tile, ...]:
@@ -209,17 +234,32 @@ class TableObservation:
         return [*self.meld_tiles(), *([self.tiles[i].tile] for i in self.loose)]
 
     def same_as(self, other: TableObservation) -> bool:
-        """The same tiles in the same melds (order along a line aside), for settling."""
-        return sorted(map(str, self.values)) == sorted(map(str, other.values)) and sorted(
-            " ".join(map(str, m)) for m in _canonical(self)
-        ) == sorted(" ".join(map(str, m)) for m in _canonical(other))
+        """The same tiles in the same melds (order along a line aside), and the same tiles in the
+        zones, for settling."""
+        return (
+            sorted(map(str, self.values)) == sorted(map(str, other.values))
+            and sorted(" ".join(map(str, m)) for m in _canonical(self))
+            == sorted(" ".join(map(str, m)) for m in _canonical(other))
+            and _shown(self) == _shown(other)
+        )
 
     def __str__(self) -> str:
         melds = " | ".join(" ".join(str(t) for t in m) for m in self.meld_tiles())
         loose = " ".join(str(self.tiles[i].tile) for i in self.loose)
-        return f"melds [{melds}] loose [{loose}]" + (
-            f" uncertain {len(self.uncertain)}" if self.uncertain else ""
+        shown = "" if self.shown is None else " shown [" + " ".join(self.shown.labels()) + "]"
+        return (
+            f"melds [{melds}] loose [{loose}]"
+            + (f" uncertain {len(self.uncertain)}" if self.uncertain else "")
+            + shown
         )
+
+    def labels(self) -> list[str]:
+        return [t.label for t in self.tiles]
+
+
+def _shown(observation: TableObservation) -> list[tuple[str | None, str]]:
+    shown = observation.shown
+    return [] if shown is None else sorted((t.zone, t.label) for t in shown.tiles)
 
 
 def _canonical(observation: TableObservation) -> list[list[str]]:
@@ -656,13 +696,18 @@ def outline_angles(
 
 
 def read_tiles(
-    frame: np.ndarray, calibration: Calibration | None = None, models: TileModels | None = None
+    frame: np.ndarray,
+    calibration: Calibration | None = None,
+    models: TileModels | None = None,
+    *,
+    zones: Sequence[str] = (),
 ) -> TableObservation:
     """Every face-up tile in a BGR frame with its kind, place and confidence, grouped into melds.
 
     With a calibration only the play area is read (in its top-down view); centres, corners and sizes are
-    still given in frame pixels. Raises ``FrameError`` (a ``ValueError``) for anything that is not a
-    readable BGR image.
+    still given in frame pixels, and the tiles lying in its zones named in ``zones`` are kept apart from
+    the table (``TableObservation.shown``; ``vision.tile_zones``). Raises ``FrameError`` (a
+    ``ValueError``) for anything that is not a readable BGR image.
     """
     check_frame(frame)
     models = models or default_models()
@@ -679,6 +724,7 @@ def read_tiles(
         calibration,
         ways=(votes, loops),
         frame_size=(image.shape[1], image.shape[0]),
+        zones=zones,
     )
 
 
@@ -692,13 +738,15 @@ def observe(
     calibration: Calibration | None = None,
     ways: tuple[np.ndarray, np.ndarray] | None = None,
     frame_size: tuple[int, int] | None = None,
+    zones: Sequence[str] = (),
 ) -> TableObservation:
     """The table read from the classifier's say on each detection (``TileModels.read``): each tile's
     confidence (held below ``threshold`` in proportion where it leads its twin by less than
     ``twin_margin``), with ``ways`` (``TileModels.way_up``: way-up votes and loop sides) each 6 or 9
     decided by its way up (``settle_six_nine``); with the image's ``frame_size`` (width, height) a tile
-    whose middle the image's edge cuts is unsure (``cut_by_edge``); then the melds' say
-    (``vision.melds``)."""
+    whose middle the image's edge cuts is unsure (``cut_by_edge``); the tiles lying in the
+    calibration's zones named in ``zones`` apart (``shown``: each read alone, no meld decides it);
+    then the melds' say on the others (``vision.melds``)."""
     tiles: list[SeenTile] = []
     kept: list[int] = []
     for index, (d, p, s, lead) in enumerate(zip(detections, probs, sure, leads, strict=True)):
@@ -743,6 +791,20 @@ def observe(
         replace(t, confidence=min(t.confidence, 0.5 * threshold)) if i in cut else t
         for i, t in enumerate(tiles)
     ]
+    shown = None
+    if calibration is not None and zones:
+        # A tile in a zone kept apart (a rack shown face up) is not the table's: no meld of the table
+        # takes it, nor decides it (a rack's tiles lie edge to edge without being a meld).
+        zoned = [calibration.zone_at(t.center, zones) for t in tiles]
+        apart = [replace(_to_frame(t, calibration), zone=z) for t, z in zip(tiles, zoned, strict=True) if z]
+        kept_tiles = [i for i, z in enumerate(zoned) if z is None]
+        cut = {k for k, i in enumerate(kept_tiles) if i in cut}
+        tiles = [tiles[i] for i in kept_tiles]
+        shown = TableObservation(
+            tuple(apart),
+            loose=tuple(range(len(apart))),
+            uncertain=tuple(i for i, t in enumerate(apart) if t.confidence < threshold),
+        )
     tiles = doubt_misfits(tiles, threshold)
     melds, loose = group_melds(tiles)
     resolved = correct_melds(tiles, melds, threshold)
@@ -755,7 +817,7 @@ def observe(
     if calibration is not None:
         resolved = [_to_frame(t, calibration) for t in resolved]
     uncertain = tuple(i for i, t in enumerate(resolved) if t.confidence < threshold and not t.corrected)
-    return TableObservation(tuple(resolved), tuple(melds), tuple(loose), uncertain, corrected)
+    return TableObservation(tuple(resolved), tuple(melds), tuple(loose), uncertain, corrected, shown)
 
 
 # A tile cut by the image's edge is read with confidence only where the middle of its outline (this share
