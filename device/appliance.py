@@ -436,8 +436,9 @@ class Parts:
             return None
         self._closers.append(chain.close)
         calibration = _calibration(config) if simulator is None else _synthetic_calibration(vision, cam)
-        if calibration is not None:  # a card table's stock and discard pile (where it names none)
+        if calibration is not None:  # a card table's stock and discard pile, a learning table's rack zone
             calibration = importlib.import_module("vision.card_zones").with_card_zones(calibration)
+            calibration = importlib.import_module("vision.tile_zones").with_tile_zones(calibration)
         # Before any game the camera reads dice (the appliance's first games), so the dice as they lie
         # are known at Start; each game that starts or resumes then chooses its own reader.
         session = app.session

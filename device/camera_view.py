@@ -11,7 +11,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import numpy as np
 
-from vision.observation import Observation
+from vision.observation import MarksUnsure, Observation
 from vision.settle import Reader
 
 __all__ = ["CameraFeed", "CameraView", "GameReader", "TrackState", "ViewItem", "ViewZone", "view_items"]
@@ -68,7 +68,8 @@ def view_items(observation: Observation | None) -> tuple[ViewItem, ...]:
     """Any observation's items as the panel draws them; unsure ones marked."""
     if observation is None:
         return ()
-    uncertain = set(observation.uncertain)
+    marks = observation.unsure_items if isinstance(observation, MarksUnsure) else observation.uncertain
+    uncertain = set(marks)
     return tuple(
         ViewItem(
             item.label,

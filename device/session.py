@@ -96,7 +96,8 @@ class GameSession:
     game: ClassVar[str] = ""
     table_screen: ClassVar[str] = ""  # the name of the screen that shows this game's table
     screens: ClassVar[tuple[str, ...]] = ()  # its other screens (the dice: correction); table first
-    reader: ClassVar[GameReader[Observation] | None] = None  # what the camera reads for this game
+    # What the camera reads for this game (a game's options may choose another: Rummikub's learning table).
+    reader: GameReader[Observation] | None = None
     # Refusal codes whose sentences are this game's own, in the catalogues as ``<game>_<code>``: the
     # rules' codes are short words several games use (Rummikub's and Kalooki's ``invalid_meld``), and a
     # sentence about tiles must not speak of cards.

@@ -237,13 +237,13 @@ def draw_advice(screen: TileScreen, canvas: Canvas, session: RummikubSession, ar
         inner = area.inflate(-canvas.px(8), -canvas.px(6))
         text = (
             screen._(
-                "Coach: before you move, lay your {n} tiles face up beside the table and touch Read my rack"
+                "Coach: before you move, lay your {n} tiles face up in the rack zone and touch Read my rack"
                 " (then take them back), or Enter my rack.",
                 n=count,
             )
             if missing == count
             else screen._(
-                "Coach: show the {n} tiles you drew: lay them beside the table and touch Read my rack,"
+                "Coach: show the {n} tiles you drew: lay them in the rack zone and touch Read my rack,"
                 " or Enter my rack.",
                 n=missing,
             )

@@ -206,7 +206,7 @@ class RummikubTableScreen(TableScreen):
             view,
             no_camera=self._("No camera"),
             camera_label=self._("Camera"),
-            zone_labels={},
+            zone_labels={"rack": self._("Rack zone")},  # a learning table's (``vision.tile_zones``)
             moving=self._("Moving…"),
             labelled=False,
         )

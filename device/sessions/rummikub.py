@@ -95,12 +95,14 @@ from rules.rummikub.check import played_tiles
 from rules.rummikub.tiles import JOKER, full_set
 from vision.melds import group_melds
 from vision.tile_vote import vote_tiles
+from vision.tile_zones import TILE_ZONES, read_tile_table
 from vision.tiles import SeenTile, TableObservation, read_tiles
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 __all__ = [
+    "LEARNING_READER",
     "PAGE_TILES",
     "TILE_READER",
     "Carried",
@@ -120,6 +122,9 @@ RummikubPhase = Literal[
     "start", "playing", "checking", "correcting", "restore", "reveal", "hand_over", "over"
 ]
 TILE_READER: GameReader[TableObservation] = GameReader(read_tiles, vote=vote_tiles)
+# A learning table's reader: the tiles of a rack laid face up in the rack zone are kept apart from the
+# table's (``vision.tile_zones``): the table's judgments never count them; *Read my rack* reads them.
+LEARNING_READER: GameReader[TableObservation] = GameReader(read_tile_table, zones=TILE_ZONES, vote=vote_tiles)
 VOTE_FRAMES = 5  # frames read again and put to the vote when one reading cannot decide (0: never)
 Awaiting = Literal["start", "play", "draw", "timeout", "reveal", "rack"]
 
@@ -760,9 +765,10 @@ class RummikubSession(GameSession):
         self.carried: tuple[Carried, ...] = ()  # corrections of tiles still lying where they were made
         self._carried_in: tuple[TableObservation, tuple[Carried, ...]] | None = None  # the last requested
         self.verdict: Verdict | None = None
-        # The learning table (``options.learning``): the coach.
+        # The learning table (``options.learning``): the coach, and the rack zone the camera keeps apart.
         self.coach = RummikubCoach(self) if self.rummikub.options.learning else None
         if self.coach is not None:
+            self.reader = LEARNING_READER
             coach = self.coach
             self.listeners.append(lambda _session, _act: coach.prepare())
 
@@ -1044,7 +1050,7 @@ class RummikubSession(GameSession):
         """The reading ``asked`` awaited: judged for what it was asked for; the next state (``None``:
         an action was taken and the game is where the rules say)."""
         what, back = asked.what, asked.back
-        if what in ("play", "draw", "timeout"):
+        if what in ("play", "draw", "timeout", "rack"):
             vote = self._vote(asked, obs)
             if vote is not None:
                 return vote
@@ -1068,10 +1074,14 @@ class RummikubSession(GameSession):
         """The table read again before ``obs`` is judged: over the next frames, put to the vote
         (``vision.tile_vote``), once per press, when one photo cannot decide — a tile is unsure, or the
         reading would cost the player (a play refused: a "black 7" in a blue run, a tile not seen; a
-        draw refused; a timeout on a changed table) — so that one bad frame does not."""
+        draw refused; a timeout on a changed table; a rack shown with a tile unsure, in the rack zone
+        too) — so that one bad frame does not."""
         if asked.voting or self.vote_frames < 2 or self.camera_lost is not None:
             return None
-        if not obs.uncertain and not self._costly(asked.what, obs):
+        if asked.what == "rack":
+            if not obs.whole().uncertain:
+                return None
+        elif not obs.uncertain and not self._costly(asked.what, obs):
             return None
         self.votes += 1
         log.info("reading again over %d frames: %s", self.vote_frames, obs)
@@ -1122,13 +1132,15 @@ class RummikubSession(GameSession):
         self.send(Touch("done"))
 
     def _read_shown_rack(self, obs: TableObservation) -> None:
-        if obs.uncertain:
+        """*Read my rack*: the tiles in the rack zone and any beside the melds that are not the table's."""
+        rack = obs.whole()
+        if rack.uncertain:
             self.refuse("rack_unclear", "a tile of the rack is not clear: lay it straight and read again")
             return
         if self.missing(obs):
             self.refuse("rack_table_changed", "show the rack before you change the table: put it back")
             return
-        self.show_tiles(beside(obs.values, self.before))
+        self.show_tiles(beside(rack.values, self.before))
 
     def show_tiles(self, tiles: tuple[Tile, ...]) -> bool:
         """The tiles shown: the whole rack, or the ones drawn since the rack was last shown."""
@@ -1170,6 +1182,7 @@ class RummikubSession(GameSession):
     # --- judging a reading -------------------------------------------------------------------------------
 
     def _read_start(self, obs: TableObservation, starting: Starting) -> Phase | None:
+        obs = obs.whole()  # the drawn tiles, wherever they lie (the rack zone too)
         contenders = starting.contenders
         if obs.uncertain:
             self.refuse("start_unclear", "a drawn tile is not clear: lay it straight and read again")
@@ -1251,6 +1264,7 @@ class RummikubSession(GameSession):
         return None if self._judged(Timeout(changed), "timeout") else back
 
     def _read_rack(self, obs: TableObservation, asked: Reading) -> Phase | None:
+        obs = obs.whole()  # a rack laid in the rack zone, or beside the melds
         seat, back = asked.seat, asked.back
         if seat is None or seat != self.to_reveal():
             return back

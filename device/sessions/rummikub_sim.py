@@ -25,7 +25,9 @@ Keys, for a person playing a seat by hand: **M** lays the best move from the rac
 move, **L** lays one rack tile loose (a mistake), **C** turns a laid tile crooked, **T** takes back
 every tile laid this move, **R** restores the table after a timeout, **S** lays the starting draw's
 tiles, **V** lays the rack of the seat to reveal face up (at a learning table, before a move: the
-mover's rack, or the tiles he drew since he showed it; taken back once the game has it); the seat
+mover's rack, or the tiles he drew since he showed it; taken back once the game has it; at a learning
+table it lies in the rack zone, the frame's bottom strip, ``vision.tile_zones``, and the table's melds
+lie above it); the seat
 keys end the move (a long press draws). The mouse moves tiles on the table as the camera panel
 shows it: click a tile to pick it up, click another to lay it after that one (or on the felt to
 start a new meld).
@@ -38,7 +40,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -51,10 +53,11 @@ from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
 from rules.rummikub import Draw, Meld, NextHand, Play, RevealRack, ShowRack, Start, best_move, best_opening
 from rules.rummikub.tiles import Tile, full_set
+from vision.tile_zones import RACK, rack_area
 from vision.tiles import SeenTile, TableObservation
 
 if TYPE_CHECKING:
-    from vision.synth import TableTruth
+    from vision.synth import SyntheticTile, TableTruth
 
 __all__ = ["TABLE_SIZE", "TILE_SIZE", "RummikubTable", "laid_out"]
 
@@ -132,6 +135,8 @@ class RummikubTable(SimulatedTable):
         self.pool: list[Tile] = []
         self.table: list[list[Tile]] = []  # the melds lying on the table, as the camera sees them
         self.beside: list[Tile] = []  # tiles laid apart: the starting draw, a rack shown face up
+        self.shown: list[Tile] = []  # a learning table's rack shown face up in the rack zone
+        self.zoned = False  # a learning table: the table's melds lie above the rack zone
         self.taken: list[Tile] = []  # the mover's rack tiles lying on the table this move
         self.mover: int | None = None  # whose tiles ``taken`` are
         self.tilts: dict[tuple[int, int], float] = {}
@@ -160,6 +165,7 @@ class RummikubTable(SimulatedTable):
         as the game has it, each rack as many tiles as its count, the rest in the pool."""
         state = session.rummikub
         self.hand = state.hand
+        self.zoned = bool(state.options.learning)
         self.table = [list(m) for m in state.table]
         rest = Counter(full_set())
         rest.subtract(t for m in self.table for t in m)
@@ -170,7 +176,7 @@ class RummikubTable(SimulatedTable):
             self.racks.append(tiles[:count])
             tiles = tiles[count:]
         self.pool = tiles
-        self.taken, self.mover, self.beside, self.tilts = [], None, [], {}
+        self.taken, self.mover, self.beside, self.shown, self.tilts = [], None, [], [], {}
         self.changed()
 
     def changed(self) -> None:
@@ -194,7 +200,7 @@ class RummikubTable(SimulatedTable):
                 self.deal(session)
                 return
         if isinstance(last, (RevealRack, Start, NextHand, ShowRack)):
-            self.beside = []  # the shown tiles go back to the rack
+            self.beside, self.shown = [], []  # the shown tiles go back to the rack
             self.changed()
         if isinstance(last, Draw):
             self.put_back()  # nothing of the mover's may stay on the table when he draws
@@ -237,12 +243,16 @@ class RummikubTable(SimulatedTable):
         return [*self.table, *([t] for t in self.beside)]
 
     def scene_key(self) -> object:
-        return (tuple(map(tuple, self.scene())), tuple(sorted(self.tilts.items())))
+        return (tuple(map(tuple, self.scene())), tuple(self.shown), tuple(sorted(self.tilts.items())))
+
+    def bare(self) -> bool:
+        """Nothing lies in front of the camera."""
+        return not self.scene() and not self.shown
 
     def filmed(self, now: float) -> bool:
         """Whether the camera has filmed the table as it lies now, a moment ago (a player presses once
         the tiles lie still; the synthetic camera needs its time to draw them)."""
-        if not self.camera or not self.scene():
+        if not self.camera or self.bare():
             return True
         return self._frame is not None and self._frame[0] == self.scene_key() and now - self.filmed_at > 0.4
 
@@ -271,6 +281,8 @@ class RummikubTable(SimulatedTable):
                     warm=0.0,
                     noise=0.0,
                     tilts=self.tilts,
+                    rack=self.shown,
+                    rack_area=rack_area(TABLE_SIZE) if self.zoned else None,
                 )
                 break
             except ValueError:  # the table does not fit the frame at this size: smaller tiles
@@ -294,7 +306,7 @@ class RummikubTable(SimulatedTable):
         return self._grain[self._shot % len(self._grain)]
 
     def camera_frame(self) -> np.ndarray | None:
-        if not self.scene():
+        if self.bare():
             return None
         frame = self.render()[0].astype(np.int16) + self.grain()
         return np.clip(frame, 0, 255).astype(np.uint8)
@@ -305,7 +317,7 @@ class RummikubTable(SimulatedTable):
         tile once (a tile missed or seen twice: no pick mends that, the player nudges the tiles)."""
         lying: list[tuple[Tile, tuple[float, float], float]]
         if self.camera:
-            lying = [(t.tile, t.center, t.size) for t in self.render()[1].tiles]
+            lying = [(t.tile, t.center, t.size) for t in self.on_table()]
         else:
             lying = [(t.tile, t.center, t.size) for t in self.lying().tiles]
         if len(lying) != len(obs.tiles):
@@ -328,9 +340,19 @@ class RummikubTable(SimulatedTable):
                 wrong.append((i, lying[k][0]))
         return wrong
 
+    def on_table(self) -> list[SyntheticTile]:
+        """The tiles of the last picture that lie on the table (not a rack in the rack zone)."""
+        truth = self.render()[1]
+        return [t for i, t in enumerate(truth.tiles) if i not in truth.rack]
+
     def observation(self) -> TableObservation:
-        """The reading the table answers with when there is no camera: what lies on it."""
-        return self.lying()
+        """The reading the table answers with when there is no camera: what lies on it, a rack shown
+        in the rack zone apart."""
+        lying = self.lying()
+        if not self.zoned:
+            return lying
+        apart = tuple(replace(t, zone=RACK) for t in laid_out([[t] for t in self.shown]).tiles)
+        return replace(lying, shown=TableObservation(apart, loose=tuple(range(len(apart)))))
 
     def lying(self) -> TableObservation:
         """What lies on the table as a reading: every tile sure but a crooked one."""
@@ -344,7 +366,7 @@ class RummikubTable(SimulatedTable):
         """The tile lying at ``center`` (frame px) of the last picture (or, without a camera, reading)."""
         lying: list[tuple[Tile, tuple[float, float]]]
         if self.camera:
-            lying = [(t.tile, t.center) for t in self.render()[1].tiles]
+            lying = [(t.tile, t.center) for t in self.on_table()]
         else:
             lying = [(t.tile, t.center) for t in self.lying().tiles]
         return min(lying, key=lambda tc: (tc[1][0] - center[0]) ** 2 + (tc[1][1] - center[1]) ** 2)[0]
@@ -465,16 +487,22 @@ class RummikubTable(SimulatedTable):
         """The rack of the seat to reveal face up; at a learning table, before a move, the mover's
         rack (or only the tiles he drew since he last showed it: the last ones he took)."""
         seat = session.to_reveal()
+        shown: list[Tile] | None = None
         if seat is not None:
-            self.beside = list(self.racks[seat])
-            self.changed()
-            return
+            shown = list(self.racks[seat])
         wanted, mover = session.rack_to_show(), session.current_seat
-        if wanted is not None and mover is not None and not self.taken:
+        if seat is None and wanted is not None and mover is not None and not self.taken:
             missing, count = wanted
             rack = self.racks[mover]
-            self.beside = list(rack) if missing >= count else list(rack[len(rack) - missing :])
-            self.changed()
+            shown = list(rack) if missing >= count else list(rack[len(rack) - missing :])
+        if shown is None:
+            return
+        # At a learning table the rack lies in the rack zone; elsewhere beside the melds.
+        if self.zoned:
+            self.beside, self.shown = [], shown
+        else:
+            self.beside, self.shown = shown, []
+        self.changed()
 
     # --- autoplay ------------------------------------------------------------------------------------
 
@@ -547,7 +575,7 @@ class RummikubTable(SimulatedTable):
         assert seat is not None
         if session.rack_to_show() is not None and not self.taken:
             # The learning table: the rack (or the drawn tiles) shown face up, read, taken back.
-            if not self.beside:
+            if not self.shown and not self.beside:
                 self.lay_rack(session)
             else:
                 self._taps.append(self.host.text("Read my rack"))
@@ -715,7 +743,7 @@ class RummikubTable(SimulatedTable):
             self.lay_rack(session)
             self._taps.append(self.host.text("Read the rack"))
         else:
-            self.beside = []
+            self.beside, self.shown = [], []
             self.changed()
             stage = session.stage
             while isinstance(stage, Revealing) and stage.entry:

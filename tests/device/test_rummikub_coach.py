@@ -8,18 +8,29 @@ from __future__ import annotations
 import multiprocessing
 from collections import Counter
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import replace
 
+import pygame
 import pytest
 
 from device.app import App
+from device.events import Key
 from device.sessions import rummikub_coach
-from device.sessions.rummikub import EnteringRack, RummikubSession
+from device.sessions.rummikub import LEARNING_READER, EnteringRack, RummikubSession
 from device.sessions.rummikub_coach import Advisor, track
-from rules.rummikub import Meld, ShowRack, TakeHint, Tile, best_move, parse_tiles
+from device.sessions.rummikub_sim import RummikubTable
+from device.simulator import Simulator
+from device.vision_worker import Vision
+from rules.rummikub import Draw, Meld, Play, ShowRack, TakeHint, Tile, best_move, parse_tiles
 from rules.rummikub.advice import advise
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, tap
 from tests.device.test_rummikub_table import hold, read, seen, start_game
+from tests.device.test_vision_path import SimulatorCamera
+from vision.calibration import Calibration
+from vision.card_zones import with_card_zones
+from vision.tile_zones import RACK, with_tile_zones
+from vision.tiles import TableObservation
 
 RACK0 = "R10 R11 R12 R13 B4 K4 O4 B9 K2 O7 R1 B1 K13 O13"
 RACK1 = "B10 B11 B12 K5 K6 K7 O1 O2 R5 R6 B6 O9 K9 J"
@@ -217,6 +228,79 @@ def test_the_export_holds_the_review(make_app) -> None:
     assert ben["laid"] == 9 and ben["moves"][0]["possible"] >= 9 and ben["hints"] == 0
     assert anna["moves"][1]["kind"] == "draw" and anna["costliest"][0] == {"hand": 1, "turn": 2}
     assert RummikubSession.reviewed(type(session.options)(), list(session.history)[:1], ["A", "B"]) == {}
+
+
+def in_rack_zone(melds: list[str], rack: str, unsure: tuple[int, ...] = ()) -> TableObservation:
+    """A learning table's reading: ``melds`` on the table, ``rack`` face up in the rack zone."""
+    tiles = tuple(replace(t, zone=RACK) for t in seen([], rack.split()).tiles)
+    return replace(
+        seen(melds), shown=TableObservation(tiles, loose=tuple(range(len(tiles))), uncertain=unsure)
+    )
+
+
+def test_a_rack_left_in_the_rack_zone_is_the_rack_never_table_tiles(make_app) -> None:
+    """The learning table reads with the rack zone; a rack shown there and left lying face up does not
+    refuse the draw, nor count in a play; an unsure tile of it is the rack read's to refuse."""
+    app, session = learning_game(make_app)
+    assert session.reader is LEARNING_READER and RummikubSession.reader is not LEARNING_READER
+    tap(app, "Read my rack")
+    read(app, in_rack_zone([], RACK0, unsure=(3,)))  # read again over the frames first, then refused
+    assert session.refusal is not None and session.refusal.code == "rack_unclear"
+    tap(app, "Read my rack")
+    read(app, in_rack_zone([], RACK0))
+    assert session.history[-1] == ShowRack(0, tuple(parse_tiles(RACK0)))
+    press(app, 0)
+    read(app, in_rack_zone(["R10 R11 R12 R13"], " ".join(RACK0.split()[4:])))  # the rest left face up
+    assert isinstance(session.history[-1], Play) and session.refusal is None
+    assert session.history[-1].table == (Meld.parse("R10 R11 R12 R13"),)
+    tap(app, "Read my rack")
+    read(app, in_rack_zone(["R10 R11 R12 R13"], RACK1))
+    assert session.history[-1] == ShowRack(1, tuple(parse_tiles(RACK1)))
+    hold(app, 1)  # his rack still lies face up in the zone: the table is as it was, the draw is taken
+    read(app, in_rack_zone(["R10 R11 R12 R13"], RACK1))
+    assert session.history[-1] == Draw() and session.refusal is None
+    # A tile beside the melds outside the zone is still the table's: the draw is refused.
+    hold(app, 0)
+    read(app, in_rack_zone(["R10 R11 R12 R13", "K9"], RACK1))
+    assert session.refusal is not None and session.refusal.code == "table_changed"
+
+
+def test_a_rack_laid_face_up_through_the_camera_does_not_refuse_the_draw(make_app) -> None:
+    """End to end as docs/scripts/rummikub-learning.txt: the simulated table lays the mover's rack face
+    up in the rack zone (V), the real reader reads it as his rack (Read my rack); left lying there, it
+    does not refuse his draw; the camera panel outlines the zone."""
+    app = make_app()
+    app.settings.set_learning("rummikub", True)
+    sim = Simulator(app, seed=5, camera=True)
+    calibration = with_tile_zones(with_card_zones(Calibration.identity((1280, 720))))  # as the appliance's
+    camera = Vision(SimulatorCamera(sim), app.post, calibration=calibration, threaded=False)
+    app.camera = camera
+    tap(app, "Rummikub")
+    tap(app, "Start")
+    tap(app, "start 1")
+    session = app.session
+    assert isinstance(session, RummikubSession) and camera.reader is LEARNING_READER
+    sim.poll()
+    table = sim.table
+    assert isinstance(table, RummikubTable) and table.zoned
+    app.post(Key(pygame.K_v))
+    app.step()
+    assert table.shown == table.racks[0] and not table.beside
+    tap(app, "Read my rack")
+    for _ in range(8):
+        camera.process_latest()
+        app.step()
+    shown = session.history[-1]
+    assert isinstance(shown, ShowRack) and Counter(shown.rack) == Counter(table.racks[0]), session.refusal
+    assert {"rack_zone"} <= {d.kind for d in app.canvas.log}
+    sim.poll()
+    table.shown = list(table.racks[0])  # he leaves his rack lying face up in the zone
+    table.changed()
+    hold(app, 0)
+    for _ in range(8):
+        camera.process_latest()
+        app.step()
+    assert session.history[-1] == Draw(), session.refusal
 
 
 def test_the_advisor_runs_in_a_worker_process() -> None:
