@@ -1170,7 +1170,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--out", type=Path, default=Path("vision/models"))
     parser.add_argument("--cache", type=Path, default=Path("/work/cache/cards"))
-    parser.add_argument("--detector-steps", type=int, default=3500)
+    parser.add_argument("--detector-steps", type=int, default=7000)
     parser.add_argument("--classifier-steps", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")

@@ -568,14 +568,14 @@ def read_cards(
             detections.append(d)
             placed.add(id(d))
             indices.append(seen)
-    detections, indices = merge_twins(detections, indices)
+    detections, indices, doubtful = merge_twins(detections, indices)
     reads = [_card_read(seen) if seen else None for seen in indices]
     indices, reads = _reread(indices, explain_away(detections, indices, reads), reads)
     shed, stray = stray_indices(indices, reads)
     indices, reads = _reread(indices, shed, reads)
     # A sure index of another card on a card's box, that card read nowhere: a card the detector missed,
-    # found by that index alone. Where it lies is guessed from one index: never confident.
-    doubtful = set()
+    # found by that index alone. Where it lies is guessed from one index: never confident (nor a card
+    # merged into a box that held fewer of its indices: ``merge_twins``).
     known = [(d, k) for d, k in zip(detections, reads, strict=True) if k is not None]
     for d, seen in lone_cards(stray):
         reading = _card_read(seen)
@@ -735,20 +735,40 @@ def _card_read(seen: Sequence[IndexReading]) -> tuple[int, int]:
 
 
 NEAR = 0.42  # neighbouring strips of a fan: their indices at most this share of a card's height apart
+ONE_CARD = 1.4  # one card's indices lie at most this many card heights apart (its far corners, and the
+# heights the index reader gives a card vary by a quarter); farther apart they are two cards
 
 
 def split_cards(seen: Sequence[IndexReading]) -> list[list[IndexReading]]:
     """The indices found on one detected card, as the cards they belong to: a box over several strips of
     a tight fan holds the indices of several cards, each a card's width or less from the next; indices
     that read differently from a card's far corners are one card's disagreement (left together, so that
-    card is unsure), never two cards."""
-    groups: dict[tuple[int, int], list[IndexReading]] = {}
-    for r in seen:
-        groups.setdefault(_reading_of(r), []).append(r)
+    card is unsure), never two cards. Indices farther apart than one card can hold (``ONE_CARD``) are
+    never one card, even read alike: two decks hold two copies of each card, and an index read on a
+    card beyond joins no card there."""
+    if not seen:
+        return []
+
+    def apart(p: IndexReading, q: IndexReading) -> float:
+        return math.hypot(p.x - q.x, p.y - q.y) / max(p.card_height, q.card_height)
+
+    n = len(seen)
+    roots = connected(
+        n,
+        (
+            (i, j)
+            for i in range(n)
+            for j in range(i)
+            if _reading_of(seen[i]) == _reading_of(seen[j]) and apart(seen[i], seen[j]) < ONE_CARD
+        ),
+    )
+    by_root: dict[int, list[IndexReading]] = {}
+    for r, root in zip(seen, roots, strict=True):
+        by_root.setdefault(root, []).append(r)
+    groups = list(by_root.values())
     if len(groups) < 2:
         return [list(seen)]
     height = float(np.median([r.card_height for r in seen]))
-    keys = list(groups)
 
     def neighbours(p: IndexReading, q: IndexReading) -> bool:
         # Two strips of a fan: indices turned alike, side by side across the card (a strip's width
@@ -760,22 +780,32 @@ def split_cards(seen: Sequence[IndexReading]) -> list[list[IndexReading]]:
         turned = abs((q.angle - p.angle + 180.0) % 360.0 - 180.0)
         return 0.08 * height < across < NEAR * height and along < 0.12 * height and turned < 15.0
 
-    def near(a: tuple[int, int], b: tuple[int, int]) -> bool:
-        return any(neighbours(p, q) for p in groups[a] for q in groups[b])
+    def gap(a: int, b: int) -> float:
+        return min(apart(p, q) for p in groups[a] for q in groups[b])
 
-    apart = [k for k in keys if any(near(k, o) for o in keys if o != k)]
-    if not apart:
-        return [list(seen)]
-    cards = {k: list(groups[k]) for k in apart}
-    for k in keys:
+    def near(a: int, b: int) -> bool:
+        return _reading_of(groups[a][0]) != _reading_of(groups[b][0]) and any(
+            neighbours(p, q) for p in groups[a] for q in groups[b]
+        )
+
+    strips = [k for k in range(len(groups)) if any(near(k, o) for o in range(len(groups)) if o != k)]
+    cards = {k: list(groups[k]) for k in strips}
+    rest = []
+    for k in range(len(groups)):
         if k in cards:
             continue
-        # a far corner reading otherwise: the nearest card's disagreement
-        closest = min(
-            apart,
-            key=lambda a: min(math.hypot(p.x - q.x, p.y - q.y) for p in groups[k] for q in groups[a]),
-        )
-        cards[closest] += groups[k]
+        # a far corner reading otherwise: the nearest card's disagreement, if one card can hold both
+        closest = min(strips, key=lambda a: gap(k, a), default=None)
+        if closest is not None and gap(k, closest) < ONE_CARD:
+            cards[closest] += groups[k]
+        else:
+            rest.append(k)
+    # The others: indices that one card can hold together are that card's (disagreeing) indices.
+    joined = connected(
+        len(rest), ((i, j) for i in range(len(rest)) for j in range(i) if gap(rest[i], rest[j]) < ONE_CARD)
+    )
+    for k, root in zip(rest, joined, strict=True):
+        cards.setdefault(-1 - rest[root], []).extend(groups[k])
     return list(cards.values())
 
 
@@ -790,17 +820,28 @@ def _overlap(a: CardDetection, b: CardDetection) -> float:
     return inter / max(1e-9, min(a.width * a.height, b.width * b.height))
 
 
+def _holds_point(d: CardDetection, x: float, y: float) -> bool:
+    x0, y0, x1, y1 = d.box
+    return x0 <= x <= x1 and y0 <= y <= y1
+
+
 def merge_twins(
     detections: Sequence[CardDetection], indices: Sequence[list[IndexReading]]
-) -> tuple[list[CardDetection], list[list[IndexReading]]]:
+) -> tuple[list[CardDetection], list[list[IndexReading]], set[int]]:
     """One card seen twice (two boxes on one card, or a box and indices it missed) is one card: two cards
     read the same by all their indices, with indices within a card's height of each other or boxes
     overlapping (``TWIN_OVERLAP``: a card the detector cut into a top and a bottom box, its indices a
     card's length apart), are merged into the larger box. (A Kalooki meld never holds one card twice,
-    and two decks' twins lying that close in two melds would be the same card read twice.)"""
+    and two decks' twins lying that close in two melds would be the same card read twice.)
+
+    Also the merged cards (by position in what is returned) whose place is in doubt: the box kept held
+    no more of the indices reading the card than a box merged into it (on ``calib`` a box over the card
+    beside it, holding an index misread as the card, took the card to its own place; which box is the
+    card's, one index against one cannot tell)."""
     keep = [True] * len(detections)
     merged = [list(s) for s in indices]
     reads = [_card_read(s) if s else None for s in merged]
+    doubt = [False] * len(detections)
     order = sorted(range(len(detections)), key=lambda k: -detections[k].width * detections[k].height)
     for a_pos, a in enumerate(order):
         if not keep[a] or reads[a] is None:
@@ -811,11 +852,16 @@ def merge_twins(
             reach = max(r.card_height for r in (*merged[a], *merged[b]))
             near = min(math.hypot(p.x - q.x, p.y - q.y) for p in merged[a] for q in merged[b]) < reach
             if near or _overlap(detections[a], detections[b]) > TWIN_OVERLAP:
+                agree_a, agree_b = (sum(_reading_of(r) == reads[a] for r in merged[k]) for k in (a, b))
+                other_place = not _holds_point(detections[a], detections[b].x, detections[b].y)
+                doubt[a] = doubt[a] or agree_b > agree_a or (agree_b == agree_a and other_place)
                 merged[a] += merged[b]
                 keep[b] = False
+    kept = [k for k in range(len(detections)) if keep[k]]
     return (
-        [d for d, k in zip(detections, keep, strict=True) if k],
-        [s for s, k in zip(merged, keep, strict=True) if k],
+        [detections[k] for k in kept],
+        [merged[k] for k in kept],
+        {pos for pos, k in enumerate(kept) if doubt[k]},
     )
 
 

@@ -106,6 +106,22 @@ def test_far_corners_reading_differently_stay_one_unsure_card() -> None:
     assert len(parts) == 1 and combine_indices(parts[0])[1] < 0.1
 
 
+def test_indices_read_alike_farther_apart_than_one_card_are_two_cards() -> None:
+    # Two 9D more than two card heights apart (two decks, or an index of the 9D read on the card beyond,
+    # as on calib IMG_20220316_165125): never one card placed from the surest of them.
+    h = _reading("9D", 0.95).card_height
+    near = [_reading("9D", 0.95, x=100, y=50), _reading("9D", 0.9, x=160, y=125, angle=180)]
+    far = replace(_reading("9D", 0.3, x=100 + 2.2 * h, y=80), score=0.99)
+    parts = split_cards([*near, far])
+    assert sorted(len(p) for p in parts) == [1, 2]
+    # Within one card's reach they are one card's corners, as before.
+    assert len(split_cards(near)) == 1
+    # A far corner reading otherwise beyond one card's reach is not that card's disagreement.
+    strips = [_reading(c, 0.95, x=100 + 20 * k, y=50) for k, c in enumerate(("7H", "8H"))]
+    beyond = _reading("AH", 0.9, x=100, y=50 + 2 * h)
+    assert sorted(len(p) for p in split_cards([*strips, beyond])) == [1, 1, 1]
+
+
 def test_a_card_found_by_its_indices_lies_between_its_far_corners() -> None:
     # Its top-left index (upright, surest) and its bottom-right one (half a turn, a little crooked as
     # the detector turns them): the card lies between them, not beside the surest as a strip would.
@@ -132,9 +148,28 @@ def test_one_card_seen_twice_is_merged_by_what_all_its_indices_read() -> None:
     ]
     second = [_reading("10D", 0.95, x=120, y=150)]
     boxes = [CardDetection(130, 140, 80, 110, 0.9), CardDetection(125, 150, 60, 80, 0.8)]
-    kept, seen = merge_twins(boxes, [first, second])
+    kept, seen, doubtful = merge_twins(boxes, [first, second])
     assert len(kept) == 1 and len(seen[0]) == 4
     assert str(combine_indices(seen[0])[0]) == "10D"
+    assert doubtful == set()  # the box kept held more of the card's indices
+
+
+def test_a_card_merged_into_a_box_holding_no_more_of_its_indices_elsewhere_is_placed_in_doubt() -> None:
+    # calib IMG_20220316_165554: the KD's own box holds its index; a larger box over the QD beside it holds
+    # one index misread as KD. Merged into the larger box, the KD is read at the QD's place: in doubt.
+    own = [_reading("KD", 0.95, x=100, y=100)]
+    on_neighbour = [_reading("KD", 0.95, x=160, y=140, angle=60)]
+    small, large = CardDetection(110, 130, 60, 90, 0.9), CardDetection(190, 170, 120, 110, 0.8)
+    kept, seen, doubtful = merge_twins([small, large], [own, on_neighbour])
+    assert kept == [large] and len(seen[0]) == 2 and doubtful == {0}
+    # The larger box held two of the card's indices, the other one: the place stands.
+    two = [*on_neighbour, _reading("KD", 0.95, x=200, y=200, angle=180)]
+    kept, _, doubtful = merge_twins([small, large], [own, two])
+    assert kept == [large] and doubtful == set()
+    # One index each, but the smaller box lies on the larger (a part of the card boxed apart): one place.
+    part = CardDetection(170, 150, 60, 60, 0.9)
+    kept, _, doubtful = merge_twins([part, large], [own, on_neighbour])
+    assert kept == [large] and doubtful == set()
 
 
 def test_a_lone_index_told_a_right_corner_s_puts_its_card_on_its_left() -> None:
@@ -162,7 +197,7 @@ def test_a_card_cut_into_two_boxes_is_merged_however_far_apart_its_indices() -> 
     top = [_reading("10D", 0.95, x=100, y=100)]
     bottom = [_reading("10D", 0.95, x=120, y=300, angle=180)]
     boxes = [CardDetection(130, 160, 120, 140, 0.9), CardDetection(130, 250, 120, 140, 0.8)]
-    kept, seen = merge_twins(boxes, [top, bottom])
+    kept, seen, _ = merge_twins(boxes, [top, bottom])
     assert len(kept) == 1 and len(seen[0]) == 2
     # Apart (the boxes do not touch), two 10D are two cards (two decks).
     apart = [CardDetection(130, 160, 120, 140, 0.9), CardDetection(130, 400, 120, 140, 0.8)]
