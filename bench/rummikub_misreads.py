@@ -16,7 +16,12 @@ caused by a misread by correcting it (*Correct the reading*). Counted per mode, 
   the players vouched for (the camera misread the restored table);
 - the journal's ``corrections`` rows: confident misreads corrected, unsure tiles confirmed.
 
-    .venv/bin/python bench/rummikub_misreads.py [--games N] [--seed S] [--mode vote|single|both]
+``--learning``: learning tables (the coach), read as the appliance reads them (``LEARNING_READER``: the
+rack zone kept apart, ``vision.tile_zones``): each mover shows his rack face up in the rack zone before
+his move (after a draw, the tiles drawn); counted too: the racks shown, read, laid again after a refused
+read, entered with the picker, and the refusals by code.
+
+    .venv/bin/python bench/rummikub_misreads.py [--games N] [--seed S] [--mode vote|single|both] [--learning]
 """
 
 from __future__ import annotations
@@ -45,8 +50,10 @@ from device.sessions.rummikub import RummikubSession
 from device.sessions.rummikub_sim import RummikubTable
 from device.simulator import Simulator
 from device.vision_worker import VisionWorker
+from vision.calibration import Calibration
 from vision.settle import SettleTracker
 from vision.tile_vote import vote_tiles
+from vision.tile_zones import TILE_ZONES, read_tile_table, with_tile_zones
 from vision.tiles import read_tiles
 
 STEP = 0.1  # s of the game's clock per frame
@@ -88,7 +95,9 @@ class SimulatorCamera:
         return self.simulator.camera_frame(), self.seq
 
 
-def play(games: int, seed: int, vote: bool, max_frames: int) -> tuple[Counter[str], dict[str, float]]:
+def play(
+    games: int, seed: int, vote: bool, max_frames: int, learning: bool = False
+) -> tuple[Counter[str], dict[str, float]]:
     rummikub_session.VOTE_FRAMES = 5 if vote else 0
     pygame.display.init()
     state = Path(tempfile.mkdtemp())
@@ -96,9 +105,26 @@ def play(games: int, seed: int, vote: bool, max_frames: int) -> tuple[Counter[st
     clock = Clock()
     journal = Journal.open(config.device.journal_path)
     app = App(config, surface=pygame.Surface((800, 480)), journal=journal, clock=clock)
+    if learning:
+        app.settings.set_learning("rummikub", True)
     sim = Simulator(app, seed=seed, autoplay="rummikub", camera=True)
-    tracker = SettleTracker(reader=read_tiles)
-    worker = VisionWorker(SimulatorCamera(sim), tracker, app.post, clock=clock, vote=vote_tiles)
+    if learning:  # the appliance's synthetic calibration (the whole frame) and the learning table's reader
+        calibration = with_tile_zones(Calibration.identity((1280, 720)))
+        tracker = SettleTracker(calibration=calibration, reader=read_tile_table)
+        worker = VisionWorker(
+            SimulatorCamera(sim),
+            tracker,
+            app.post,
+            calibration=calibration,
+            zones=TILE_ZONES,
+            clock=clock,
+            vote=vote_tiles,
+        )
+    else:
+        tracker = SettleTracker(reader=read_tiles)
+        worker = VisionWorker(SimulatorCamera(sim), tracker, app.post, clock=clock, vote=vote_tiles)
+    refusals: Counter[str] = Counter()
+    last_refusal: object = None
     app.camera = worker
     counts: Counter[str] = Counter()
     votes = 0
@@ -112,6 +138,10 @@ def play(games: int, seed: int, vote: bool, max_frames: int) -> tuple[Counter[st
         clock.now += STEP
         frames += 1
         session = app.session
+        refusal = session.refusal if session is not None else None
+        if refusal is not None and refusal is not last_refusal:
+            refusals["refused: " + refusal.code] += 1
+        last_refusal = refusal
         if isinstance(session, RummikubSession) and session is not session_seen:
             votes += session_seen.votes if session_seen is not None else 0
             session_seen = session
@@ -121,6 +151,7 @@ def play(games: int, seed: int, vote: bool, max_frames: int) -> tuple[Counter[st
     if isinstance(table, RummikubTable):
         counts.update(table.moves)
     counts["votes"] = votes
+    counts.update(refusals)
     finished = journal.games(finished_only=True)
     counts["games finished"] = len(finished)
     for game in journal.games():
@@ -148,12 +179,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the simulator's seed (the same for each mode)")
     parser.add_argument("--mode", choices=("vote", "single", "both"), default="both")
     parser.add_argument("--max-frames", type=int, default=60000, help="give up after this many frames")
+    parser.add_argument("--learning", action="store_true", help="learning tables (racks in the rack zone)")
     args = parser.parse_args()
     modes = {"vote": [True], "single": [False], "both": [False, True]}[args.mode]
     results = {}
     for vote in modes:
         name = "vote over 5 frames" if vote else "one frame"
-        counts, figures = play(args.games, args.seed, vote, args.max_frames)
+        counts, figures = play(args.games, args.seed, vote, args.max_frames, args.learning)
         results[name] = counts
         print(
             f"{name}: {counts['games finished']} of {args.games} games finished in {figures['frames']} frames"

@@ -222,7 +222,8 @@ class TableObservation:
 
     @property
     def empty(self) -> bool:
-        return not self.tiles
+        """Nothing seen: no tile on the table, none in a zone."""
+        return not self.items
 
     def meld_tiles(self) -> list[list[Tile]]:
         """The tiles of each meld, in table order."""

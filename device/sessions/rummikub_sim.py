@@ -18,7 +18,9 @@ unfinished when the clock runs out (the table restored; vouched for with *Table 
 camera does not confirm it). A refusal they look at as a person does (:meth:`RummikubTable.misread`):
 a tile read as something else is disputed (*Correct the reading*, each such tile picked as it lies,
 *Check*), a tile the camera did not see is nudged. They read the starting draw, lay their racks face up
-at the end of a hand, or enter them with the picker. :attr:`RummikubTable.moves` counts what happened
+at the end of a hand, or enter them with the picker. At a learning table each shows his rack face up
+in the rack zone before his move (after a draw, the tiles drawn), laid again and read again once when
+the camera refuses the read, then entered with the picker. :attr:`RummikubTable.moves` counts what happened
 (``bench/rummikub_misreads.py``).
 
 Keys, for a person playing a seat by hand: **M** lays the best move from the rack of the seat to
@@ -51,7 +53,18 @@ from device.session import GameSession
 from device.sessions.rummikub import Correction, Revealing, RummikubSession, same_table
 from device.sessions.simulated import SimulatedTable, TableHost, register_table
 from drivers.events import ButtonEvent
-from rules.rummikub import Draw, Meld, NextHand, Play, RevealRack, ShowRack, Start, best_move, best_opening
+from rules.rummikub import (
+    Draw,
+    Meld,
+    NextHand,
+    Play,
+    RevealRack,
+    ShowRack,
+    Start,
+    Timeout,
+    best_move,
+    best_opening,
+)
 from rules.rummikub.tiles import Tile, full_set
 from vision.tile_zones import RACK, rack_area
 from vision.tiles import SeenTile, TableObservation
@@ -152,6 +165,7 @@ class RummikubTable(SimulatedTable):
         self._laid_start: object = ()
         self._revealing: tuple[int, int] | None = None  # (seat, how: 0 camera, 1 picker) of a reveal
         self._taps: list[str] = []  # queued screen taps (one per frame)
+        self._rack_reads = (-1, 0)  # (the game's seq, the camera's reads of the rack shown since)
         self.tapped: list[str] = []  # every screen tap, in order
         self.moves = Counter[str]()  # what the autoplay did: plays, draws, timeouts, refusals, …
         self._grain: list[np.ndarray] = []
@@ -199,8 +213,11 @@ class RummikubTable(SimulatedTable):
                 self.moves["accepted misread"] += 1
                 self.deal(session)
                 return
-        if isinstance(last, (RevealRack, Start, NextHand, ShowRack)):
-            self.beside, self.shown = [], []  # the shown tiles go back to the rack
+        if isinstance(last, (RevealRack, Start, NextHand, ShowRack)) or (
+            isinstance(last, (Play, Draw, Timeout)) and (self.shown or self.beside)
+        ):
+            # The shown tiles go back to the rack (a rack left lying face up: when its move ends).
+            self.beside, self.shown = [], []
             self.changed()
         if isinstance(last, Draw):
             self.put_back()  # nothing of the mover's may stay on the table when he draws
@@ -346,29 +363,39 @@ class RummikubTable(SimulatedTable):
         return [t for i, t in enumerate(truth.tiles) if i not in truth.rack]
 
     def observation(self) -> TableObservation:
-        """The reading the table answers with when there is no camera: what lies on it, a rack shown
-        in the rack zone apart."""
-        lying = self.lying()
-        if not self.zoned:
-            return lying
-        apart = tuple(replace(t, zone=RACK) for t in laid_out([[t] for t in self.shown]).tiles)
-        return replace(lying, shown=TableObservation(apart, loose=tuple(range(len(apart)))))
+        """The reading the table answers with when there is no camera: what lies on it."""
+        return self.lying()
 
     def lying(self) -> TableObservation:
-        """What lies on the table as a reading: every tile sure but a crooked one."""
+        """What lies on the table as a reading: every tile sure but a crooked one; at a learning table
+        a rack shown in the rack zone apart (a row moved down into the zone)."""
         scene = self.scene()
         flat = {
             (i, k): n for n, (i, k) in enumerate((i, k) for i, m in enumerate(scene) for k in range(len(m)))
         }
-        return laid_out(scene, [flat[place] for place in self.tilts if place in flat])
+        lying = laid_out(scene, [flat[place] for place in self.tilts if place in flat])
+        if not self.zoned:
+            return lying
+        dy = (rack_area(TABLE_SIZE)[1] + rack_area(TABLE_SIZE)[3]) / 2 - TILE_SIZE
+        apart = tuple(
+            replace(
+                t,
+                center=(t.center[0], t.center[1] + dy),
+                corners=tuple((x, y + dy) for x, y in t.corners),
+                zone=RACK,
+            )
+            for t in laid_out([self.shown]).tiles
+        )
+        return replace(lying, shown=TableObservation(apart, loose=tuple(range(len(apart)))))
 
     def truth_tile(self, center: tuple[float, float]) -> Tile:
-        """The tile lying at ``center`` (frame px) of the last picture (or, without a camera, reading)."""
+        """The tile lying at ``center`` (frame px) of the last picture (or, without a camera, reading),
+        a rack's in the rack zone too."""
         lying: list[tuple[Tile, tuple[float, float]]]
         if self.camera:
-            lying = [(t.tile, t.center) for t in self.on_table()]
+            lying = [(t.tile, t.center) for t in self.render()[1].tiles]
         else:
-            lying = [(t.tile, t.center) for t in self.lying().tiles]
+            lying = [(t.tile, t.center) for t in self.lying().whole().tiles]
         return min(lying, key=lambda tc: (tc[1][0] - center[0]) ** 2 + (tc[1][1] - center[1]) ** 2)[0]
 
     def poll(self, session: GameSession) -> None:
@@ -574,12 +601,7 @@ class RummikubTable(SimulatedTable):
         seat = session.current_seat
         assert seat is not None
         if session.rack_to_show() is not None and not self.taken:
-            # The learning table: the rack (or the drawn tiles) shown face up, read, taken back.
-            if not self.shown and not self.beside:
-                self.lay_rack(session)
-            else:
-                self._taps.append(self.host.text("Read my rack"))
-            self.moves["rack shown"] += 1
+            self.show_rack(session)
             self.wait_until = now + LAY_SECONDS
             return
         intent = self.intent
@@ -628,6 +650,34 @@ class RummikubTable(SimulatedTable):
             self.wait_until = now + LAY_SECONDS  # the camera sees the table fixed, then the press
             return
         self.press(session, now)
+
+    def show_rack(self, session: RummikubSession) -> None:
+        """The learning table: the rack (or the drawn tiles) laid face up and read, taken back once the
+        game has it. A read the camera refused (a tile unsure, one not seen) he lays again and reads
+        again, once; then he enters the tiles with the picker."""
+        laid = self.shown or self.beside
+        reads = self._rack_reads if self._rack_reads[0] == session.seq else (session.seq, 0)
+        if not laid:
+            self.lay_rack(session)
+            self.moves["rack shown"] += 1
+            reads = (session.seq, 0)
+        elif reads[1] < 2:
+            if reads[1] == 1:
+                self.changed()  # laid again: the camera sees it anew
+                self.moves["rack laid again"] += 1
+            self._taps.append(self.host.text("Read my rack"))
+            self.moves["rack read"] += 1
+            reads = (session.seq, reads[1] + 1)
+        else:
+            self._taps.append(self.host.text("Enter my rack"))
+            for tile in laid:
+                self._taps.extend(self.picker_taps(tile, session))
+            self._taps.append(self.host.text("Done"))
+            self.beside, self.shown = [], []
+            self.changed()
+            self.moves["rack entered"] += 1
+            reads = (session.seq, 0)
+        self._rack_reads = reads
 
     def start_move(self, session: RummikubSession, intent: Intent) -> None:
         r = self.rng.random()

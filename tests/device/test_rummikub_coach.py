@@ -303,6 +303,43 @@ def test_a_rack_laid_face_up_through_the_camera_does_not_refuse_the_draw(make_ap
     assert session.history[-1] == Draw(), session.refusal
 
 
+def test_a_simulated_player_whose_rack_the_camera_cannot_read_lays_it_again_then_enters_it(
+    make_app, clock
+) -> None:
+    """Autoplay at a learning table: a rack read refused (a tile unsure) is laid again and read again
+    once, then entered with the picker; the game goes on."""
+    app = make_app()
+    app.settings.set_learning("rummikub", True)
+    sim = Simulator(app, seed=2, autoplay="rummikub")
+    patched = False
+    for _ in range(3000):
+        sim.poll()
+        table = sim.table
+        if isinstance(table, RummikubTable) and not patched:
+            real = table.observation
+
+            def unsure_rack(real=real) -> TableObservation:
+                obs = real()
+                shown = obs.shown
+                return (
+                    obs
+                    if shown is None or not shown.tiles
+                    else replace(obs, shown=replace(shown, uncertain=(0,)))
+                )
+
+            table.observation = unsure_rack  # type: ignore[method-assign]
+            patched = True
+        app.step()
+        clock.advance(0.1)
+        session = app.session
+        if isinstance(session, RummikubSession) and any(isinstance(a, Play) for a in session.history):
+            break
+    assert isinstance(table, RummikubTable) and isinstance(session, RummikubSession)
+    assert table.moves["rack read"] >= 2 and table.moves["rack laid again"] >= 1, table.moves
+    assert table.moves["rack entered"] >= 1 and isinstance(session.history[1], ShowRack)
+    assert any(isinstance(a, Play) for a in session.history), session.history
+
+
 def test_the_advisor_runs_in_a_worker_process() -> None:
     real = Advisor(
         lambda: ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
