@@ -794,9 +794,11 @@ def split_cards(seen: Sequence[IndexReading]) -> list[list[IndexReading]]:
     for k in range(len(groups)):
         if k in cards:
             continue
-        # a far corner reading otherwise: the nearest card's disagreement, if one card can hold both
+        # A far corner reading otherwise (one index) is the nearest strip's disagreement, if one card
+        # can hold both; two indices or more reading alike are a card of their own (the top card of a
+        # fan, its box missed, beside another fan's strips).
         closest = min(strips, key=lambda a: gap(k, a), default=None)
-        if closest is not None and gap(k, closest) < ONE_CARD:
+        if closest is not None and gap(k, closest) < ONE_CARD and len(groups[k]) == 1:
             cards[closest] += groups[k]
         else:
             rest.append(k)

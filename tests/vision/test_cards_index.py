@@ -120,6 +120,12 @@ def test_indices_read_alike_farther_apart_than_one_card_are_two_cards() -> None:
     strips = [_reading(c, 0.95, x=100 + 20 * k, y=50) for k, c in enumerate(("7H", "8H"))]
     beyond = _reading("AH", 0.9, x=100, y=50 + 2 * h)
     assert sorted(len(p) for p in split_cards([*strips, beyond])) == [1, 1, 1]
+    # Within reach, one index reading otherwise is the strip's disagreement; two reading alike (both
+    # corners of a card whose box was missed) are a card of their own.
+    corner = _reading("AH", 0.9, x=100, y=50 + 1.2 * h)
+    assert sorted(len(p) for p in split_cards([*strips, corner])) == [1, 2]
+    pair = [corner, _reading("AH", 0.9, x=160, y=50 + 1.9 * h, angle=180)]
+    assert sorted(len(p) for p in split_cards([*strips, *pair])) == [1, 1, 2]
 
 
 def test_a_card_found_by_its_indices_lies_between_its_far_corners() -> None:
