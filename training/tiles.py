@@ -24,7 +24,9 @@ Data: the ``fit`` split of ``rummikub-tiles`` (polygon labels: each tile's four 
 rendered by ``vision.synth`` (with face-down tiles as negatives) and the fit photos' own tiles laid edge
 to edge in runs on plain light (or rendered) table tops (``lay_runs``: 30 % of the detector's samples,
 15 % of the classifier's), which the fit tables (dark wood, striped fabric, mostly loose tiles) lack;
-without them the detector took a tight run on a light table for one large tile. ``calib`` sets
+without them the detector took a tight run on a light table for one large tile. With ``--edge-cut S`` a
+share ``S`` of the classifier's samples is cut by a photo's edge across the crop (``training.frame_edge``),
+as the reader's crop of a tile the photo's edge cuts runs past the picture. ``calib`` sets
 temperature and threshold; ``val`` is never touched. Seeds are fixed; torch runs on ``--threads``
 threads.
 """
@@ -58,6 +60,7 @@ from training.common import (
     prepare,
     write_config,
 )
+from training.frame_edge import cut_by_frame_edge
 from vision.dataset import LabelledImage, load_folder
 from vision.nets import cut
 from vision.tiles import face_white
@@ -185,6 +188,7 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
 BANK_W, BANK_H = 54, 72  # a real tile's face, cut upright from a fit photo (its labelled quadrilateral)
 RUN_SHARE = 0.3  # of the detector's samples: real tiles laid edge to edge on a light plain table
 RUN_CROP_SHARE = 0.15  # of the classifier's tile samples: a tile of such a run
+EDGE_CUT_SHARE = 0.0  # of the classifier's samples: cut by a photo's edge (training.frame_edge)
 
 
 @dataclass
@@ -435,18 +439,19 @@ def _classifier_sample(
     none: int,
     rng: np.random.Generator,
     bank: TileBank | None = None,
+    edge_cut: float = 0.0,
 ) -> tuple[np.ndarray, int]:
     if bank is not None and rng.random() < RUN_CROP_SHARE:
         canvas, laid = lay_runs(bank, rng, (256, 256), rng.uniform(40, 90))
         if laid:
             # A tile of a tight run, or (a fifth of the time) a crop straddling two of its tiles.
-            return _classifier_sample([Photo(canvas, laid)], [], [], none, rng)
+            return _classifier_sample([Photo(canvas, laid)], [], [], none, rng, edge_cut=edge_cut)
     r = rng.random()
     if r < 0.06:
         # A tile cut a quarter turn off, as the reader's second look may cut it: not a tile.
         photo = _pick(real, synthetic, rng, 0.3)
         if not photo.tiles:
-            return _classifier_sample(real, synthetic, hard, none, rng)
+            return _classifier_sample(real, synthetic, hard, none, rng, edge_cut=edge_cut)
         x, y, long_side, short_side, turn = geometry(photo.tiles[rng.integers(len(photo.tiles))].corners)
         turn += 90.0 + rng.normal(0, 4.0)
         label = none
@@ -457,13 +462,13 @@ def _classifier_sample(
         photo = _pick(real, synthetic, rng, 0.3)
         found = _negative(photo, rng)
         if found is None:
-            return _classifier_sample(real, synthetic, hard, none, rng)
+            return _classifier_sample(real, synthetic, hard, none, rng, edge_cut=edge_cut)
         x, y, long_side, short_side, turn = found
         label = none
     else:
         photo = _pick(real, synthetic, rng, 0.35)
         if not photo.tiles:
-            return _classifier_sample(real, synthetic, hard, none, rng)
+            return _classifier_sample(real, synthetic, hard, none, rng, edge_cut=edge_cut)
         tile = photo.tiles[rng.integers(len(photo.tiles))]
         cx, cy, long_side, short_side, turn = geometry(tile.corners)
         # The detector's centre, sides and (edge-refined) turn are off by about this much: cover it.
@@ -473,8 +478,12 @@ def _classifier_sample(
         short_side *= math.exp(rng.uniform(-0.18, 0.18))
         turn += rng.normal(0, 4.0)
         label = tile.label
+    image = photo.image
+    if edge_cut > 0 and rng.random() < edge_cut:
+        # The photo's edge cuts it (tile or not): the crop runs past the picture, as the reader's would.
+        image, (x, y) = cut_by_frame_edge(image, (x, y), long_side, short_side, turn, rng)
     turn += 180.0 * int(rng.integers(2))
-    crop = tile_crop(photo.image, x, y, long_side, short_side, turn)
+    crop = tile_crop(image, x, y, long_side, short_side, turn)
     if rng.random() < 0.5:
         crop = _tint(crop, rng)
     crop = photometric(light(crop, rng), rng, hue=False)
@@ -507,11 +516,12 @@ def train_classifier(
     steps: int,
     seed: int,
     bank: TileBank | None = None,
+    edge_cut: float = 0.0,
 ) -> nn.Module:
     classes = len(_labels())
     return fit_classifier(
         lambda: Classifier(classes),
-        lambda rng: _classifier_sample(real, synthetic, hard, classes - 1, rng, bank),
+        lambda rng: _classifier_sample(real, synthetic, hard, classes - 1, rng, bank, edge_cut),
         steps,
         seed,
         batch=64,
@@ -773,7 +783,16 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="train without real fit tiles laid in tight runs on plain light tables (lay_runs)",
     )
+    parser.add_argument(
+        "--edge-cut",
+        type=float,
+        default=EDGE_CUT_SHARE,
+        help="the share of the classifier's samples cut by a photo's edge across the crop "
+        "(training.frame_edge; 0: none)",
+    )
     args = parser.parse_args(argv)
+    if not 0.0 <= args.edge_cut <= 1.0:
+        parser.error("--edge-cut: a share from 0 to 1")
     start = prepare(args)
     config_path = args.out / "tiles_reader.json"
     config = {
@@ -827,7 +846,9 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True
             )
-        classifier = train_classifier(real, synthetic, hard, args.classifier_steps, args.seed, bank)
+        classifier = train_classifier(
+            real, synthetic, hard, args.classifier_steps, args.seed, bank, args.edge_cut
+        )
         export(
             classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False
         )
