@@ -512,7 +512,8 @@ class RummikubTable(SimulatedTable):
 
     def lay_rack(self, session: RummikubSession) -> None:
         """The rack of the seat to reveal face up; at a learning table, before a move, the mover's
-        rack (or only the tiles he drew since he last showed it: the last ones he took)."""
+        rack (or only the tiles he drew since he last showed it; the whole rack when the coach's idea
+        of the rest is not his rack: a misread it took)."""
         seat = session.to_reveal()
         shown: list[Tile] | None = None
         if seat is not None:
@@ -521,7 +522,10 @@ class RummikubTable(SimulatedTable):
         if seat is None and wanted is not None and mover is not None and not self.taken:
             missing, count = wanted
             rack = self.racks[mover]
-            shown = list(rack) if missing >= count else list(rack[len(rack) - missing :])
+            # The tiles drawn since he showed his rack: the ones the coach does not know (he knows which).
+            known = session.coach.known.partial(mover) if session.coach is not None else None
+            drawn = list((Counter(rack) - Counter(known[0])).elements()) if known is not None else []
+            shown = drawn if missing < count and len(drawn) == missing else list(rack)
         if shown is None:
             return
         # At a learning table the rack lies in the rack zone; elsewhere beside the melds.

@@ -340,6 +340,43 @@ def test_a_simulated_player_whose_rack_the_camera_cannot_read_lays_it_again_then
     assert any(isinstance(a, Play) for a in session.history), session.history
 
 
+def test_simulated_players_show_only_the_tiles_they_drew(make_app, clock) -> None:
+    """Autoplay at a learning table: after a draw a player shows the tiles he drew (the ones the coach
+    does not know) wherever they lie in his rack (tiles taken back after a timeout go to its end too),
+    and no rack shown is refused."""
+    app = make_app()
+    app.settings.set_learning("rummikub", True)
+    sim = Simulator(app, seed=1, autoplay="rummikub")
+    refused = []
+    for _ in range(2500):
+        sim.poll()
+        app.step()
+        clock.advance(0.1)
+        session = app.session
+        assert isinstance(session, RummikubSession)
+        if session.refusal is not None and session.refusal.code.startswith("rack"):
+            refused.append(session.refusal.code)
+        wanted, table = session.rack_to_show(), sim.table
+        if (
+            wanted is not None
+            and wanted[0] < wanted[1]
+            and isinstance(table, RummikubTable)
+            and not table.shown
+        ):
+            break
+    else:
+        raise AssertionError("no partial showing in 2500 frames")
+    assert not refused, refused
+    seat, coach = session.current_seat, session.coach
+    assert seat is not None and coach is not None and (known := coach.known.partial(seat)) is not None
+    table.racks[seat].reverse()  # the drawn tiles first: not the last ones of his rack
+    table.lay_rack(session)
+    assert (
+        Counter(table.shown) == Counter(table.racks[seat]) - Counter(known[0])
+        and len(table.shown) == wanted[0]
+    )
+
+
 def test_the_advisor_runs_in_a_worker_process() -> None:
     real = Advisor(
         lambda: ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
