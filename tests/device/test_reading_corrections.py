@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from device.app import App
 from device.cli import main
 from device.export import to_corrections_csv, to_json
 from device.journal import APPLICATION_ID, SCHEMA, SCHEMA_VERSION, Journal, ReadingFix
@@ -23,7 +24,7 @@ from rules import Action
 from rules.dice import RollDice
 from rules.rummikub import Draw, Meld, Play, Timeout, parse_tiles
 from rules.rummikub.tiles import Tile
-from tests.device.conftest import make_config
+from tests.device.conftest import FakeClock, make_config
 from tests.device.helpers import check_layout, labels, phase_of, press, start, tap
 from tests.device.test_rummikub_table import FakeCamera, hold, read, seen, start_game, voting
 from vision.tiles import TableObservation
@@ -306,25 +307,42 @@ def misreading(read: Callable[[], TableObservation]) -> Callable[[], TableObserv
     return answer
 
 
+def autoplay_answering(
+    app: App,
+    clock: FakeClock,
+    seed: int,
+    answer: Callable[[RummikubTable], Callable[[], TableObservation]],
+    done: Callable[[], bool],
+    frames: int,
+) -> RummikubTable:
+    """Autoplay (no camera) with the simulated table answering each reading by ``answer(table)``
+    instead of what lies on it, until ``done()`` or ``frames`` frames; the table."""
+    sim = Simulator(app, seed=seed, autoplay="rummikub")
+    table = None
+    for _ in range(frames):
+        sim.poll()
+        if table is None and isinstance(sim.table, RummikubTable):
+            table = sim.table
+            table.observation = answer(table)  # type: ignore[method-assign]
+        app.step()
+        clock.advance(0.1)
+        if done():
+            break
+    assert table is not None
+    return table
+
+
 def test_the_simulated_players_dispute_a_misread_and_finish_the_game(make_app, clock) -> None:
     """The simulated table lives with what the reader says: a 9 it reads as a 6 is refused, and the
     simulated player disputes it — Correct the reading, the tile picked as it lies, Check — and the
     game goes on to its end, each misread corrected in the journal."""
     app = make_app()
-    sim = Simulator(app, seed=3, autoplay="rummikub")
-    patched = False
-    for _ in range(40000):
-        sim.poll()
-        table = sim.table
-        if isinstance(table, RummikubTable) and not patched:
-            table.observation = misreading(table.lying)  # type: ignore[method-assign]
-            patched = True
-        app.step()
-        clock.advance(0.1)
-        if app.journal.games(finished_only=True):
-            break
+
+    def finished() -> bool:
+        return bool(app.journal.games(finished_only=True))
+
+    table = autoplay_answering(app, clock, 3, lambda t: misreading(t.lying), finished, 40000)
     assert app.journal.games(finished_only=True), app.session and app.session.phase
-    assert isinstance(table, RummikubTable)
     assert table.moves["refused: misread"] >= 1 and table.moves["disputed"] >= 1, table.moves
     fixes = [c.fix for c in app.journal.corrections()]
     assert fixes and all(f.read[1:] == "6" and f.entered[1:] == "9" and f.sure for f in fixes), fixes

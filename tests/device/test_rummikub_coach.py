@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import replace
 
@@ -25,6 +26,7 @@ from rules.rummikub import Draw, Meld, Play, ShowRack, TakeHint, Tile, best_move
 from rules.rummikub.advice import advise
 from tests.device.conftest import make_config
 from tests.device.helpers import check_layout, labels, press, tap
+from tests.device.test_reading_corrections import autoplay_answering
 from tests.device.test_rummikub_table import hold, read, seen, start_game
 from tests.device.test_vision_path import SimulatorCamera
 from vision.calibration import Calibration
@@ -310,31 +312,27 @@ def test_a_simulated_player_whose_rack_the_camera_cannot_read_lays_it_again_then
     once, then entered with the picker; the game goes on."""
     app = make_app()
     app.settings.set_learning("rummikub", True)
-    sim = Simulator(app, seed=2, autoplay="rummikub")
-    patched = False
-    for _ in range(3000):
-        sim.poll()
-        table = sim.table
-        if isinstance(table, RummikubTable) and not patched:
-            real = table.observation
 
-            def unsure_rack(real=real) -> TableObservation:
-                obs = real()
-                shown = obs.shown
-                return (
-                    obs
-                    if shown is None or not shown.tiles
-                    else replace(obs, shown=replace(shown, uncertain=(0,)))
-                )
+    def unsure_rack(table: RummikubTable) -> Callable[[], TableObservation]:
+        def answer() -> TableObservation:
+            obs = table.lying()
+            shown = obs.shown
+            return (
+                obs
+                if shown is None or not shown.tiles
+                else replace(obs, shown=replace(shown, uncertain=(0,)))
+            )
 
-            table.observation = unsure_rack  # type: ignore[method-assign]
-            patched = True
-        app.step()
-        clock.advance(0.1)
-        session = app.session
-        if isinstance(session, RummikubSession) and any(isinstance(a, Play) for a in session.history):
-            break
-    assert isinstance(table, RummikubTable) and isinstance(session, RummikubSession)
+        return answer
+
+    def played() -> bool:
+        return isinstance(app.session, RummikubSession) and any(
+            isinstance(a, Play) for a in app.session.history
+        )
+
+    table = autoplay_answering(app, clock, 2, unsure_rack, played, 3000)
+    session = app.session
+    assert isinstance(session, RummikubSession)
     assert table.moves["rack read"] >= 2 and table.moves["rack laid again"] >= 1, table.moves
     assert table.moves["rack entered"] >= 1 and isinstance(session.history[1], ShowRack)
     assert any(isinstance(a, Play) for a in session.history), session.history
