@@ -575,7 +575,7 @@ def read_cards(
     indices, reads = _reread(indices, shed, reads)
     # A sure index of another card on a card's box, that card read nowhere: a card the detector missed,
     # found by that index alone. Where it lies is guessed from one index: never confident (nor a card
-    # merged into a box that held fewer of its indices: ``merge_twins``).
+    # merged into a box not clearly its own: ``merge_twins``).
     known = [(d, k) for d, k in zip(detections, reads, strict=True) if k is not None]
     for d, seen in lone_cards(stray):
         reading = _card_read(seen)
@@ -822,11 +822,6 @@ def _overlap(a: CardDetection, b: CardDetection) -> float:
     return inter / max(1e-9, min(a.width * a.height, b.width * b.height))
 
 
-def _holds_point(d: CardDetection, x: float, y: float) -> bool:
-    x0, y0, x1, y1 = d.box
-    return x0 <= x <= x1 and y0 <= y <= y1
-
-
 def merge_twins(
     detections: Sequence[CardDetection], indices: Sequence[list[IndexReading]]
 ) -> tuple[list[CardDetection], list[list[IndexReading]], set[int]]:
@@ -837,9 +832,9 @@ def merge_twins(
     and two decks' twins lying that close in two melds would be the same card read twice.)
 
     Also the merged cards (by position in what is returned) whose place is in doubt: the box kept held
-    no more of the indices reading the card than a box merged into it (on ``calib`` a box over the card
-    beside it, holding an index misread as the card, took the card to its own place; which box is the
-    card's, one index against one cannot tell)."""
+    fewer of the indices reading the card than a box merged into it, or as many while that box's centre
+    lies outside it (on ``calib`` a box over the card beside it, holding an index misread as the card,
+    took the card to its own place; which box is the card's, one index against one cannot tell)."""
     keep = [True] * len(detections)
     merged = [list(s) for s in indices]
     reads = [_card_read(s) if s else None for s in merged]
@@ -855,7 +850,7 @@ def merge_twins(
             near = min(math.hypot(p.x - q.x, p.y - q.y) for p in merged[a] for q in merged[b]) < reach
             if near or _overlap(detections[a], detections[b]) > TWIN_OVERLAP:
                 agree_a, agree_b = (sum(_reading_of(r) == reads[a] for r in merged[k]) for k in (a, b))
-                other_place = not _holds_point(detections[a], detections[b].x, detections[b].y)
+                other_place = not _holds(detections[a], detections[b].x, detections[b].y, pad=0.0)
                 doubt[a] = doubt[a] or agree_b > agree_a or (agree_b == agree_a and other_place)
                 merged[a] += merged[b]
                 keep[b] = False
@@ -900,7 +895,9 @@ def explain_away(
         for r in seen:
             mine = _reading_of(r) == reads[k]
             theirs = [
-                j for j, d in enumerate(detections) if j != k and reads[j] == _reading_of(r) and _holds(d, r)
+                j
+                for j, d in enumerate(detections)
+                if j != k and reads[j] == _reading_of(r) and _holds(d, r.x, r.y)
             ]
             if mine or not theirs:
                 keep.append(r)
@@ -947,11 +944,11 @@ def stray_indices(
     return out, stray
 
 
-def _holds(d: CardDetection, r: IndexReading, pad: float = 0.25) -> bool:
-    """Whether a card's visible box, grown by ``pad`` of its long side, holds an index."""
+def _holds(d: CardDetection, x: float, y: float, pad: float = 0.25) -> bool:
+    """Whether a card's visible box, grown by ``pad`` of its long side, holds a point (an index)."""
     x0, y0, x1, y1 = d.box
     g = pad * max(d.width, d.height)
-    return x0 - g <= r.x <= x1 + g and y0 - g <= r.y <= y1 + g
+    return x0 - g <= x <= x1 + g and y0 - g <= y <= y1 + g
 
 
 PLACE_DOUBT = 0.4  # a card's place lies this share of its height from where its indices' card can be
