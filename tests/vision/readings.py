@@ -205,7 +205,7 @@ def render_missing() -> list[Path]:
 # --- reading -------------------------------------------------------------------------------------------
 
 
-def _read_cards(frame: np.ndarray, card_height: float | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+def _read_cards(frame: np.ndarray) -> tuple[dict[str, Any], dict[str, Any]]:
     from vision.cards import RANKS, SUITS, default_models, read_cards
 
     seen = read_cards(frame)
@@ -227,27 +227,20 @@ def _read_cards(frame: np.ndarray, card_height: float | None = None) -> tuple[di
         "melds": [list(m) for m in seen.melds],
         "loose": list(seen.loose),
         "backs": [list(b) for b in seen.backs],
-    }, _read_indices(frame, default_models(), RANKS, SUITS, card_height)
+    }, _read_indices(frame, default_models(), RANKS, SUITS)
 
 
 def _read_indices(
-    frame: np.ndarray,
-    models: Any,
-    ranks: tuple[str, ...],
-    suits: tuple[str, ...],
-    card_height: float | None = None,
+    frame: np.ndarray, models: Any, ranks: tuple[str, ...], suits: tuple[str, ...]
 ) -> dict[str, Any]:
     """The corner-index reader on its own: every index it finds and reads, at the card height
-    ``read_cards`` gives it (the median long side of the detected cards / 1.1), written beside them.
-    Compared on another CPU at the card height written (``card_height``): the index nets alone, not
-    the detector's last digits (which the cards' own readings compare), scale the frame they read."""
+    ``read_cards`` gives it (the median long side of the detected cards / 1.1)."""
     from vision.cards import JOKER_CLASS
 
     detections = models.detect(frame)
     items = []
-    if card_height is None and detections:
+    if models.index is not None and detections:
         card_height = float(np.median([max(d.width, d.height) for d in detections])) / 1.1
-    if models.index is not None and card_height is not None:
         for r in models.index.read(frame, card_height):
             rank = int(r.rank_p.argmax())
             suit = int(r.suit_p.argmax())
@@ -255,7 +248,7 @@ def _read_indices(
             label = name + suits[suit] if rank < JOKER_CLASS else name
             p = float(r.rank_p[rank] * (r.suit_p[suit] if rank < JOKER_CLASS else 1.0))
             items.append([label, r.x, r.y, r.card_height, r.angle, p, r.score])
-    return {"reader": "card indices", "items": items, "uncertain": [], "card_height": card_height}
+    return {"reader": "card indices", "items": items, "uncertain": []}
 
 
 def _read_zatre(frame: np.ndarray) -> dict[str, Any]:
@@ -294,9 +287,8 @@ def _read_loose(frame: np.ndarray) -> dict[str, Any]:
     }
 
 
-def read_photos(expected: dict[str, Any] | None = None) -> dict[str, Any]:
-    """This machine's readings of every photo, as JSON-ready data; the corner indices at the card
-    heights ``expected`` (the committed readings) gives, where it gives them."""
+def read_photos() -> dict[str, Any]:
+    """This machine's readings of every photo, as JSON-ready data."""
     from vision import read_dice, read_tiles
 
     photos: dict[str, Any] = {}
@@ -332,8 +324,7 @@ def read_photos(expected: dict[str, Any] | None = None) -> dict[str, Any]:
     ]
     for key, path in card_frames:
         frame, digest = _photo(path)
-        given = (expected or {}).get("photos", {}).get(f"{key} (indices)", {}).get("card_height")
-        cards, indices = _read_cards(frame, given)
+        cards, indices = _read_cards(frame)
         photos[key] = {"sha256": digest, **cards}
         photos[f"{key} (indices)"] = {"sha256": digest, **indices}
     for name, (reader, _) in RENDERED.items():
@@ -346,9 +337,7 @@ def read_photos(expected: dict[str, Any] | None = None) -> dict[str, Any]:
     return photos
 
 
-def readings(expected: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Every reading of :func:`read_photos` with what they depend on (thresholds, the nets' digest);
-    to compare with ``expected``, read as :func:`read_photos` reads for it."""
+def readings() -> dict[str, Any]:
     from vision.cards import default_models as card_models
     from vision.dice import default_models as dice_models
     from vision.tiles import default_models as tile_models
@@ -362,7 +351,7 @@ def readings(expected: dict[str, Any] | None = None) -> dict[str, Any]:
             "cards": card_models().confidence_threshold,
         },
         "models": models_digest(),
-        "photos": read_photos(expected),
+        "photos": read_photos(),
     }
 
 
