@@ -26,7 +26,11 @@ to edge in runs on plain light (or rendered) table tops (``lay_runs``: 30 % of t
 15 % of the classifier's), which the fit tables (dark wood, striped fabric, mostly loose tiles) lack;
 without them the detector took a tight run on a light table for one large tile. With ``--edge-cut S`` a
 share ``S`` of the classifier's samples is cut by a photo's edge across the crop (``training.frame_edge``),
-as the reader's crop of a tile the photo's edge cuts runs past the picture. ``calib`` sets
+as the reader's crop of a tile the photo's edge cuts runs past the picture; with ``--edge-cut-digit`` the
+edge cuts down to 0.3 of the tile and a tile keeps its label only while its digit stays whole in the picture
+(``training.frame_edge.digit_kept``), else it is "not a tile". With ``--rack-ends S`` a share ``S`` of the
+classifier's samples comes from a rendered rack of real fit tiles (``training.rack_ends``): its dark blank
+ends and gaps as "not a tile", now and then one of its tiles. Both are off by default. ``calib`` sets
 temperature and threshold; ``val`` is never touched. Seeds are fixed; torch runs on ``--threads``
 threads.
 """
@@ -60,7 +64,8 @@ from training.common import (
     prepare,
     write_config,
 )
-from training.frame_edge import cut_by_frame_edge
+from training.frame_edge import DIGIT_VISIBLE, FACE, VISIBLE, cut_at, digit_kept, digit_strokes, frame_edge
+from training.rack_ends import lay_rack
 from vision.dataset import LabelledImage, load_folder
 from vision.nets import cut
 from vision.tiles import face_white
@@ -189,6 +194,7 @@ BANK_W, BANK_H = 54, 72  # a real tile's face, cut upright from a fit photo (its
 RUN_SHARE = 0.3  # of the detector's samples: real tiles laid edge to edge on a light plain table
 RUN_CROP_SHARE = 0.15  # of the classifier's tile samples: a tile of such a run
 EDGE_CUT_SHARE = 0.0  # of the classifier's samples, cut by a photo's edge (0.15: tried, not shipped)
+RACK_END_SHARE = 0.0  # of the classifier's samples, from a rendered rack (training.rack_ends)
 
 
 @dataclass
@@ -440,18 +446,42 @@ def _classifier_sample(
     rng: np.random.Generator,
     bank: TileBank | None = None,
     edge_cut: float = 0.0,
+    edge_cut_digit: bool = False,
+    rack_ends: float = 0.0,
 ) -> tuple[np.ndarray, int]:
+    again = (edge_cut, edge_cut_digit)
+    rack_ends = rack_ends if bank is not None else 0.0
     if bank is not None and rng.random() < RUN_CROP_SHARE:
         canvas, laid = lay_runs(bank, rng, (256, 256), rng.uniform(40, 90))
         if laid:
             # A tile of a tight run, or (a fifth of the time) a crop straddling two of its tiles.
-            return _classifier_sample([Photo(canvas, laid)], [], [], none, rng, edge_cut=edge_cut)
+            return _classifier_sample([Photo(canvas, laid)], [], [], none, rng, None, *again)
+    tile_geometry = None  # the true tile's centre, sides and turn, when the crop is of a tile
     r = rng.random()
-    if r < 0.06:
+    if bank is not None and r < rack_ends:
+        # A rack: one of its dark blank ends or gaps (not a tile), or now and then one of its tiles.
+        size = (256, 256)
+        table = plain_table(size, rng) if rng.random() < 0.6 else _table_top(size, rng)
+        image, rack = lay_rack(table, bank.faces, bank.labels, rng, rng.uniform(40, 90))
+        photo = Photo(image, [TileLabel(c, label) for c, label in rack.tiles])
+        if rack.blanks and (rng.random() < 0.75 or not rack.tiles):
+            x, y = rack.blanks[rng.integers(len(rack.blanks))]
+            long_side, short_side, turn = rack.long_side, rack.short_side, rack.turn
+            x += rng.uniform(-0.15, 0.15) * short_side
+            y += rng.uniform(-0.15, 0.15) * short_side
+            long_side *= math.exp(rng.uniform(-0.18, 0.18))
+            short_side *= math.exp(rng.uniform(-0.18, 0.18))
+            turn += rng.normal(0, 4.0)
+            label = none
+        elif rack.tiles:
+            x, y, long_side, short_side, turn, label, tile_geometry = _tile_crop_place(photo, rng)
+        else:
+            return _classifier_sample(real, synthetic, hard, none, rng, bank, *again, rack_ends)
+    elif (r := (r - rack_ends) / (1 - rack_ends)) < 0.06:  # as drawn without racks when there are none
         # A tile cut a quarter turn off, as the reader's second look may cut it: not a tile.
         photo = _pick(real, synthetic, rng, 0.3)
         if not photo.tiles:
-            return _classifier_sample(real, synthetic, hard, none, rng, edge_cut=edge_cut)
+            return _classifier_sample(real, synthetic, hard, none, rng, None, *again)
         x, y, long_side, short_side, turn = geometry(photo.tiles[rng.integers(len(photo.tiles))].corners)
         turn += 90.0 + rng.normal(0, 4.0)
         label = none
@@ -462,32 +492,56 @@ def _classifier_sample(
         photo = _pick(real, synthetic, rng, 0.3)
         found = _negative(photo, rng)
         if found is None:
-            return _classifier_sample(real, synthetic, hard, none, rng, edge_cut=edge_cut)
+            return _classifier_sample(real, synthetic, hard, none, rng, None, *again)
         x, y, long_side, short_side, turn = found
         label = none
     else:
         photo = _pick(real, synthetic, rng, 0.35)
         if not photo.tiles:
-            return _classifier_sample(real, synthetic, hard, none, rng, edge_cut=edge_cut)
-        tile = photo.tiles[rng.integers(len(photo.tiles))]
-        cx, cy, long_side, short_side, turn = geometry(tile.corners)
-        # The detector's centre, sides and (edge-refined) turn are off by about this much: cover it.
-        x = cx + rng.uniform(-0.1, 0.1) * short_side
-        y = cy + rng.uniform(-0.1, 0.1) * short_side
-        long_side *= math.exp(rng.uniform(-0.18, 0.18))
-        short_side *= math.exp(rng.uniform(-0.18, 0.18))
-        turn += rng.normal(0, 4.0)
-        label = tile.label
+            return _classifier_sample(real, synthetic, hard, none, rng, None, *again)
+        x, y, long_side, short_side, turn, label, tile_geometry = _tile_crop_place(photo, rng)
     image = photo.image
     if edge_cut > 0 and rng.random() < edge_cut:
         # The photo's edge cuts it (tile or not): the crop runs past the picture, as the reader's would.
-        image, (x, y) = cut_by_frame_edge(image, (x, y), long_side, short_side, turn, rng)
+        h, w = image.shape[:2]
+        visible = DIGIT_VISIBLE if edge_cut_digit else VISIBLE
+        edge = frame_edge((x, y), long_side, short_side, turn, (w, h), rng, visible)
+        if edge_cut_digit and tile_geometry is not None:
+            # The tile keeps its label only while its digit is whole in the picture.
+            cx, cy, true_long, true_short, true_turn = tile_geometry
+            face = cut(image, (cx, cy), (true_short, true_long), true_turn, FACE)
+            if not digit_kept(edge, (cx, cy), true_long, true_short, true_turn, digit_strokes(face)):
+                label = none
+        image, (x, y) = cut_at(image, edge), edge.centre
     turn += 180.0 * int(rng.integers(2))
     crop = tile_crop(image, x, y, long_side, short_side, turn)
     if rng.random() < 0.5:
         crop = _tint(crop, rng)
     crop = photometric(light(crop, rng), rng, hue=False)
     return face_white(crop[None])[0], label
+
+
+def _tile_crop_place(
+    photo: Photo, rng: np.random.Generator
+) -> tuple[float, float, float, float, float, int, tuple[float, float, float, float, float]]:
+    """One of ``photo``'s tiles, placed as the detector places it: the crop's centre, sides and turn, the
+    tile's label, and its true centre, sides and turn."""
+    tile = photo.tiles[rng.integers(len(photo.tiles))]
+    true = geometry(tile.corners)
+    cx, cy, long_side, short_side, turn = true
+    # The detector's centre, sides and (edge-refined) turn are off by about this much: cover it.
+    x = cx + rng.uniform(-0.1, 0.1) * short_side
+    y = cy + rng.uniform(-0.1, 0.1) * short_side
+    long_side *= math.exp(rng.uniform(-0.18, 0.18))
+    short_side *= math.exp(rng.uniform(-0.18, 0.18))
+    turn += rng.normal(0, 4.0)
+    return x, y, long_side, short_side, turn, tile.label, true
+
+
+def _table_top(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    from vision.synth import BACKGROUNDS, table_background
+
+    return table_background(size, str(rng.choice(BACKGROUNDS)), rng)
 
 
 def light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -517,11 +571,15 @@ def train_classifier(
     seed: int,
     bank: TileBank | None = None,
     edge_cut: float = 0.0,
+    edge_cut_digit: bool = False,
+    rack_ends: float = 0.0,
 ) -> nn.Module:
     classes = len(_labels())
     return fit_classifier(
         lambda: Classifier(classes),
-        lambda rng: _classifier_sample(real, synthetic, hard, classes - 1, rng, bank, edge_cut),
+        lambda rng: _classifier_sample(
+            real, synthetic, hard, classes - 1, rng, bank, edge_cut, edge_cut_digit, rack_ends
+        ),
         steps,
         seed,
         batch=64,
@@ -790,9 +848,28 @@ def main(argv: list[str] | None = None) -> None:
         help="the share of the classifier's samples cut by a photo's edge across the crop "
         "(training.frame_edge; 0: none)",
     )
+    parser.add_argument(
+        "--edge-cut-digit",
+        action="store_true",
+        help="with --edge-cut: cut down to 0.3 of the tile, and label a tile whose digit the edge cuts "
+        "'not a tile' (training.frame_edge.digit_kept)",
+    )
+    parser.add_argument(
+        "--rack-ends",
+        type=float,
+        default=RACK_END_SHARE,
+        help="the share of the classifier's samples cut from a rendered rack of real fit tiles: its dark "
+        "blank ends and gaps as 'not a tile', now and then its tiles (training.rack_ends; 0: none)",
+    )
     args = parser.parse_args(argv)
     if not 0.0 <= args.edge_cut <= 1.0:
         parser.error("--edge-cut: a share from 0 to 1")
+    if not 0.0 <= args.rack_ends < 1.0:
+        parser.error("--rack-ends: a share from 0 to below 1")
+    if args.edge_cut_digit and not args.edge_cut:
+        parser.error("--edge-cut-digit needs --edge-cut")
+    if args.rack_ends and args.no_runs:
+        parser.error("--rack-ends lays the fit tiles of the runs' bank: not with --no-runs")
     start = prepare(args)
     config_path = args.out / "tiles_reader.json"
     config = {
@@ -847,7 +924,15 @@ def main(argv: list[str] | None = None) -> None:
                 f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True
             )
         classifier = train_classifier(
-            real, synthetic, hard, args.classifier_steps, args.seed, bank, args.edge_cut
+            real,
+            synthetic,
+            hard,
+            args.classifier_steps,
+            args.seed,
+            bank,
+            args.edge_cut,
+            args.edge_cut_digit,
+            args.rack_ends,
         )
         export(
             classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False

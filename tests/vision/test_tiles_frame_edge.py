@@ -1,13 +1,26 @@
-"""`training.tiles --edge-cut`: classifier crops cut by a photo's edge (`training.frame_edge`, no torch)."""
+"""`training.tiles --edge-cut`: classifier crops cut by a photo's edge (`training.frame_edge`, no torch);
+with `--edge-cut-digit` a cut tile keeps its label only while its digit is whole in the picture."""
 
 from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
-from training.frame_edge import VISIBLE, cut_by_frame_edge, frame_edge
+from training.frame_edge import (
+    DIGIT_FALLBACK,
+    DIGIT_VISIBLE,
+    FACE,
+    VISIBLE,
+    FrameEdge,
+    cut_by_frame_edge,
+    digit_kept,
+    digit_strokes,
+    face_point,
+    frame_edge,
+)
 from vision.nets import cut
 
 
@@ -79,3 +92,79 @@ def test_the_crop_runs_past_the_edge_as_the_readers_does() -> None:
         assert len(np.unique(full[:, : start - 1])) > 1  # the uncut image shows its stripes there
         return
     pytest.fail("no cut at the left edge in 50 draws")
+
+
+# ---------------------------------------------------------------- the digit rule (session 9)
+
+
+def _face(tile: str, upside_down: bool = False) -> np.ndarray:
+    """A rendered tile's upright face (BGR on a white ground), at ``FACE`` size."""
+    from rules.rummikub.tiles import Tile
+    from vision.synth import render_tile
+
+    patch = render_tile(Tile.parse(tile), FACE[1], np.random.default_rng(0))
+    alpha = patch[..., 3:].astype(np.float32) / 255
+    face = cv2.resize(
+        (patch[..., :3] * alpha + 235 * (1 - alpha)).astype(np.uint8), FACE, interpolation=cv2.INTER_AREA
+    )
+    return face[::-1, ::-1] if upside_down else face
+
+
+@pytest.mark.parametrize("tile", ["R7", "K13", "B1", "O10", "J"])
+def test_the_digit_is_found_either_way_up_and_not_the_makers_mark(tile: str) -> None:
+    for upside_down in (False, True):
+        strokes = digit_strokes(_face(tile, upside_down))
+        assert strokes is not None
+        v0, v1 = strokes[:, 1].min(), strokes[:, 1].max()
+        # The renderer's number sits in the upper two thirds, the pale mark at 0.8 of the height.
+        top, bottom = (1 - v1, 1 - v0) if upside_down else (v0, v1)
+        assert top > 0.08 and bottom < 0.72, (tile, upside_down, top, bottom)
+        assert 0.4 < strokes[:, 0].mean() < 0.6  # across the face's middle
+
+
+def test_a_blank_face_has_no_digit_and_the_middle_is_then_kept() -> None:
+    blank = np.full((FACE[1], FACE[0], 3), 60, np.uint8)  # a rack's dark blank end
+    blank[:, :3] = 200  # the table beside it: touches the rim, no stroke
+    assert digit_strokes(blank) is None
+    centre, long_side, short_side = (100.0, 100.0), 80.0, 60.0
+    # Upright tile; the picture starts (left edge) at column ``at``: the fallback's middle decides.
+    x0, _, x1, _ = DIGIT_FALLBACK
+    inside = FrameEdge(0, math.floor(centre[0] + (x0 - 0.5) * short_side) - 1, centre)
+    into = FrameEdge(0, math.ceil(centre[0] + (x0 - 0.5) * short_side) + 1, centre)
+    assert digit_kept(inside, centre, long_side, short_side, 0.0, None)
+    assert not digit_kept(into, centre, long_side, short_side, 0.0, None)
+    assert x1 > x0
+
+
+@pytest.mark.parametrize("turn", [0.0, 25.0, 90.0, -140.0])
+def test_the_label_stays_only_while_the_whole_digit_is_in_the_picture(turn: float) -> None:
+    """An edge across the tile keeps the digit exactly when every one of its stroke pixels, placed on the
+    turned tile, lies on the picture's side: checked against the strokes' own extreme points."""
+    strokes = digit_strokes(_face("K13"))
+    assert strokes is not None
+    centre, long_side, short_side = (300.0, 200.0), 120.0, 90.0
+    t = math.radians(turn)
+    a, b = (strokes[:, 0] - 0.5) * short_side, (strokes[:, 1] - 0.5) * long_side
+    xs = centre[0] + a * math.cos(t) - b * math.sin(t)
+    ys = centre[1] + a * math.sin(t) + b * math.cos(t)
+    rng = np.random.default_rng(4)
+    kept = lost = 0
+    for _ in range(300):
+        edge = frame_edge(centre, long_side, short_side, turn, (600, 400), rng, DIGIT_VISIBLE)
+        v = xs if edge.side < 2 else ys
+        whole = bool((v >= edge.at).all() if edge.side % 2 == 0 else (v < edge.at).all())
+        assert digit_kept(edge, centre, long_side, short_side, turn, strokes) == whole
+        kept += whole
+        lost += not whole
+    # Cut down to 0.3 of the tile, both happen: the net sees cut tiles it may name and ones it may not.
+    assert kept > 20 and lost > 100
+
+
+def test_face_point_is_where_cut_straightens_the_face_from() -> None:
+    image = np.zeros((200, 200, 3), np.uint8)
+    centre, long_side, short_side, turn = (100.0, 90.0), 80.0, 60.0, 35.0
+    x, y = face_point(centre, long_side, short_side, turn, 0.75, 0.25)
+    cv2.circle(image, (round(x), round(y)), 3, (255, 255, 255), -1)
+    face = cut(image, centre, (short_side, long_side), turn, FACE)
+    ys, xs = np.nonzero(face[..., 0] > 100)
+    assert abs(xs.mean() / FACE[0] - 0.75) < 0.05 and abs(ys.mean() / FACE[1] - 0.25) < 0.05

@@ -1,0 +1,99 @@
+"""`training.tiles`' options for the classifier's cut crops and rack ends (issue 32, session 9): their
+parsing and wiring. The trainer needs PyTorch (the ``train`` extra), so these run where it is installed;
+the logic they wire is torch-free and tested always (`test_tiles_frame_edge.py`, `test_tiles_rack_ends.py`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--edge-cut-digit"], "--edge-cut-digit needs --edge-cut"),
+        (["--rack-ends", "1"], "--rack-ends: a share from 0 to below 1"),
+        (["--rack-ends", "0.1", "--no-runs"], "not with --no-runs"),
+    ],
+)
+def test_the_options_are_refused_before_anything_trains(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("torch")
+    from training import tiles
+
+    with pytest.raises(SystemExit):
+        tiles.main(["--stage", "classifier", "--out", str(tmp_path), *argv])
+    assert message in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
+def _photos() -> list:
+    from training import tiles
+
+    return tiles.synthetic_photos(3, 1)
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_cut_tile_keeps_its_label_only_while_its_digit_is_kept(
+    kept: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("torch")
+    from training import tiles
+
+    asked = []
+
+    def digit_kept(*args: object) -> bool:
+        asked.append(args)
+        return kept
+
+    monkeypatch.setattr(tiles, "digit_kept", digit_kept)
+    photos = _photos()
+    none = len(tiles._labels()) - 1
+    rng = np.random.default_rng(2)
+    labels = [tiles._classifier_sample(photos, [], [], none, rng, None, 1.0, True)[1] for _ in range(60)]
+    assert len(asked) >= 30  # every tile crop (most samples) asked; negatives are not
+    tiles_named = sum(label != none for label in labels)
+    assert tiles_named == (len(asked) if kept else 0)
+
+
+def test_without_the_digit_rule_the_cut_tiles_keep_their_labels(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("torch")
+    from training import tiles
+
+    monkeypatch.setattr(tiles, "digit_kept", lambda *args: pytest.fail("the digit rule is off"))
+    none = len(tiles._labels()) - 1
+    rng = np.random.default_rng(2)
+    labels = [tiles._classifier_sample(_photos(), [], [], none, rng, None, 1.0)[1] for _ in range(30)]
+    assert sum(label != none for label in labels) >= 15
+
+
+def test_rack_ends_are_not_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("torch")
+    from training import tiles
+
+    photos = _photos()
+    bank = tiles.tile_bank(photos)
+    none = len(tiles._labels()) - 1
+    racks = []
+    real_lay_rack = tiles.lay_rack
+
+    def lay_rack(*args: object, **kwargs: object) -> object:
+        racks.append(real_lay_rack(*args, **kwargs))  # type: ignore[arg-type]
+        return racks[-1]
+
+    monkeypatch.setattr(tiles, "lay_rack", lay_rack)
+    monkeypatch.setattr(tiles, "RUN_CROP_SHARE", 0.0)
+    rng = np.random.default_rng(5)
+    labels = [tiles._classifier_sample(photos, [], [], none, rng, bank, rack_ends=0.99)[1] for _ in range(40)]
+    assert len(racks) >= 35
+    # Most crops are a rack's blank end or gap, "not a tile"; the rest its tiles, named.
+    assert 20 <= sum(label == none for label in labels) < 40
+    # Off (the shipped recipe), no rack is laid.
+    racks.clear()
+    for _ in range(20):
+        tiles._classifier_sample(photos, [], [], none, rng, bank)
+    assert not racks
