@@ -259,19 +259,31 @@ class CardModels:
         """Candidate cards (visible parts) in ``image`` (BGR), strongest first.
 
         Cards come at any size (a close photo, a whole table from above), so the detector looks twice:
-        first at ``net_long``, which is enough to tell how long a card is (the median long side of the
-        boxes found: a strip of a fan is as long as its card); then, unless that already showed a card
-        at about ``card_net`` network pixels, again with the frame scaled so that it does."""
-        first = self._detect(image, heat_threshold, self.detector.net_long)
+        first to learn how long a card is (the median long side of the boxes found: a strip of a fan is
+        as long as its card); then, unless that already showed a card at about ``card_net`` network
+        pixels, again with the frame scaled so that it does.
+
+        The first look is two: at ``net_long`` (a table's cards) and a close one at ``CLOSE_LOOK``. The
+        detector learned cards of about 0.55 to 1.6 times ``card_net``; a card much longer is seen as
+        small boxes and strips, so the look at ``net_long`` alone read a close photo's four cards as one
+        small box (the second look then never came). The close look is believed where the cards it
+        finds are of a size it was taught (``CLOSE_CARDS`` network pixels or longer) and it finds at
+        least ``CLOSE_SHARE`` as many as the other look; on a table it finds only a few stray peaks."""
+        h, w = image.shape[:2]
+        first, net_long = self._detect(image, heat_threshold, self.detector.net_long), self.detector.net_long
+        close = self._detect(image, heat_threshold, CLOSE_LOOK)
+        long_sides = [max(d.width, d.height) for d in close] or [0.0]
+        close_long = float(np.median(long_sides)) * CLOSE_LOOK / max(h, w)
+        if close_long >= CLOSE_CARDS and len(close) >= CLOSE_SHARE * len(first):
+            first, net_long = close, CLOSE_LOOK
         sizes = [max(d.width, d.height) for d in first]
         if not sizes:
             return first
-        h, w = image.shape[:2]
         wanted = max(h, w) * self.card_net / float(np.median(sizes))
-        net_long = int(np.clip(round(wanted / 16) * 16, MIN_NET_LONG, MAX_NET_LONG))
-        if abs(math.log(net_long / self.detector.net_long)) < math.log(1.2):
+        second = int(np.clip(round(wanted / 16) * 16, MIN_NET_LONG, MAX_NET_LONG))
+        if abs(math.log(second / net_long)) < math.log(1.2):
             return first
-        return self._detect(image, heat_threshold, net_long)
+        return self._detect(image, heat_threshold, second)
 
     def _detect(self, image: np.ndarray, heat_threshold: float | None, net_long: int) -> list[CardDetection]:
         # Channel 1 is the box's short side: two strips of a tight fan lie about one short side apart.
@@ -507,6 +519,9 @@ def default_models() -> CardModels:
 
 CANDIDATES = 3
 MIN_NET_LONG, MAX_NET_LONG = 192, 1280  # the detector's second look: a long side in this range
+CLOSE_LOOK = 192  # the detector's close first look: its long side (px)
+CLOSE_CARDS = 40.0  # ... believed where its cards are this long (network px) or longer
+CLOSE_SHARE = 0.5  # ... and it finds at least this share of the cards the look at net_long finds
 TOUCH = 0.08  # boxes this share of the median short side apart still touch (a meld's cards overlap)
 
 

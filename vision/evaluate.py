@@ -613,23 +613,42 @@ def pair_in_place(
     centres: Sequence[tuple[float, float]],
     names: Sequence[str],
 ) -> tuple[list[int | None], set[int]]:
-    """Each card ``wanted`` (its name, the centre of its place, the reach of that place), in the order
-    given, paired with the nearest card read *as itself* in its place, else the nearest card read there
-    (the cards read by ``centres`` and ``names``); and the cards read that none took. The pairing of
-    :func:`card_matches` and of ``bench/cards_read.py``'s rendered tables."""
+    """Each card ``wanted`` (its name, the centre of its place, the reach of that place) paired with a
+    card read *as itself* in its place, else, in the order given, with the nearest card left that was
+    read there (the cards read by ``centres`` and ``names``); and the cards read that none took. The
+    pairs of cards read as themselves are made first over the whole picture, the nearest first (as a
+    detection benchmark pairs each class apart): a label whose own card was missed no longer takes the
+    neighbour's right reading lying in its reach, leaving that neighbour's label unpaired and the reading
+    counted wrong. The pairing of :func:`card_matches` and of ``bench/cards_read.py``'s rendered tables.
+
+    A missed QD whose place reaches over the 10D read beside it: the 10D stays the 10D's.
+
+    >>> pair_in_place([("QD", (0.0, 0.0), 50.0), ("10D", (40.0, 0.0), 60.0)], [(30.0, 0.0)], ["10D"])
+    ([None, 0], set())
+    """
     unused = set(range(len(centres)))
-    out: list[int | None] = []
-    for name, centre, reach in wanted:
+    out: list[int | None] = [None] * len(wanted)
+    own = sorted(
+        (math.dist(centres[i], centre), k, i)
+        for k, (name, centre, reach) in enumerate(wanted)
+        for i in range(len(centres))
+        if names[i] == name and math.dist(centres[i], centre) < reach
+    )
+    for _, k, i in own:
+        if out[k] is None and i in unused:
+            out[k] = i
+            unused.remove(i)
+    for k, (_, centre, reach) in enumerate(wanted):
+        if out[k] is not None:
+            continue
 
         def away(i: int, centre: tuple[float, float] = centre) -> float:
             return math.dist(centres[i], centre)
 
-        near = [i for i in unused if away(i) < reach]
-        same = [i for i in near if names[i] == name]
-        best = min(same or near, key=away, default=None)
+        best = min((i for i in unused if away(i) < reach), key=away, default=None)
         if best is not None:
             unused.remove(best)
-        out.append(best)
+        out[k] = best
     return out, unused
 
 
