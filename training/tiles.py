@@ -28,9 +28,11 @@ without them the detector took a tight run on a light table for one large tile. 
 share ``S`` of the classifier's samples is cut by a photo's edge across the crop (``training.frame_edge``),
 as the reader's crop of a tile the photo's edge cuts runs past the picture; with ``--edge-cut-digit`` the
 edge cuts down to 0.3 of the tile and a tile keeps its label only while its digit stays whole in the picture
-(``training.frame_edge.digit_kept``), else it is "not a tile". With ``--rack-ends S`` a share ``S`` of the
-classifier's samples comes from a rendered rack of real fit tiles (``training.rack_ends``): its dark blank
-ends and gaps as "not a tile", now and then one of its tiles. Both are off by default. ``calib`` sets
+(``training.frame_edge.digit_kept``), else it is "not a tile" (with ``--leave-out-partly-cut`` only when
+less than half of its digit is left; a tile cut into its digit short of that is left out). With
+``--rack-ends S`` a share ``S`` of the classifier's samples comes from a rendered rack of real fit tiles
+(``training.rack_ends``): its dark blank ends and gaps as "not a tile", now and then one of its tiles. All
+are off by default. ``calib`` sets
 temperature and threshold; ``val`` is never touched. Seeds are fixed; torch runs on ``--threads``
 threads.
 """
@@ -64,7 +66,16 @@ from training.common import (
     prepare,
     write_config,
 )
-from training.frame_edge import DIGIT_VISIBLE, FACE, VISIBLE, cut_at, digit_kept, digit_strokes, frame_edge
+from training.frame_edge import (
+    DIGIT_GONE,
+    DIGIT_VISIBLE,
+    FACE,
+    VISIBLE,
+    cut_at,
+    digit_left,
+    digit_strokes,
+    frame_edge,
+)
 from training.rack_ends import lay_rack
 from vision.dataset import LabelledImage, load_folder
 from vision.nets import cut
@@ -448,14 +459,18 @@ def _classifier_sample(
     edge_cut: float = 0.0,
     edge_cut_digit: bool = False,
     rack_ends: float = 0.0,
+    leave_out_partly_cut: bool = False,
 ) -> tuple[np.ndarray, int]:
     again = (edge_cut, edge_cut_digit)
+    leave = leave_out_partly_cut
     rack_ends = rack_ends if bank is not None else 0.0
     if bank is not None and rng.random() < RUN_CROP_SHARE:
         canvas, laid = lay_runs(bank, rng, (256, 256), rng.uniform(40, 90))
         if laid:
             # A tile of a tight run, or (a fifth of the time) a crop straddling two of its tiles.
-            return _classifier_sample([Photo(canvas, laid)], [], [], none, rng, None, *again)
+            return _classifier_sample(
+                [Photo(canvas, laid)], [], [], none, rng, None, *again, leave_out_partly_cut=leave
+            )
     tile_geometry = None  # the true tile's centre, sides and turn, when the crop is of a tile
     r = rng.random()
     if bank is not None and r < rack_ends:
@@ -476,12 +491,14 @@ def _classifier_sample(
         elif rack.tiles:
             x, y, long_side, short_side, turn, label, tile_geometry = _tile_crop_place(photo, rng)
         else:
-            return _classifier_sample(real, synthetic, hard, none, rng, bank, *again, rack_ends)
+            return _classifier_sample(real, synthetic, hard, none, rng, bank, *again, rack_ends, leave)
     elif (r := (r - rack_ends) / (1 - rack_ends)) < 0.06:  # as drawn without racks when there are none
         # A tile cut a quarter turn off, as the reader's second look may cut it: not a tile.
         photo = _pick(real, synthetic, rng, 0.3)
         if not photo.tiles:
-            return _classifier_sample(real, synthetic, hard, none, rng, None, *again)
+            return _classifier_sample(
+                real, synthetic, hard, none, rng, None, *again, leave_out_partly_cut=leave
+            )
         x, y, long_side, short_side, turn = geometry(photo.tiles[rng.integers(len(photo.tiles))].corners)
         turn += 90.0 + rng.normal(0, 4.0)
         label = none
@@ -492,13 +509,17 @@ def _classifier_sample(
         photo = _pick(real, synthetic, rng, 0.3)
         found = _negative(photo, rng)
         if found is None:
-            return _classifier_sample(real, synthetic, hard, none, rng, None, *again)
+            return _classifier_sample(
+                real, synthetic, hard, none, rng, None, *again, leave_out_partly_cut=leave
+            )
         x, y, long_side, short_side, turn = found
         label = none
     else:
         photo = _pick(real, synthetic, rng, 0.35)
         if not photo.tiles:
-            return _classifier_sample(real, synthetic, hard, none, rng, None, *again)
+            return _classifier_sample(
+                real, synthetic, hard, none, rng, None, *again, leave_out_partly_cut=leave
+            )
         x, y, long_side, short_side, turn, label, tile_geometry = _tile_crop_place(photo, rng)
     image = photo.image
     if edge_cut > 0 and rng.random() < edge_cut:
@@ -510,7 +531,10 @@ def _classifier_sample(
             # The tile keeps its label only while its digit is whole in the picture.
             cx, cy, true_long, true_short, true_turn = tile_geometry
             face = cut(image, (cx, cy), (true_short, true_long), true_turn, FACE)
-            if not digit_kept(edge, (cx, cy), true_long, true_short, true_turn, digit_strokes(face)):
+            left = digit_left(edge, (cx, cy), true_long, true_short, true_turn, digit_strokes(face))
+            if leave_out_partly_cut and DIGIT_GONE < left < 1.0:
+                return _classifier_sample(real, synthetic, hard, none, rng, bank, *again, rack_ends, leave)
+            if left < 1.0:
                 label = none
         image, (x, y) = cut_at(image, edge), edge.centre
     turn += 180.0 * int(rng.integers(2))
@@ -573,12 +597,22 @@ def train_classifier(
     edge_cut: float = 0.0,
     edge_cut_digit: bool = False,
     rack_ends: float = 0.0,
+    leave_out_partly_cut: bool = False,
 ) -> nn.Module:
     classes = len(_labels())
     return fit_classifier(
         lambda: Classifier(classes),
         lambda rng: _classifier_sample(
-            real, synthetic, hard, classes - 1, rng, bank, edge_cut, edge_cut_digit, rack_ends
+            real,
+            synthetic,
+            hard,
+            classes - 1,
+            rng,
+            bank,
+            edge_cut,
+            edge_cut_digit,
+            rack_ends,
+            leave_out_partly_cut,
         ),
         steps,
         seed,
@@ -855,6 +889,12 @@ def main(argv: list[str] | None = None) -> None:
         "'not a tile' (training.frame_edge.digit_kept)",
     )
     parser.add_argument(
+        "--leave-out-partly-cut",
+        action="store_true",
+        help="with --edge-cut-digit: a tile whose digit the edge cuts but leaves more than half of "
+        "(training.frame_edge.DIGIT_GONE) is left out, neither named nor 'not a tile'",
+    )
+    parser.add_argument(
         "--rack-ends",
         type=float,
         default=RACK_END_SHARE,
@@ -868,6 +908,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--rack-ends: a share from 0 to below 1")
     if args.edge_cut_digit and not args.edge_cut:
         parser.error("--edge-cut-digit needs --edge-cut")
+    if args.leave_out_partly_cut and not args.edge_cut_digit:
+        parser.error("--leave-out-partly-cut needs --edge-cut-digit")
     if args.rack_ends and args.no_runs:
         parser.error("--rack-ends lays the fit tiles of the runs' bank: not with --no-runs")
     start = prepare(args)
@@ -933,6 +975,7 @@ def main(argv: list[str] | None = None) -> None:
             args.edge_cut,
             args.edge_cut_digit,
             args.rack_ends,
+            args.leave_out_partly_cut,
         )
         export(
             classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False

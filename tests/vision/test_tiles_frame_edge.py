@@ -3,6 +3,7 @@ with `--edge-cut-digit` a cut tile keeps its label only while its digit is whole
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import cv2
@@ -11,12 +12,14 @@ import pytest
 
 from training.frame_edge import (
     DIGIT_FALLBACK,
+    DIGIT_GONE,
     DIGIT_VISIBLE,
     FACE,
     VISIBLE,
     FrameEdge,
     cut_by_frame_edge,
     digit_kept,
+    digit_left,
     digit_strokes,
     face_point,
     frame_edge,
@@ -168,3 +171,19 @@ def test_face_point_is_where_cut_straightens_the_face_from() -> None:
     face = cut(image, centre, (short_side, long_side), turn, FACE)
     ys, xs = np.nonzero(face[..., 0] > 100)
     assert abs(xs.mean() / FACE[0] - 0.75) < 0.05 and abs(ys.mean() / FACE[1] - 0.25) < 0.05
+
+
+def test_the_share_of_the_digit_left_falls_as_the_edge_cuts_into_it() -> None:
+    strokes = digit_strokes(_face("B10"))
+    assert strokes is not None
+    centre, long_side, short_side = (100.0, 100.0), 80.0, 60.0
+    # Upright; the picture ends (right edge, side 1) further and further left across the number.
+    u0, u1 = strokes[:, 0].min(), strokes[:, 0].max()
+    ats = [centre[0] + (u - 0.5) * short_side for u in np.linspace(u1 + 0.05, u0 - 0.05, 9)]
+    left = [
+        digit_left(FrameEdge(1, math.floor(at), centre), centre, long_side, short_side, 0.0, strokes)
+        for at in ats
+    ]
+    assert left[0] == 1.0 and left[-1] == 0.0
+    assert all(a >= b for a, b in itertools.pairwise(left))
+    assert any(DIGIT_GONE < v < 1.0 for v in left) and any(0.0 < v <= DIGIT_GONE for v in left)

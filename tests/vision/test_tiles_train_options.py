@@ -16,6 +16,7 @@ import pytest
     [
         (["--edge-cut-digit"], "--edge-cut-digit needs --edge-cut"),
         (["--rack-ends", "1"], "--rack-ends: a share from 0 to below 1"),
+        (["--edge-cut", "0.1", "--leave-out-partly-cut"], "--leave-out-partly-cut needs --edge-cut-digit"),
         (["--rack-ends", "0.1", "--no-runs"], "not with --no-runs"),
     ],
 )
@@ -46,11 +47,11 @@ def test_a_cut_tile_keeps_its_label_only_while_its_digit_is_kept(
 
     asked = []
 
-    def digit_kept(*args: object) -> bool:
+    def digit_left(*args: object) -> float:
         asked.append(args)
-        return kept
+        return 1.0 if kept else 0.3
 
-    monkeypatch.setattr(tiles, "digit_kept", digit_kept)
+    monkeypatch.setattr(tiles, "digit_left", digit_left)
     photos = _photos()
     none = len(tiles._labels()) - 1
     rng = np.random.default_rng(2)
@@ -60,11 +61,44 @@ def test_a_cut_tile_keeps_its_label_only_while_its_digit_is_kept(
     assert tiles_named == (len(asked) if kept else 0)
 
 
+@pytest.mark.parametrize("leave_out", [False, True])
+def test_a_tile_cut_into_its_digit_short_of_half_is_left_out_or_not_a_tile(
+    leave_out: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("torch")
+    from training import tiles
+
+    asked = []
+
+    def digit_left(*args: object) -> float:
+        asked.append(args)
+        return 0.8 if len(asked) % 2 else 1.0  # every other tile crop cut into its digit, most of it left
+
+    monkeypatch.setattr(tiles, "digit_left", digit_left)
+    photos = _photos()
+    none = len(tiles._labels()) - 1
+    rng = np.random.default_rng(2)
+    calls, named, cut_named, cut_none = [], 0, 0, 0
+    for _ in range(60):
+        before = len(asked)
+        label = tiles._classifier_sample(photos, [], [], none, rng, None, 1.0, True, 0.0, leave_out)[1]
+        calls.append(len(asked) - before)
+        named += label != none
+        partly = any(i % 2 == 0 for i in range(before, len(asked)))  # a call that returned 0.8
+        cut_named += partly and label != none
+        cut_none += partly and label == none
+    assert named >= 15
+    if leave_out:  # each partly cut tile is drawn again: "not a tile" only for the negatives (about a fifth)
+        assert max(calls) >= 2 and 60 - named <= 20
+    else:  # each is "not a tile", asked once
+        assert cut_named == 0 and cut_none >= 10 and max(calls) == 1 and 60 - named > 20
+
+
 def test_without_the_digit_rule_the_cut_tiles_keep_their_labels(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("torch")
     from training import tiles
 
-    monkeypatch.setattr(tiles, "digit_kept", lambda *args: pytest.fail("the digit rule is off"))
+    monkeypatch.setattr(tiles, "digit_left", lambda *args: pytest.fail("the digit rule is off"))
     none = len(tiles._labels()) - 1
     rng = np.random.default_rng(2)
     labels = [tiles._classifier_sample(_photos(), [], [], none, rng, None, 1.0)[1] for _ in range(30)]
