@@ -589,11 +589,11 @@ def card_matches(
 ) -> tuple[list[tuple[LabelledBox, int | None]], set[int]]:
     """Each labelled card with the index of the card read in its place, or None; and the indices of the
     cards read that no label took. A card read is in a label's place when its centre lies within half
-    the short side of the label's visible box from that box's centre. A label takes the nearest card
-    read *as itself* in its place first (as a detection benchmark pairs a detection only with a label
-    of its class), else the nearest card read in its place: a second, wrong reading of the same card
-    lying nearer (a box over part of it) no longer takes the label from the right one, and stays an
-    extra (wrong) card.
+    the short side of the label's visible box from that box's centre. Labels take cards read *as
+    themselves* in their place first, over the whole photo (as a detection benchmark pairs a detection
+    only with a label of its class), then a label left takes the nearest card read in its place
+    (:func:`pair_in_place`): a second, wrong reading of the same card lying nearer (a box over part of
+    it) no longer takes the label from the right one, and stays an extra (wrong) card.
 
     >>> from types import SimpleNamespace as NS
     >>> item = NS(boxes=[LabelledBox(0, 100.0, 100.0, 60.0, 100.0, name="8S")])
