@@ -97,11 +97,12 @@ def cut_by_frame_edge(
     turn: float,
     rng: np.random.Generator,
     visible_share: tuple[float, float] = VISIBLE,
-) -> tuple[np.ndarray, tuple[float, float]]:
-    """``image`` cut at a ``frame_edge`` across the tile (a view), and the tile's centre in it."""
+) -> tuple[np.ndarray, FrameEdge]:
+    """``image`` cut at a ``frame_edge`` across the tile (a view), and that edge (``edge.centre``: the
+    tile's centre in the cut image)."""
     h, w = image.shape[:2]
     edge = frame_edge(centre, long_side, short_side, turn, (w, h), rng, visible_share)
-    return cut_at(image, edge), edge.centre
+    return cut_at(image, edge), edge
 
 
 def cut_at(image: np.ndarray, edge: FrameEdge) -> np.ndarray:
@@ -110,9 +111,10 @@ def cut_at(image: np.ndarray, edge: FrameEdge) -> np.ndarray:
     return image[:, keep] if edge.side < 2 else image[keep]
 
 
-def in_picture(edge: FrameEdge, point: tuple[float, float]) -> bool:
-    """Whether ``point`` (in the image before the cut) lies in the picture ``edge`` leaves."""
-    v = point[edge.side // 2]
+def in_picture(edge: FrameEdge, points: np.ndarray) -> np.ndarray:
+    """Which of ``points`` (``(n, 2)``, x and y in the image before the cut) lie in the picture ``edge``
+    leaves."""
+    v = points[:, edge.side // 2]
     return v >= edge.at if edge.side % 2 == 0 else v < edge.at
 
 
@@ -157,14 +159,16 @@ def digit_strokes(face: np.ndarray) -> np.ndarray | None:
     return np.stack(((xs + x0 + 0.5) / w, (ys + y0 + 0.5) / h), axis=1)
 
 
-def face_point(
-    centre: tuple[float, float], long_side: float, short_side: float, turn: float, u: float, v: float
-) -> tuple[float, float]:
-    """The image point of the share ``(u, v)`` of an upright face (0, 0 its top left) of the tile at
-    ``centre``, as ``vision.nets.cut`` straightens it."""
+def face_points(
+    centre: tuple[float, float], long_side: float, short_side: float, turn: float, shares: np.ndarray
+) -> np.ndarray:
+    """The image points (``(n, 2)``) of the shares ``(u, v)`` (``(n, 2)``) of an upright face (0, 0 its top
+    left) of the tile at ``centre``, as ``vision.nets.cut`` straightens it."""
     t = math.radians(turn)
-    a, b = (u - 0.5) * short_side, (v - 0.5) * long_side
-    return centre[0] + a * math.cos(t) - b * math.sin(t), centre[1] + a * math.sin(t) + b * math.cos(t)
+    a, b = (shares[:, 0] - 0.5) * short_side, (shares[:, 1] - 0.5) * long_side
+    return np.stack(
+        (centre[0] + a * math.cos(t) - b * math.sin(t), centre[1] + a * math.sin(t) + b * math.cos(t)), axis=1
+    )
 
 
 def digit_left(
@@ -176,27 +180,8 @@ def digit_left(
     strokes: np.ndarray | None,
 ) -> float:
     """The share of the tile's digit (``strokes``, from ``digit_strokes``; the corners of
-    ``DIGIT_FALLBACK`` when ``None``) that lies in the picture ``edge`` leaves."""
+    ``DIGIT_FALLBACK`` when ``None``) that lies in the picture ``edge`` leaves (1.0: the digit is whole)."""
     if strokes is None:
         x0, y0, x1, y1 = DIGIT_FALLBACK
         strokes = np.array(((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
-    t = math.radians(turn)
-    a, b = (strokes[:, 0] - 0.5) * short_side, (strokes[:, 1] - 0.5) * long_side
-    v = (
-        centre[0] + a * math.cos(t) - b * math.sin(t)
-        if edge.side < 2
-        else centre[1] + a * math.sin(t) + b * math.cos(t)
-    )
-    return float((v >= edge.at).mean() if edge.side % 2 == 0 else (v < edge.at).mean())
-
-
-def digit_kept(
-    edge: FrameEdge,
-    centre: tuple[float, float],
-    long_side: float,
-    short_side: float,
-    turn: float,
-    strokes: np.ndarray | None,
-) -> bool:
-    """Whether the tile's digit (``digit_left``) lies whole in the picture ``edge`` leaves."""
-    return digit_left(edge, centre, long_side, short_side, turn, strokes) >= 1.0
+    return float(in_picture(edge, face_points(centre, long_side, short_side, turn, strokes)).mean())

@@ -28,7 +28,7 @@ without them the detector took a tight run on a light table for one large tile. 
 share ``S`` of the classifier's samples is cut by a photo's edge across the crop (``training.frame_edge``),
 as the reader's crop of a tile the photo's edge cuts runs past the picture; with ``--edge-cut-digit`` the
 edge cuts down to 0.3 of the tile and a tile keeps its label only while its digit stays whole in the picture
-(``training.frame_edge.digit_kept``), else it is "not a tile" (with ``--leave-out-partly-cut`` only when
+(``training.frame_edge.digit_left``), else it is "not a tile" (with ``--leave-out-partly-cut`` only when
 less than half of its digit is left; a tile cut into its digit short of that is left out). With
 ``--rack-ends S`` a share ``S`` of the classifier's samples comes from a rendered rack of real fit tiles
 (``training.rack_ends``): its dark blank ends and gaps as "not a tile", now and then one of its tiles. All
@@ -71,10 +71,9 @@ from training.frame_edge import (
     DIGIT_VISIBLE,
     FACE,
     VISIBLE,
-    cut_at,
+    cut_by_frame_edge,
     digit_left,
     digit_strokes,
-    frame_edge,
 )
 from training.rack_ends import lay_rack
 from vision.dataset import LabelledImage, load_folder
@@ -524,9 +523,8 @@ def _classifier_sample(
     image = photo.image
     if edge_cut > 0 and rng.random() < edge_cut:
         # The photo's edge cuts it (tile or not): the crop runs past the picture, as the reader's would.
-        h, w = image.shape[:2]
         visible = DIGIT_VISIBLE if edge_cut_digit else VISIBLE
-        edge = frame_edge((x, y), long_side, short_side, turn, (w, h), rng, visible)
+        cut_image, edge = cut_by_frame_edge(image, (x, y), long_side, short_side, turn, rng, visible)
         if edge_cut_digit and tile_geometry is not None:
             # The tile keeps its label only while its digit is whole in the picture.
             cx, cy, true_long, true_short, true_turn = tile_geometry
@@ -536,7 +534,7 @@ def _classifier_sample(
                 return _classifier_sample(real, synthetic, hard, none, rng, bank, *again, rack_ends, leave)
             if left < 1.0:
                 label = none
-        image, (x, y) = cut_at(image, edge), edge.centre
+        image, (x, y) = cut_image, edge.centre
     turn += 180.0 * int(rng.integers(2))
     crop = tile_crop(image, x, y, long_side, short_side, turn)
     if rng.random() < 0.5:
@@ -886,7 +884,7 @@ def main(argv: list[str] | None = None) -> None:
         "--edge-cut-digit",
         action="store_true",
         help="with --edge-cut: cut down to 0.3 of the tile, and label a tile whose digit the edge cuts "
-        "'not a tile' (training.frame_edge.digit_kept)",
+        "'not a tile' (training.frame_edge.digit_left)",
     )
     parser.add_argument(
         "--leave-out-partly-cut",

@@ -18,10 +18,9 @@ from training.frame_edge import (
     VISIBLE,
     FrameEdge,
     cut_by_frame_edge,
-    digit_kept,
     digit_left,
     digit_strokes,
-    face_point,
+    face_points,
     frame_edge,
 )
 from vision.nets import cut
@@ -68,8 +67,8 @@ def test_the_image_is_cut_where_the_edge_lies() -> None:
     image = np.zeros((600, 800, 3), np.uint8)
     for seed in range(20):
         edge = frame_edge((400.0, 300.0), 120.0, 90.0, 20.0, (800, 600), np.random.default_rng(seed))
-        out, centre = cut_by_frame_edge(image, (400.0, 300.0), 120.0, 90.0, 20.0, np.random.default_rng(seed))
-        assert np.shares_memory(out, image) and centre == edge.centre
+        out, at = cut_by_frame_edge(image, (400.0, 300.0), 120.0, 90.0, 20.0, np.random.default_rng(seed))
+        assert np.shares_memory(out, image) and at == edge
         size = (800, 600)[edge.side // 2]
         kept = size - edge.at if edge.side % 2 == 0 else edge.at
         assert out.shape[:2] == ((600, kept) if edge.side < 2 else (kept, 800))
@@ -85,7 +84,8 @@ def test_the_crop_runs_past_the_edge_as_the_readers_does() -> None:
         edge = frame_edge((150.0, 150.0), 100.0, 75.0, 0.0, (300, 300), np.random.default_rng(seed))
         if edge.side != 0:
             continue
-        out, (x, y) = cut_by_frame_edge(image, (150.0, 150.0), 100.0, 75.0, 0.0, np.random.default_rng(seed))
+        out, at = cut_by_frame_edge(image, (150.0, 150.0), 100.0, 75.0, 0.0, np.random.default_rng(seed))
+        x, y = at.centre
         crop = cut(np.ascontiguousarray(out), (x, y), (75.0, 100.0), 0.0, (75, 100)).astype(int)
         start = math.floor(75 / 2 - x)  # the crop's column where the picture starts
         assert start > 2
@@ -134,8 +134,8 @@ def test_a_blank_face_has_no_digit_and_the_middle_is_then_kept() -> None:
     x0, _, x1, _ = DIGIT_FALLBACK
     inside = FrameEdge(0, math.floor(centre[0] + (x0 - 0.5) * short_side) - 1, centre)
     into = FrameEdge(0, math.ceil(centre[0] + (x0 - 0.5) * short_side) + 1, centre)
-    assert digit_kept(inside, centre, long_side, short_side, 0.0, None)
-    assert not digit_kept(into, centre, long_side, short_side, 0.0, None)
+    assert digit_left(inside, centre, long_side, short_side, 0.0, None) == 1.0
+    assert digit_left(into, centre, long_side, short_side, 0.0, None) < 1.0
     assert x1 > x0
 
 
@@ -156,17 +156,17 @@ def test_the_label_stays_only_while_the_whole_digit_is_in_the_picture(turn: floa
         edge = frame_edge(centre, long_side, short_side, turn, (600, 400), rng, DIGIT_VISIBLE)
         v = xs if edge.side < 2 else ys
         whole = bool((v >= edge.at).all() if edge.side % 2 == 0 else (v < edge.at).all())
-        assert digit_kept(edge, centre, long_side, short_side, turn, strokes) == whole
+        assert (digit_left(edge, centre, long_side, short_side, turn, strokes) == 1.0) == whole
         kept += whole
         lost += not whole
     # Cut down to 0.3 of the tile, both happen: the net sees cut tiles it may name and ones it may not.
     assert kept > 20 and lost > 100
 
 
-def test_face_point_is_where_cut_straightens_the_face_from() -> None:
+def test_face_points_are_where_cut_straightens_the_face_from() -> None:
     image = np.zeros((200, 200, 3), np.uint8)
     centre, long_side, short_side, turn = (100.0, 90.0), 80.0, 60.0, 35.0
-    x, y = face_point(centre, long_side, short_side, turn, 0.75, 0.25)
+    x, y = face_points(centre, long_side, short_side, turn, np.array([[0.75, 0.25]]))[0]
     cv2.circle(image, (round(x), round(y)), 3, (255, 255, 255), -1)
     face = cut(image, centre, (short_side, long_side), turn, FACE)
     ys, xs = np.nonzero(face[..., 0] > 100)
