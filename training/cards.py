@@ -471,6 +471,10 @@ INDEX_NET = 80  # the index detector learns from frames scaled so that a card is
 # many px long: at 94 rather than 80 it finds and reads more real cards (chosen on fit and calib, session
 # 10: calib recall 0.948 -> 0.966, rank accuracy 0.980 -> 0.992; docs/data.md)
 INDEX_LOOK = 94
+# An index read unsure and found turned off the edges around it (in a window of this many card heights) is
+# read again turned square to them, the two readings averaged (``vision.cards.edge_turns``, ``EDGE_OFF``,
+# ``EDGE_UNSURE``; chosen on fit and calib, session 10)
+EDGE_VIEW = 0.6
 INDEX_OUT = 192  # its training crops (network px)
 INDEX_CHANNELS = 6  # heat, log card height, dx, dy, cos and sin of the index's upright turn
 INDEX_WIDTHS = (16, 24, 32, 48, 32)
@@ -490,6 +494,7 @@ INDEX_CONFIG = {
     "extent": list(PATCH_EXTENT),
     "rank_temperature": 1.0,
     "suit_temperature": 1.0,
+    "edge_view": EDGE_VIEW,
 }
 
 

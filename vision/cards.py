@@ -395,6 +395,10 @@ class IndexReader:
         self.split = bool(config.get("split", True))
         self.lone_confidence = float(config.get("lone_confidence", 0.0))
         self.fragments = bool(config.get("fragments", True))
+        # With ``edge_view`` an index read unsure and found turned off the straight edges around it (a
+        # window of ``edge_view`` card heights: its card's corner) is read again turned as they say, the
+        # two readings' logits averaged (``read``).
+        self.edge_view = float(config.get("edge_view", 0.0))
         # The suit is read by its own net from the lower part of the patch (the suit under the rank),
         # each patch scaled to its own paper's white first (``paper_white``), when the models have one.
         suit = config.get("suit")
@@ -416,28 +420,50 @@ class IndexReader:
         return [(p.x, p.y, math.degrees(math.atan2(p.extra[1], p.extra[0])), p.size, p.score) for p in peaks]
 
     def read(self, image: np.ndarray, card_height: float) -> list[IndexReading]:
-        """Every corner index found in ``image`` and read."""
+        """Every corner index found in ``image`` and read (twice where the edges around it turn it
+        otherwise, with ``edge_view``: ``edge_turns``)."""
         found = self.find(image, card_height)
         if not found:
             return []
-        patches = np.stack(
-            [
-                cut(image, (x, y), (self.extent[0] * ch, self.extent[1] * ch), angle, self.patch)
-                for x, y, angle, ch, _ in found
+        logits, suit_logits = self._classify(image, found, [angle for _, _, angle, _, _ in found])
+        if self.edge_view > 0:
+            turns = edge_turns(image, found, self.edge_view)
+            top = _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature).max(axis=1)
+            again = [
+                k
+                for k, ((*_, angle, _, _), turn) in enumerate(zip(found, turns, strict=True))
+                if abs(turn - angle) >= EDGE_OFF and top[k] < EDGE_UNSURE
             ]
-        )
-        self.classifier.setInput(normalise(patches))
-        logits = self.classifier.forward()
+            if again:
+                more, more_suit = self._classify(image, [found[k] for k in again], [turns[k] for k in again])
+                logits[again] = (logits[again] + more) / 2
+                suit_logits[again] = (suit_logits[again] + more_suit) / 2
         rank_p = _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature)
-        suit_logits = logits[:, INDEX_NONE + 1 :]
-        if self.suit_net is not None:
-            self.suit_net.setInput(normalise(suit_patches(patches, self.suit_rows)))
-            suit_logits = self.suit_net.forward()
         suit_p = _softmax(suit_logits / self.suit_temperature)
         return [
             IndexReading(x, y, angle, ch, score, rp, sp)
             for (x, y, angle, ch, score), rp, sp in zip(found, rank_p, suit_p, strict=True)
         ]
+
+    def _classify(
+        self,
+        image: np.ndarray,
+        found: Sequence[tuple[float, float, float, float, float]],
+        turns: Sequence[float],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The rank and suit logits of the patches cut around ``found`` turned by ``turns``."""
+        patches = np.stack(
+            [
+                cut(image, (x, y), (self.extent[0] * ch, self.extent[1] * ch), turn, self.patch)
+                for (x, y, _, ch, _), turn in zip(found, turns, strict=True)
+            ]
+        )
+        self.classifier.setInput(normalise(patches))
+        logits = self.classifier.forward()
+        if self.suit_net is None:
+            return logits, logits[:, INDEX_NONE + 1 :]
+        self.suit_net.setInput(normalise(suit_patches(patches, self.suit_rows)))
+        return logits, self.suit_net.forward()
 
     def tell_sides(self, image: np.ndarray, readings: Sequence[IndexReading]) -> list[IndexReading]:
         """The readings with the corner each index is printed at (``IndexReading.side``), where the side
@@ -465,6 +491,27 @@ class IndexReader:
 
 PAPER = 224.0  # the level a patch's paper is scaled to
 INK = 24.0  # and its darkest ink
+
+
+def edge_turns(
+    image: np.ndarray, found: Sequence[tuple[float, float, float, float, float]], window: float
+) -> list[float]:
+    """Each found index's upright turned to the straight edges around it (``edge_angles`` in a window of
+    ``window`` × its card height: the corner of its card): the index detector, taught on rendered tables
+    only, turns some real indices 10–40° off their card, and an index is printed square to its card's
+    edges. The turn nearest the detector's of the four the edges allow (they are known modulo a quarter
+    turn, the detector's turn says which way is up).
+
+    >>> image = np.full((200, 200, 3), 255, np.uint8)
+    >>> _ = cv2.rectangle(image, (60, 60), (140, 140), (0, 0, 0), -1)
+    >>> [round(t) for t in edge_turns(image, [(60.0, 60.0, 100.0, 160.0, 1.0)], 0.6)]
+    [90]
+    """
+    edges = edge_angles(image, [(x, y) for x, y, *_ in found], [window * ch for *_, ch, _ in found])
+    turns = []
+    for (_, _, angle, _, _), edge in zip(found, edges, strict=True):
+        turns.append(float(angle - ((angle - edge + 45.0) % 90.0 - 45.0)))
+    return turns
 
 
 def paper_white(patches: np.ndarray) -> np.ndarray:
@@ -680,6 +727,8 @@ def _surest(seen: Sequence[IndexReading]) -> IndexReading:
     return max(seen, key=lambda i: i.score)
 
 
+EDGE_OFF = 5.0  # an index turned this many degrees off the edges around it is read again turned to them ...
+EDGE_UNSURE = 0.8  # ... where its first reading is less sure than this (``IndexReader.read``; fit and calib)
 INDEX_SURE = 0.5  # a patch read as an index with at least this probability counts for its card
 
 

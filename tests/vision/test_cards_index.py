@@ -18,6 +18,7 @@ from vision.cards import (
     a_pip_alone,
     boxes_read_twice,
     combine_indices,
+    edge_turns,
     explain_away,
     merge_twins,
     misplaced,
@@ -305,3 +306,42 @@ def test_a_card_is_placed_by_the_indices_that_read_it() -> None:
     assert misplaced(box, [*nine, jack], Card.parse("9D"))
     assert not misplaced(box, [*nine, jack])  # without the card, any index places it
     assert not misplaced(box, [*nine, jack], Card.parse("JD"))
+
+
+def test_an_index_turned_off_its_card_is_turned_back_square_to_its_edges() -> None:
+    """``edge_turns``: an index the detector found turned 10–40° off its card (real photos) is turned as
+    its card's edges around it say, the nearest of the four turns they allow to the detector's."""
+    melds = [parse_cards("8C"), parse_cards("5H")]
+    for angle in (0.0, 17.0, -33.0):
+        image, truth = render_card_table(
+            melds, seed=5, slant=0.0, spread=(0.3, 0.3), card_height=220.0, angle=angle
+        )
+        for card in truth.cards:
+            printed = card.indices[0]
+            for off in (-35.0, -12.0, 20.0, 38.0):
+                found = [(*printed.center, printed.angle + off, card.height, 1.0)]
+                [turn] = edge_turns(image, found, 0.6)
+                assert abs((turn - printed.angle + 180.0) % 360.0 - 180.0) < 6.0, (angle, off, turn)
+
+
+def test_the_index_reader_reads_an_unsure_index_again_with_its_edge_view() -> None:
+    """With ``edge_view`` the shipped index reader reads an index it is unsure of (``EDGE_UNSURE``) found
+    turned off the edges around it (``EDGE_OFF``) again, turned square to them, the logits averaged:
+    indices found 30° off their cards are read as printed, none less surely than as found."""
+    from vision.cards import CardModels
+
+    reader = CardModels.load().index  # its own copy: the shared default models are not touched
+    assert reader is not None and reader.edge_view > 0
+    image, truth = render_card_table(
+        [parse_cards("6D 7D 8D")], seed=11, slant=0.0, spread=(0.3, 0.3), card_height=200.0, angle=8.0
+    )
+    off = [(*c.indices[0].center, c.indices[0].angle + 30.0, c.height, 1.0) for c in truth.cards]
+    reader.find = lambda image, card_height: off  # type: ignore[method-assign]
+    both = reader.read(image, 200.0)
+    reader.edge_view = 0.0
+    found_only = reader.read(image, 200.0)
+    for card, seen, plain in zip(truth.cards, both, found_only, strict=True):
+        assert card.card is not None
+        rank = RANKS.index(str(card.card)[:-1])
+        assert int(seen.rank_p.argmax()) == rank, (card.card, seen.rank_p.round(2))
+        assert seen.rank_p[rank] >= plain.rank_p[rank] - 1e-6
