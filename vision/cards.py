@@ -427,17 +427,19 @@ class IndexReader:
             return []
         logits, suit_logits = self._classify(image, found, [angle for _, _, angle, _, _ in found])
         if self.edge_view > 0:
-            turns = edge_turns(image, found, self.edge_view)
             top = _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature).max(axis=1)
+            unsure = [k for k in range(len(found)) if top[k] < EDGE_UNSURE]
+            turns = edge_turns(image, [found[k] for k in unsure], self.edge_view)
             again = [
-                k
-                for k, ((*_, angle, _, _), turn) in enumerate(zip(found, turns, strict=True))
-                if abs(turn - angle) >= EDGE_OFF and top[k] < EDGE_UNSURE
+                (k, turn)
+                for k, turn in zip(unsure, turns, strict=True)
+                if abs(turn - found[k][2]) >= EDGE_OFF
             ]
             if again:
-                more, more_suit = self._classify(image, [found[k] for k in again], [turns[k] for k in again])
-                logits[again] = (logits[again] + more) / 2
-                suit_logits[again] = (suit_logits[again] + more_suit) / 2
+                rows = [k for k, _ in again]
+                more, more_suit = self._classify(image, [found[k] for k in rows], [turn for _, turn in again])
+                logits[rows] = (logits[rows] + more) / 2
+                suit_logits[rows] = (suit_logits[rows] + more_suit) / 2
         rank_p = _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature)
         suit_p = _softmax(suit_logits / self.suit_temperature)
         return [
@@ -461,7 +463,7 @@ class IndexReader:
         self.classifier.setInput(normalise(patches))
         logits = self.classifier.forward()
         if self.suit_net is None:
-            return logits, logits[:, INDEX_NONE + 1 :]
+            return logits, logits[:, INDEX_NONE + 1 :].copy()
         self.suit_net.setInput(normalise(suit_patches(patches, self.suit_rows)))
         return logits, self.suit_net.forward()
 
