@@ -327,7 +327,8 @@ def test_an_index_turned_off_its_card_is_turned_back_square_to_its_edges() -> No
 def test_the_index_reader_reads_an_unsure_index_again_with_its_edge_view() -> None:
     """With ``edge_view`` the shipped index reader reads an index it is unsure of (``EDGE_UNSURE``) found
     turned off the edges around it (``EDGE_OFF``) again, turned square to them, the logits averaged:
-    indices found 30° off their cards are read as printed, none less surely than as found."""
+    indices found 30° off their cards, read as found less than half sure of their rank (as a back: 0.15–
+    0.25 on this x86 machine), are read as printed, more than 0.9 sure."""
     from vision.cards import CardModels
 
     reader = CardModels.load().index  # its own copy: the shared default models are not touched
@@ -344,4 +345,4 @@ def test_the_index_reader_reads_an_unsure_index_again_with_its_edge_view() -> No
         assert card.card is not None
         rank = RANKS.index(str(card.card)[:-1])
         assert int(seen.rank_p.argmax()) == rank, (card.card, seen.rank_p.round(2))
-        assert seen.rank_p[rank] >= plain.rank_p[rank] - 1e-6
+        assert seen.rank_p[rank] > 0.9 and plain.rank_p[rank] < 0.5, (seen.rank_p[rank], plain.rank_p[rank])
