@@ -420,15 +420,15 @@ class IndexReader:
         return [(p.x, p.y, math.degrees(math.atan2(p.extra[1], p.extra[0])), p.size, p.score) for p in peaks]
 
     def read(self, image: np.ndarray, card_height: float) -> list[IndexReading]:
-        """Every corner index found in ``image`` and read (twice where the edges around it turn it
-        otherwise, with ``edge_view``: ``edge_turns``)."""
+        """Every corner index found in ``image`` and read; with ``edge_view``, one read unsure and found
+        turned off the edges around it is read again turned square to them (``edge_turns``)."""
         found = self.find(image, card_height)
         if not found:
             return []
         logits, suit_logits = self._classify(image, found, [angle for _, _, angle, _, _ in found])
+        rank_p = _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature)
         if self.edge_view > 0:
-            top = _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature).max(axis=1)
-            unsure = [k for k in range(len(found)) if top[k] < EDGE_UNSURE]
+            unsure = [k for k in range(len(found)) if rank_p[k].max() < EDGE_UNSURE]
             turns = edge_turns(image, [found[k] for k in unsure], self.edge_view)
             again = [
                 (k, turn)
@@ -440,7 +440,7 @@ class IndexReader:
                 more, more_suit = self._classify(image, [found[k] for k in rows], [turn for _, turn in again])
                 logits[rows] = (logits[rows] + more) / 2
                 suit_logits[rows] = (suit_logits[rows] + more_suit) / 2
-        rank_p = _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature)
+                rank_p[rows] = _softmax(logits[rows, : INDEX_NONE + 1] / self.rank_temperature)
         suit_p = _softmax(suit_logits / self.suit_temperature)
         return [
             IndexReading(x, y, angle, ch, score, rp, sp)
