@@ -31,9 +31,13 @@ tables and light).
 The corner-index reader (``--stage index-detector``, ``--stage index-classifier``, then ``calibrate``):
 
 4. **Index detector**: the same CenterNet (six channels: heat, log card height, dx, dy, cos and sin of the
-   index's upright turn) on rendered tables only (``index_tables``: two- and four-index decks; the
-   renderer knows where every printed index lies and whether it is on top), the frame scaled so that a
-   card is about ``INDEX_NET`` px long.
+   index's upright turn) on rendered tables (``index_tables``: two- and four-index decks; the renderer
+   knows where every printed index lies and whether it is on top), the frame scaled so that a card is
+   about ``INDEX_NET`` px long. With ``--real-index MODELS`` also (``REAL_INDEX_DETECTOR_SHARE`` of the
+   samples) the real ``fit`` photos, scaled as the reader looks at them (``INDEX_LOOK``), with the
+   indices that folder's reader finds and reads as a card holding them (``training/real_indices.py``:
+   the photos label whole cards, not indices); on a labelled card only those are taught, off the cards
+   the table is taught as no index (session 11).
 5. **Index classifier**: upright ``PATCH`` patches (``PATCH_EXTENT`` × the card's height) around each
    index -> rank (A … K, joker, not an index) and suit. Rendered patches with the detector's errors as
    jitter, and as "not an index": corners without a printed index, pips, pictures, backs, the table and
@@ -55,15 +59,17 @@ The corner-index reader (``--stage index-detector``, ``--stage index-classifier`
    four-index deck's top-left and top-right look alike), from a wider patch (``SIDE_EXTENT``) where the
    card's side edge shows; rendered tables only (the renderer knows each printed index).
 
-    nice -n 10 python -m training.cards --stage index-detector --out DIR --index-detector-steps 3000
+    nice -n 10 python -m training.cards --stage index-detector --out DIR --index-detector-steps 12000 \
+        --real-index OLD
     nice -n 10 python -m training.cards --stage index-classifier --out DIR --index-classifier-steps 2000 \
         --real-index DIR
     nice -n 10 python -m training.cards --stage suit --out DIR --suit-steps 1000
     nice -n 10 python -m training.cards --stage side --out DIR --suit-steps 600
     python -m training.cards --stage calibrate --out DIR
 
-(the shipped ones: 12 and 33 minutes on the loaded shared machine; ``--real-index`` needs a folder
-whose index detector is trained.)
+(the shipped ones: 16 and 33 minutes on the shared machine; ``--real-index`` needs a folder whose index
+reader is trained: for the index detector, the reader before it — the shipped one of session 11 harvested
+with session 10's, be1069f's ``vision/models``.)
 
 Data: the ``fit`` split of ``playing-cards`` (with ``--learn fit,val`` the ``val`` split too: every stage
 that learns from real photos — the detector's boxes, the index classifier's rank patches, the suit net, a
@@ -103,6 +109,7 @@ from training.common import (
     photometric,
 )
 from training.learn_splits import LEARNABLE, learned_phrase, learned_splits
+from training.real_indices import RealIndexPhoto, index_targets, real_index_photos
 from vision.dataset import load_folder
 from vision.nets import cut, edge_angles, normalise
 
@@ -127,13 +134,17 @@ as rendered by github.com/hayeah/playing-cards-assets (MIT). The models are deri
 photographs and that artwork; keep this notice with them.
 """
 # The nets that learn from real photos, as cards_reader.json's "learned_from" names them; the shipped
-# ones before session 7 learned from "fit" only. The index detector and the side net learn from rendered
-# tables only, the whole-card classifier too (--synthetic-classifier); "calib" is never learned from.
+# ones before session 7 learned from "fit" only, the index detector (from session 11, with --real-index:
+# the indices harvested on real photos) from rendered tables only before. The side net learns from
+# rendered tables only, the whole-card classifier too (--synthetic-classifier); "calib" is never learned
+# from.
 REAL_NETS = {
     "detector": "cards_detector.onnx",
+    "index_detector": "cards_index_detector.onnx",
     "index": "cards_index.onnx (ranks)",
     "suit": "cards_suit.onnx",
 }
+RENDERED_BEFORE_THE_RECORD = ("index_detector",)
 
 
 def card_notice(learned: dict[str, list[str]]) -> str:
@@ -481,6 +492,7 @@ INDEX_WIDTHS = (16, 24, 32, 48, 32)
 PATCH = (32, 48)  # the index patch (width, height) the index classifier reads
 PATCH_EXTENT = (0.2, 0.3)  # its extent around the index centre, as shares of the card's height
 INDEX_NONE = 14  # the index classifier's rank classes: A … K, joker, not an index
+REAL_INDEX_DETECTOR_SHARE = 0.35  # of the index detector's samples cut from real photos (with --real-index)
 
 
 INDEX_CONFIG = {
@@ -619,10 +631,15 @@ def _index_detector_sample(table: IndexTable, rng: np.random.Generator) -> tuple
     return img, heat, reg, mask
 
 
-def train_index_detector(tables: list[IndexTable], steps: int, seed: int) -> Detector:
+def train_index_detector(
+    tables: list[IndexTable], steps: int, seed: int, real: Sequence[RealIndexPhoto] = ()
+) -> Detector:
+    """The index detector, from rendered tables and (``real``) a share of real photos' harvested indices."""
     from training.common import fit_detector
 
     def sample(rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        if real and rng.random() < REAL_INDEX_DETECTOR_SHARE:
+            return _real_index_detector_sample(real[rng.integers(len(real))], rng)
         return _index_detector_sample(tables[rng.integers(len(tables))], rng)
 
     return fit_detector(  # type: ignore[return-value]
@@ -825,6 +842,29 @@ def self_index_patches(
             elif first not in photo_ranks and second not in photo_ranks:
                 out.append((patch, INDEX_NONE, -1, session))
     return out
+
+
+def _real_index_detector_sample(photo: RealIndexPhoto, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """A crop of a real photo for the index detector, as ``_index_detector_sample`` cuts a rendered one but
+    scaled as the reader looks (``INDEX_LOOK`` px a card as its boxes tell it), with a fifth array, the
+    heat's weight (``training.real_indices.index_targets``: on a labelled card only the harvested indices
+    are taught)."""
+    out = INDEX_OUT
+    h, w = photo.image.shape[:2]
+    look = INDEX_LOOK / photo.card_height
+    scale = math.exp(rng.uniform(math.log(look / 1.35), math.log(look * 1.35)))
+    if photo.indices and rng.random() < 0.85:
+        x, y, _a, _h = photo.indices[rng.integers(len(photo.indices))]
+        cx, cy = x + rng.uniform(-0.4, 0.4) * out / scale, y + rng.uniform(-0.4, 0.4) * out / scale
+    else:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    turn = 90.0 * int(rng.integers(4))
+    m = cv2.getRotationMatrix2D((cx, cy), turn, scale)
+    m[:, 2] += (out / 2 - cx, out / 2 - cy)
+    border = tuple(int(v) for v in rng.integers(0, 256, 3))
+    img = cv2.warpAffine(photo.image, m, (out, out), flags=cv2.INTER_AREA, borderValue=border)
+    img = photometric(_light(img, rng), rng, hue=False)
+    return (img, *index_targets(photo, m, turn, out // STRIDE, STRIDE))
 
 
 def _grey(img: np.ndarray) -> np.ndarray:
@@ -1185,14 +1225,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     parser.add_argument("--synthetic", type=int, default=400, help="rendered tables mixed into training")
     parser.add_argument("--index-tables", type=int, default=500, help="rendered tables for the index reader")
-    parser.add_argument("--index-detector-steps", type=int, default=3000)
+    parser.add_argument("--index-detector-steps", type=int, default=12000)
     parser.add_argument("--index-classifier-steps", type=int, default=3000)
     parser.add_argument("--suit-steps", type=int, default=1000, help="steps of the suit (or side) net")
     parser.add_argument(
         "--real-index",
         type=Path,
         default=None,
-        help="a models folder whose index reader harvests the fit photos' index patches (rank only)",
+        help="a models folder whose index reader harvests the fit photos' indices: for the index detector "
+        "(training/real_indices.py) or as the index classifier's patches (rank only)",
     )
     parser.add_argument(
         "--self-train",
@@ -1302,7 +1343,19 @@ def main(argv: list[str] | None = None) -> None:
         tables = index_tables(args.index_tables, args.seed, args.cache)
         print(f"{len(tables)} index tables ({time.monotonic() - start:.0f} s)", flush=True)
         if args.stage == "index-detector":
-            net = train_index_detector(tables, args.index_detector_steps, args.seed)
+            real_photos = (
+                real_index_photos(args.data / DATASET, args.real_index, args.learn, EDGE_VIEW)
+                if args.real_index
+                else []
+            )
+            _learned(config, "index_detector", args.learn if real_photos else ())
+            if real_photos:
+                print(
+                    f"{sum(len(p.indices) for p in real_photos)} real indices harvested on "
+                    f"{len(real_photos)} photos of {', '.join(args.learn)}",
+                    flush=True,
+                )
+            net = train_index_detector(tables, args.index_detector_steps, args.seed, real_photos)
             export(net, torch.zeros(1, 3, 192, 256), args.out / "cards_index_detector.onnx", dynamic=True)
         else:
             real_patches = None
@@ -1365,8 +1418,10 @@ def _learned(config: dict[str, Any], net: str, splits: Sequence[str]) -> None:
 
 
 def _learned_from(config: dict[str, Any]) -> dict[str, list[str]]:
-    """The real splits each net learned from; the nets trained before the record learned from ``fit``."""
-    return {**{net: ["fit"] for net in REAL_NETS}, **(config.get("learned_from") or {})}
+    """The real splits each net learned from; the nets trained before the record learned from ``fit`` (the
+    index detector from rendered tables only)."""
+    before = {net: [] if net in RENDERED_BEFORE_THE_RECORD else ["fit"] for net in REAL_NETS}
+    return {**before, **(config.get("learned_from") or {})}
 
 
 if __name__ == "__main__":

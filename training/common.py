@@ -23,8 +23,9 @@ from torch import nn
 
 from vision.nets import normalise
 
-# One training sample of the detector: the image and its heat, regression and mask targets.
-DetectorSample = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+# One training sample of the detector: the image and its heat, regression and mask targets, and optionally
+# the weight of each cell's heat (0 where the heat is not known: a real photo's indices nobody labelled).
+DetectorSample = tuple[np.ndarray, ...]
 
 
 def photometric(img: np.ndarray, rng: np.random.Generator, hue: bool = True) -> np.ndarray:
@@ -85,11 +86,14 @@ class Detector(nn.Module):
         return self.head(p4)
 
 
-def focal(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
+def focal(logit: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor | None = None) -> torch.Tensor:
+    """CenterNet's focal loss of the heat; with ``weight``, each cell's share of it (0: not taught)."""
     p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1.0).float()
     pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
     neg_loss = -torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - pos)
+    if weight is not None:
+        pos_loss, neg_loss = pos_loss * weight, neg_loss * weight
     return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1.0)
 
 
@@ -130,19 +134,25 @@ def fit_detector(
     batch: int,
 ) -> nn.Module:
     """Train a detector made by ``make_net`` (after the seeds are set) on batches of ``sample(rng)``:
-    focal loss on the heat, L1 on the regression channels at the labelled centres."""
+    focal loss on the heat (weighted by the samples' fifth array, where they have one), L1 on the
+    regression channels at the labelled centres."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     net = make_net()
     opt, sched = _optimiser(net, steps, weight_decay=1e-4)
     start = time.monotonic()
     for step in range(steps):
-        imgs, heats, regs, masks = zip(*(sample(rng) for _ in range(batch)), strict=True)
-        pred = net(torch.from_numpy(normalise(np.stack(imgs))))
-        heat_t, reg_t, mask_t = (torch.from_numpy(np.stack(a)) for a in (heats, regs, masks))
+        samples = [sample(rng) for _ in range(batch)]
+        imgs, heats, regs, masks = (np.stack([s[k] for s in samples]) for k in range(4))
+        pred = net(torch.from_numpy(normalise(imgs)))
+        heat_t, reg_t, mask_t = (torch.from_numpy(a) for a in (heats, regs, masks))
+        weight_t = None
+        if any(len(s) > 4 for s in samples):
+            weights = [s[4] if len(s) > 4 else np.ones_like(s[1]) for s in samples]
+            weight_t = torch.from_numpy(np.stack(weights))
         n = mask_t.sum().clamp(min=1.0)
         reg_loss = (torch.abs(pred[:, 1:] - reg_t) * mask_t[:, None]).sum() / n
-        loss = focal(pred[:, 0], heat_t) + reg_loss
+        loss = focal(pred[:, 0], heat_t, weight_t) + reg_loss
         _step(opt, sched, loss)
         if step % 100 == 0 or step == steps - 1:
             print(

@@ -499,10 +499,10 @@ def edge_turns(
     image: np.ndarray, found: Sequence[tuple[float, float, float, float, float]], window: float
 ) -> list[float]:
     """Each found index's upright turned to the straight edges around it (``edge_angles`` in a window of
-    ``window`` × its card height: the corner of its card): the index detector, taught on rendered tables
-    only, turns some real indices 10–40° off their card, and an index is printed square to its card's
-    edges. The turn nearest the detector's of the four the edges allow (they are known modulo a quarter
-    turn, the detector's turn says which way is up).
+    ``window`` × its card height: the corner of its card): the index detector turns some real indices
+    10–40° off their card (session 10's, taught on rendered tables only, a median 10.6°), and an index is
+    printed square to its card's edges. The turn nearest the detector's of the four the edges allow (they
+    are known modulo a quarter turn, the detector's turn says which way is up).
 
     >>> image = np.full((200, 200, 3), 255, np.uint8)
     >>> _ = cv2.rectangle(image, (60, 60), (140, 140), (0, 0, 0), -1)

@@ -63,3 +63,24 @@ def test_the_learned_photos_are_those_of_every_split_asked() -> None:
     items = cards._items(DATASETS, ("fit", "val"))
     assert [i.path for i in items] == [i.path for i in fit + val]
     assert not {i.split for i in items} - {"fit", "val"}
+
+
+def test_the_index_detector_learned_from_rendered_tables_before_its_record() -> None:
+    pytest.importorskip("torch")
+    from training.cards import _learned_from
+
+    assert _learned_from({})["index_detector"] == []  # settings written before session 11
+    assert _learned_from({})["detector"] == ["fit"]
+    assert _learned_from({"learned_from": {"index_detector": ["fit"]}})["index_detector"] == ["fit"]
+
+
+def test_a_cell_of_weight_zero_teaches_the_heat_nothing() -> None:
+    torch = pytest.importorskip("torch")
+    from training.common import focal
+
+    logit = torch.tensor([[[3.0, -1.0], [0.5, 2.0]]])  # the net's heat, sure of a peak everywhere but one
+    heat = torch.tensor([[[0.0, 0.0], [1.0, 0.0]]])
+    weight = torch.tensor([[[0.0, 1.0], [1.0, 0.0]]])  # the two sure cells not known: left out
+    alone = focal(logit * torch.tensor([[[0.0, 1.0], [1.0, 0.0]]]) - 20 * (1 - weight), heat)
+    assert torch.isclose(focal(logit, heat, weight), alone, atol=1e-4)
+    assert focal(logit, heat, weight) < focal(logit, heat)
