@@ -591,13 +591,16 @@ def index_tables(count: int, seed: int, cache: Path) -> list[IndexTable]:
     return tables
 
 
-def _index_detector_sample(table: IndexTable, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+def _index_crop(
+    image: np.ndarray, centres: Sequence[tuple[float, float]], scale: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """An ``INDEX_OUT`` px training crop of ``image`` scaled by ``scale``: near one of ``centres`` (85 % of
+    the time, where there are any) or anywhere, turned a random quarter turn, in random light, as
+    ``(crop, the affine from image to crop px, the turn in degrees counter-clockwise)``."""
     out = INDEX_OUT
-    h, w = table.image.shape[:2]
-    scale = math.exp(rng.uniform(math.log(INDEX_NET / 1.35), math.log(INDEX_NET * 1.35))) / table.card_height
-    shown = [(c, i) for c in table.cards for i in c.indices if i[3]]
-    if shown and rng.random() < 0.85:
-        _, (x, y, _a, _v) = shown[rng.integers(len(shown))]
+    h, w = image.shape[:2]
+    if centres and rng.random() < 0.85:
+        x, y = centres[rng.integers(len(centres))]
         cx, cy = x + rng.uniform(-0.4, 0.4) * out / scale, y + rng.uniform(-0.4, 0.4) * out / scale
     else:
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
@@ -605,9 +608,15 @@ def _index_detector_sample(table: IndexTable, rng: np.random.Generator) -> tuple
     m = cv2.getRotationMatrix2D((cx, cy), turn, scale)
     m[:, 2] += (out / 2 - cx, out / 2 - cy)
     border = tuple(int(v) for v in rng.integers(0, 256, 3))
-    img = cv2.warpAffine(table.image, m, (out, out), flags=cv2.INTER_AREA, borderValue=border)
-    img = photometric(_light(img, rng), rng, hue=False)
-    g = out // STRIDE
+    img = cv2.warpAffine(image, m, (out, out), flags=cv2.INTER_AREA, borderValue=border)
+    return photometric(_light(img, rng), rng, hue=False), m, turn
+
+
+def _index_detector_sample(table: IndexTable, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    scale = math.exp(rng.uniform(math.log(INDEX_NET / 1.35), math.log(INDEX_NET * 1.35))) / table.card_height
+    shown = [(x, y) for c in table.cards for x, y, _a, visible in c.indices if visible]
+    img, m, turn = _index_crop(table.image, shown, scale, rng)
+    g = INDEX_OUT // STRIDE
     heat = np.zeros((g, g), np.float32)
     reg = np.zeros((INDEX_CHANNELS - 1, g, g), np.float32)
     mask = np.zeros((g, g), np.float32)
@@ -849,22 +858,10 @@ def _real_index_detector_sample(photo: RealIndexPhoto, rng: np.random.Generator)
     scaled as the reader looks (``INDEX_LOOK`` px a card as its boxes tell it), with a fifth array, the
     heat's weight (``training.real_indices.index_targets``: on a labelled card only the harvested indices
     are taught)."""
-    out = INDEX_OUT
-    h, w = photo.image.shape[:2]
     look = INDEX_LOOK / photo.card_height
     scale = math.exp(rng.uniform(math.log(look / 1.35), math.log(look * 1.35)))
-    if photo.indices and rng.random() < 0.85:
-        x, y, _a, _h = photo.indices[rng.integers(len(photo.indices))]
-        cx, cy = x + rng.uniform(-0.4, 0.4) * out / scale, y + rng.uniform(-0.4, 0.4) * out / scale
-    else:
-        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-    turn = 90.0 * int(rng.integers(4))
-    m = cv2.getRotationMatrix2D((cx, cy), turn, scale)
-    m[:, 2] += (out / 2 - cx, out / 2 - cy)
-    border = tuple(int(v) for v in rng.integers(0, 256, 3))
-    img = cv2.warpAffine(photo.image, m, (out, out), flags=cv2.INTER_AREA, borderValue=border)
-    img = photometric(_light(img, rng), rng, hue=False)
-    return (img, *index_targets(photo, m, turn, out // STRIDE, STRIDE))
+    img, m, turn = _index_crop(photo.image, [(x, y) for x, y, _a, _h in photo.indices], scale, rng)
+    return (img, *index_targets(photo, m, turn, INDEX_OUT // STRIDE, STRIDE))
 
 
 def _grey(img: np.ndarray) -> np.ndarray:
