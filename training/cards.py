@@ -87,7 +87,7 @@ import pickle
 import random
 import shutil
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -109,7 +109,7 @@ from training.common import (
     photometric,
 )
 from training.learn_splits import LEARNABLE, learned_phrase, learned_splits
-from training.real_indices import RealIndexPhoto, index_targets, real_index_photos
+from training.real_indices import RealIndexPhoto, index_targets, photo_indices, real_index_photos
 from vision.dataset import load_folder
 from vision.nets import cut, edge_angles, normalise
 
@@ -731,26 +731,11 @@ def _index_classifier_sample(table: IndexTable, rng: np.random.Generator) -> tup
     return photometric(_light(patch, rng), rng, hue=False), rank, suit
 
 
-def _photo_indices(
-    data: Path, models_folder: Path, split: str | Sequence[str]
-) -> Iterator[tuple[Any, np.ndarray, str, float, list[Any]]]:
-    """For each real photo of ``split`` (one split or several) on which ``models_folder``'s card detector
-    finds a card: the photo's item, its image, its session, the card height the reader reads its indices at
-    (from the detector's boxes, as the reader does) and the indices its index detector and classifier read
-    there."""
+def _card_models(folder: Path) -> Any:
+    """The card models of ``folder`` (``vision.cards`` imported when first needed, as elsewhere here)."""
     from vision.cards import CardModels
-    from vision.dataset import scene_of
 
-    models = CardModels.load(models_folder)
-    assert models.index is not None
-    for item in _items(data, split):
-        image = cv2.imread(str(item.path))
-        dets = models.detect(image)
-        if not dets:
-            continue
-        session = scene_of(item.path.name) or item.path.name
-        card_height = float(np.median([max(d.width, d.height) for d in dets])) / 1.1
-        yield item, image, session, card_height, models.index.read(image, card_height)
+    return CardModels.load(folder)
 
 
 def real_index_patches(
@@ -768,7 +753,8 @@ def real_index_patches(
     reads it) are no card of the photo is "not an index" instead (a pip, a picture, a pattern: nothing
     it could be an index of), at any heat."""
     out: list[tuple[np.ndarray, int, int, str]] = []
-    for item, image, session, card_height, readings in _photo_indices(data, models_folder, split):
+    photos = photo_indices(data / DATASET, _card_models(models_folder), split)
+    for item, image, session, card_height, readings in photos:
         photo_ranks = {_classes(b.name)[0] for b in item.boxes}
         for r in readings:
             x, y, angle, height, score = r.x, r.y, r.angle, r.card_height, r.score
@@ -825,7 +811,8 @@ def self_index_patches(
     ``real_index_patches`` gave every peak inside a card's box that card's rank: the indices of the
     neighbours overlapping that box and the pips read as another card taught the wrong rank."""
     out: list[tuple[np.ndarray, int, int, str]] = []
-    for item, image, session, card_height, readings in _photo_indices(data, models_folder, split):
+    photos = photo_indices(data / DATASET, _card_models(models_folder), split)
+    for item, image, session, card_height, readings in photos:
         labels = [(b, *_classes(b.name)) for b in item.boxes]
         photo_ranks = {rank for _, rank, _ in labels}
         for r in readings:

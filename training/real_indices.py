@@ -14,15 +14,16 @@ card is not taught either way (an index the reader missed there is not known).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.cards import INDEX_NONE, RANKS, CardModels, edge_turns
-from vision.dataset import load_folder
+from vision.cards import RANKS, CardModels, IndexReader, IndexReading, edge_turns
+from vision.dataset import load_folder, scene_of
 
 HARVEST_SURE = 0.6  # an index is harvested where it is read this sure of the rank of a card holding it
 BOX_PAD = 0.04  # an index this share of a box's long side outside it is still on that card
@@ -55,58 +56,65 @@ def _holding(x: float, y: float, boxes: Sequence[tuple[float, float, float, floa
     return out
 
 
-def real_index_photos(
-    folder: Path, models_folder: Path, splits: str | Sequence[str], window: float, limit: int | None = None
-) -> list[RealIndexPhoto]:
-    """The labelled photos of ``splits`` in ``folder`` (the shared layout; with ``limit``, the first so many
-    of each split) with the indices harvested on them by the reader of ``models_folder`` (``window``: the
-    edges' window, as ``edge_turns`` takes it). Photos on which its card detector finds nothing are left
-    out (no card height to look at them with)."""
-    models = CardModels.load(models_folder)
-    index = models.index
-    if index is None:
-        raise ValueError(f"{models_folder}: the card models have no index reader to harvest with")
-    out = []
+def photo_indices(
+    folder: Path, models: CardModels, splits: str | Sequence[str], limit: int | None = None
+) -> Iterator[tuple[Any, np.ndarray, str, float, list[IndexReading]]]:
+    """For each labelled photo of ``splits`` in ``folder`` (the shared layout; with ``limit``, the first so
+    many of each split) on which the card detector of ``models`` finds a card: the photo's item, its image,
+    its session, the card height the reader reads its indices at (from the detector's boxes, as the reader
+    does) and the indices its index reader finds and reads there."""
+    if models.index is None:
+        raise ValueError("the card models have no index reader")
     for split in (splits,) if isinstance(splits, str) else splits:
         for item in load_folder(folder, split)[:limit]:  # type: ignore[arg-type]
             image = cv2.imread(str(item.path))
             dets = models.detect(image)
             if not dets:
                 continue
+            session = scene_of(item.path.name) or item.path.name
             card_height = float(np.median([max(d.width, d.height) for d in dets])) / 1.1
-            boxes = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in item.boxes]
-            ranks = [_rank(b.name) for b in item.boxes]
-            found = [(r.x, r.y, r.angle, r.card_height, r.score) for r in index.read(image, card_height)]
-            indices = harvest(image, index, found, boxes, ranks, window)
-            out.append(RealIndexPhoto(image, card_height, indices, boxes))
+            yield item, image, session, card_height, models.index.read(image, card_height)
+
+
+def real_index_photos(
+    folder: Path, models_folder: Path, splits: str | Sequence[str], window: float, limit: int | None = None
+) -> list[RealIndexPhoto]:
+    """The labelled photos of ``photo_indices`` with the indices harvested on them by the reader of
+    ``models_folder`` (``window``: the edges' window, as ``edge_turns`` takes it)."""
+    models = CardModels.load(models_folder)
+    out = []
+    for item, image, _session, card_height, readings in photo_indices(folder, models, splits, limit):
+        assert models.index is not None  # photo_indices raises first
+        boxes = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in item.boxes]
+        ranks = [_rank(b.name) for b in item.boxes]
+        found = [(r.x, r.y, r.angle, r.card_height, r.score) for r in readings]
+        indices = harvest(image, models.index, found, boxes, ranks, window)
+        out.append(RealIndexPhoto(image, card_height, indices, boxes))
     return out
 
 
 def harvest(
     image: np.ndarray,
-    index: object,
+    index: IndexReader,
     found: Sequence[tuple[float, float, float, float, float]],
     boxes: Sequence[tuple[float, float, float, float]],
     ranks: Sequence[int],
     window: float,
 ) -> list[tuple[float, float, float, float]]:
-    """Of the indices ``found`` in ``image`` (x, y, upright turn, card height, heat), those read at least
-    ``HARVEST_SURE`` as the rank of a labelled card (``boxes``, ``ranks``) holding them, as the detector
-    turned them or square to the edges around them, with the turn read surer: ``(x, y, turn, height)``."""
+    """Of the indices ``found`` in ``image`` (x, y, upright turn, card height, heat), those ``index`` reads
+    at least ``HARVEST_SURE`` as the rank of a labelled card (``boxes``, ``ranks``) holding them, as the
+    detector turned them or square to the edges around them, with the turn read surer: ``(x, y, turn,
+    height)``."""
     if not found:
         return []
     square = edge_turns(image, found, window)
-    probs = []
-    for turns in ([f[2] for f in found], square):
-        logits, _ = index._classify(image, found, turns)  # type: ignore[attr-defined]
-        z = logits[:, : INDEX_NONE + 1] / index.rank_temperature  # type: ignore[attr-defined]
-        e = np.exp(z - z.max(axis=1, keepdims=True))
-        probs.append(e / e.sum(axis=1, keepdims=True))
+    as_found = index.rank_probabilities(image, found, [f[2] for f in found])
+    squared = index.rank_probabilities(image, found, square)
     out = []
     for k, (x, y, angle, height, _heat) in enumerate(found):
         holding = {ranks[b] for b in _holding(x, y, boxes)}
         best: tuple[float, float] | None = None
-        for turn, p in ((angle, probs[0][k]), (square[k], probs[1][k])):
+        for turn, p in ((angle, as_found[k]), (square[k], squared[k])):
             rank = int(p.argmax())
             if rank in holding and p[rank] >= HARVEST_SURE and (best is None or p[rank] > best[0]):
                 best = (float(p[rank]), turn)

@@ -447,6 +447,17 @@ class IndexReader:
             for (x, y, angle, ch, score), rp, sp in zip(found, rank_p, suit_p, strict=True)
         ]
 
+    def rank_probabilities(
+        self,
+        image: np.ndarray,
+        found: Sequence[tuple[float, float, float, float, float]],
+        turns: Sequence[float],
+    ) -> np.ndarray:
+        """The rank probabilities (A … K, joker, not an index) of the patches cut around ``found`` turned
+        by ``turns``, read once (as ``read`` reads an index before it reads it again)."""
+        logits, _ = self._classify(image, found, turns)
+        return _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature)
+
     def _classify(
         self,
         image: np.ndarray,

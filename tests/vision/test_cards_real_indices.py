@@ -68,7 +68,5 @@ def test_indices_harvested_on_real_photos_lie_on_their_cards_and_read_as_them() 
         for x, y, turn, height in photo.indices:
             assert any(x0 - 20 <= x <= x1 + 20 and y0 - 20 <= y <= y1 + 20 for x0, y0, x1, y1 in photo.boxes)
             # Read again at the turn harvested: a rank of one of the photo's cards, at least HARVEST_SURE.
-            logits, _ = reader._classify(photo.image, [(x, y, turn, height, 1.0)], [turn])
-            z = logits[0, : INDEX_NONE + 1] / reader.rank_temperature
-            p = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+            (p,) = reader.rank_probabilities(photo.image, [(x, y, turn, height, 1.0)], [turn])
             assert p.max() >= HARVEST_SURE - 1e-6 and p.argmax() < INDEX_NONE
