@@ -110,6 +110,7 @@ from training.common import (
 )
 from training.learn_splits import LEARNABLE, learned_phrase, learned_splits
 from training.real_indices import RealIndexPhoto, index_targets, photo_indices, real_index_photos
+from training.real_indices import card_classes as _classes
 from vision.dataset import load_folder
 from vision.nets import cut, edge_angles, normalise
 
@@ -179,16 +180,6 @@ class Photo:
         if not self.cards:
             return min(self.image.shape[:2]) / 4
         return float(np.median([max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in self.cards]))
-
-
-def _classes(name: str) -> tuple[int, int]:
-    from vision.cards import RANKS, SUITS
-
-    if name == "back":
-        return RANKS.index("back"), -1
-    if name == "JOKER":
-        return RANKS.index("JOKER"), -1
-    return RANKS.index(name[:-1]), SUITS.index(name[-1])
 
 
 def _items(data: Path, splits: str | Sequence[str]) -> list[Any]:

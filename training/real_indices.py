@@ -22,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.cards import RANKS, CardModels, IndexReader, IndexReading, edge_turns
+from vision.cards import RANKS, SUITS, CardModels, IndexReader, IndexReading, edge_turns
 from vision.dataset import load_folder, scene_of
 
 HARVEST_SURE = 0.6  # an index is harvested where it is read this sure of the rank of a card holding it
@@ -41,9 +41,15 @@ class RealIndexPhoto:
     boxes: list[tuple[float, float, float, float]]
 
 
-def _rank(name: str) -> int:
-    """The rank class of a label's name ("10C", "JOKER", "back")."""
-    return RANKS.index(name if name in ("JOKER", "back") else name[:-1])
+def card_classes(name: str) -> tuple[int, int]:
+    """The rank and suit classes of a label's name ("10C"; "JOKER" and "back" have suit -1).
+
+    >>> card_classes("10C") == (RANKS.index("10"), SUITS.index("C")), card_classes("JOKER")[1]
+    (True, -1)
+    """
+    if name in ("back", "JOKER"):
+        return RANKS.index(name), -1
+    return RANKS.index(name[:-1]), SUITS.index(name[-1])
 
 
 def _holding(x: float, y: float, boxes: Sequence[tuple[float, float, float, float]]) -> list[int]:
@@ -86,7 +92,7 @@ def real_index_photos(
     for item, image, _session, card_height, readings in photo_indices(folder, models, splits, limit):
         assert models.index is not None  # photo_indices raises first
         boxes = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in item.boxes]
-        ranks = [_rank(b.name) for b in item.boxes]
+        ranks = [card_classes(b.name)[0] for b in item.boxes]
         found = [(r.x, r.y, r.angle, r.card_height, r.score) for r in readings]
         indices = harvest(image, models.index, found, boxes, ranks, window)
         out.append(RealIndexPhoto(image, card_height, indices, boxes))

@@ -426,7 +426,7 @@ class IndexReader:
         if not found:
             return []
         logits, suit_logits = self._classify(image, found, [angle for _, _, angle, _, _ in found])
-        rank_p = _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature)
+        rank_p = self._rank_p(logits)
         if self.edge_view > 0:
             unsure = [k for k in range(len(found)) if rank_p[k].max() < EDGE_UNSURE]
             turns = edge_turns(image, [found[k] for k in unsure], self.edge_view)
@@ -440,7 +440,7 @@ class IndexReader:
                 more, more_suit = self._classify(image, [found[k] for k in rows], [turn for _, turn in again])
                 logits[rows] = (logits[rows] + more) / 2
                 suit_logits[rows] = (suit_logits[rows] + more_suit) / 2
-                rank_p[rows] = _softmax(logits[rows, : INDEX_NONE + 1] / self.rank_temperature)
+                rank_p[rows] = self._rank_p(logits[rows])
         suit_p = _softmax(suit_logits / self.suit_temperature)
         return [
             IndexReading(x, y, angle, ch, score, rp, sp)
@@ -455,7 +455,10 @@ class IndexReader:
     ) -> np.ndarray:
         """The rank probabilities (A … K, joker, not an index) of the patches cut around ``found`` turned
         by ``turns``, read once (as ``read`` reads an index before it reads it again)."""
-        logits, _ = self._classify(image, found, turns)
+        return self._rank_p(self._classify(image, found, turns)[0])
+
+    def _rank_p(self, logits: np.ndarray) -> np.ndarray:
+        """The rank probabilities of the classifier's logits (its rank columns, at its temperature)."""
         return _softmax(logits[:, : INDEX_NONE + 1] / self.rank_temperature)
 
     def _classify(
