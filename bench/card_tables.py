@@ -195,6 +195,7 @@ def kalooki_taps(
     laying: list[int] = []
     refusals: Counter[str] = Counter()
     mistakes = reads = corrected = misreads = finished = replayed = asked = votes = straightened = 0
+    again = 0
     KalookiTable.mode = "picker" if mode == "picker" else "camera"
     KalookiTable.unsure_share = unsure if mode == "stand-in" else 0.0
     for game in range(first, first + games):
@@ -226,6 +227,7 @@ def kalooki_taps(
         mistakes += table.mistakes
         corrected += table.corrected
         straightened += table.straightened
+        again += table.pressed_again
         misreads += table.misreads
         asked += session.asked
         votes += session.votes
@@ -274,7 +276,8 @@ def kalooki_taps(
         )
         print(
             f"  presses read {asked}, of them read again over frames and voted {votes};"
-            f" tables straightened and pressed again {straightened}"
+            f" tables straightened and pressed again {straightened};"
+            f" pressed again with no answer seen {again}"
         )
 
 

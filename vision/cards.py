@@ -717,14 +717,16 @@ def read_cards(
     return CardObservation(tuple(cards), tuple(melds), tuple(loose), uncertain, tuple(backs))
 
 
-ONE_INDEX_FLOOR = 0.45  # a card found by one index alone, read less surely than this, is no card
+ONE_INDEX_FLOOR = 0.6  # a card found by one index alone, read less surely than this, is no card
 
 
 def a_pip_alone(seen: Sequence[IndexReading], confidence: float) -> bool:
     """Whether a card the detector did not give (placed by its indices alone: a strip of a fan, a lone
     index, a stray) is no card: one index, read below ``ONE_INDEX_FLOOR``. On the real photos these are
     mostly pips, pictures or patterns read as an index (on ``calib`` 25 of 34 such cards that are no
-    card, against 5 of 78 right ones); a rendered tight fan's strips show one index each, read surely."""
+    card, against 5 of 78 right ones, below 0.45; from 0.45 to 0.6, on ``fit`` and ``calib``, 9 more
+    cards that are none against 2 right ones, session 12); a rendered tight fan's strips show one index
+    each, read surely. A strip that would be no card splits no box (``split_cards``)."""
     return len(seen) == 1 and confidence < ONE_INDEX_FLOOR
 
 
@@ -863,9 +865,16 @@ def split_cards(seen: Sequence[IndexReading]) -> list[list[IndexReading]]:
     def gap(a: int, b: int) -> float:
         return min(apart(p, q) for p in groups[a] for q in groups[b])
 
+    # A strip that would be no card (``a_pip_alone``: one index read weakly, a pip beside a card's own
+    # corner) is no strip: it splits nothing, and the card keeps the detector's box.
+    pips = {k for k, group in enumerate(groups) if a_pip_alone(group, combine_indices(group)[1])}
+
     def near(a: int, b: int) -> bool:
-        return _reading_of(groups[a][0]) != _reading_of(groups[b][0]) and any(
-            neighbours(p, q) for p in groups[a] for q in groups[b]
+        return (
+            a not in pips
+            and b not in pips
+            and _reading_of(groups[a][0]) != _reading_of(groups[b][0])
+            and any(neighbours(p, q) for p in groups[a] for q in groups[b])
         )
 
     strips = [k for k in range(len(groups)) if any(near(k, o) for o in range(len(groups)) if o != k)]
@@ -994,8 +1003,9 @@ def stray_indices(
     """Each card's indices without the strays, and the strays: an index sure (``STRAY``) of a card of
     another rank than the one its card's indices read together, on a box it shares with that card's own
     indices, is another card's (one the detector missed, its index on a neighbour's box), no
-    disagreement of this card's corners. A 6 against a 9 is kept: the same index turned about.
-    (``reads``: what each card's indices read together, when known.)"""
+    disagreement of this card's corners — unless more of them read one other card than read this one
+    (then the reading itself is in doubt: none is shed). A 6 against a 9 is kept: the same index turned
+    about. (``reads``: what each card's indices read together, when known.)"""
     out: list[list[IndexReading]] = []
     stray: list[IndexReading] = []
     for k, seen in enumerate(indices):
@@ -1016,7 +1026,12 @@ def stray_indices(
             )
 
         keep = [r for r in seen if not strays(r)]
-        if any(r.classes == read for r in keep):
+        others = Counter(r.classes for r in seen if strays(r))
+        own = sum(r.classes == read for r in keep)
+        # Strays are a few indices beside the card's own: where more of them read one other card than
+        # read the card, its reading is in doubt (the product of many disagreeing corners can favour a
+        # lone index), and all stay its disagreement.
+        if own and (not others or max(others.values()) <= own):
             out.append(keep)
             stray += [r for r in seen if strays(r)]
         else:
@@ -1171,7 +1186,8 @@ DISSENT = 0.4  # an index giving its own reading less than this is no dissent fr
 def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tuple[Card, float], ...]]:
     """One card's reading from its corner indices: the card the indices' probabilities together favour
     (the product over the indices). Where every index reads that card, its confidence is the product's
-    posterior (times the surest index's probability of being an index); where they disagree, the
+    posterior (times the surest index's probability of being an index), at most the probability that
+    at least one of them reads it right (``ANY_CORNER``); where they disagree, the
     probability the least sure index gives that card, so that disagreeing corners leave the card unsure.
     Corners agree when they read the same rank (on the suit the product decides, as sure as its
     posterior); an index that gives its own reading less than ``DISSENT`` (a glimpse under another card,
@@ -1216,11 +1232,17 @@ def combine_indices(seen: Sequence[IndexReading]) -> tuple[Card, float, tuple[tu
         # Corners that agree: the posterior of their product, as sure as the surest is an index (a weak
         # index that agrees, perhaps a pip, takes nothing from the card its sure corners read).
         confidence = float(probs[order[0]]) * (1 - min(float(r.rank_p[INDEX_NONE]) for r in voting))
+        if ANY_CORNER:
+            # No surer than that at least one corner reads it right: weak corners that agree (a hidden
+            # card's glimpses) multiply into a posterior surer than any of them.
+            confidence = min(confidence, 1.0 - math.prod(1.0 - r.card_p(rank, suit) for r in voting))
     else:
         # Corners that disagree: as sure as the corner least sure of the card chosen.
         confidence = min(r.card_p(rank, suit) for r in seen)
     return card_of(rank, suit), float(confidence), cands
 
+
+ANY_CORNER = True  # a card's confidence is at most that one of its agreeing corners reads it right
 
 MANY = 3  # this many corners sure of their card (``OUTVOTE``), each of them ...
 MANY_AGAINST = 3  # ... against a dissent less sure (below ``OUTVOTE``), however turned, decide

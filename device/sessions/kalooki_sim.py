@@ -23,8 +23,11 @@ and not put back, an illegal opening (a meld worth too little, or no meld) — s
 right and presses again. Where the reader is unsure of cards the device opens the correction on them: he
 picks each (the card the picker is on: one of the reader's likeliest readings offered in one tap, else
 rank and suit, or the joker), and the reading is judged with them. Whatever the device refuses otherwise
-he enters with the picker, tap by tap. Without a camera (``--no-camera``) the table answers each reading
-itself with what lies on it (:func:`laid_out`): every card sure, or — with
+he enters with the picker, tap by tap. A press that nothing answers as far as he sees — his turn not
+over and no refusal showing (the press lost, or its refusal cleared by an entry since: the draw the camera
+saw at the pile) — he presses again after :data:`ANSWER_PATIENCE` frames. Without a camera
+(``--no-camera``) the table answers each reading itself with what lies on it (:func:`laid_out`): every
+card sure, or — with
 :attr:`KalookiTable.unsure_share` above 0 — a **stand-in reader** unsure of that share of the cards
 (:func:`stand_in`: not the card reader; for ``bench/card_tables.py``, to show what a turn costs once a
 reader is mostly sure). A person at the simulated table (no autoplay) has the key ``m``: the player to
@@ -87,6 +90,7 @@ log = logging.getLogger(__name__)
 
 MISTAKES = 0.15  # how often a player makes a mistake before his press (camera mode)
 DRAW_PATIENCE = 40  # frames a player waits for the camera to see his draw from the pile, then taps it
+ANSWER_PATIENCE = 100  # frames a player waits for an answer he can see to his press, then presses again
 PILE_SHOWN = 3  # the discard pile's last cards laid in the picture (the top last)
 STOCK_SHOWN = 4  # face-down cards drawn for the stock
 GRAIN = 2.0  # the synthetic camera's sensor noise (grey levels, one sigma): fresh in every frame
@@ -260,6 +264,7 @@ class KalookiTable(SimulatedTable):
         self.corrected = 0  # cards entered in corrections (the tests count them)
         self.straight: set[int] = set()  # the melds (in the order they lie) a player straightened
         self.straightened = 0  # presses again after straightening the table (the bench counts them)
+        self.pressed_again = 0  # presses again after no answer to be seen (the bench counts them)
         self._reads = random.Random(self.look)  # the stand-in reader's doubts
         self._keyed: int | None = None  # a turn laid by the key ``m`` (the action count then)
 
@@ -621,7 +626,7 @@ class KalookiTable(SimulatedTable):
             if turn.mistake is None and self.rng.random() < MISTAKES and self._make_mistake(session, turn):
                 self.mistakes += 1
             turn.pressed = (session.seq, session.refusal)
-            turn.step = "pressed"
+            turn.step, turn.since = "pressed", host.frames
             self.count_turn()
             host.post(ButtonEvent(seat, "press", "autoplay"))
             self._waiting = host.frames
@@ -629,6 +634,16 @@ class KalookiTable(SimulatedTable):
         # pressed: the device's answer
         assert turn.pressed is not None
         if session.refusal is None or session.refusal is turn.pressed[1]:
+            if host.frames - turn.since > ANSWER_PATIENCE:
+                # No answer to be seen: the turn goes on, and no refusal shows (one came and went: an
+                # entry made since cleared it, the draw the camera saw at the pile, say). A person looks
+                # at his cards on the table and presses again.
+                log.info("simulated player: no answer to the press seen; pressed again")
+                self.pressed_again += 1
+                turn.pressed = (session.seq, session.refusal)
+                turn.since = host.frames
+                host.post(ButtonEvent(seat, "press", "autoplay"))
+                self._waiting = host.frames
             return True  # accepted (the next turn begins at the next step), or not yet judged
         if turn.mistake is not None:
             log.info("simulated player: %s refused (%s); put right", turn.mistake, session.refusal.code)
@@ -678,6 +693,7 @@ class KalookiTable(SimulatedTable):
             "simulated player: the camera's reading refused (%s); straightened, pressed again", refusal.code
         )
         turn.pressed = (session.seq, refusal)
+        turn.since = self.host.frames
         self.host.post(ButtonEvent(turn.seat, "press", "autoplay"))
         self._waiting = self.host.frames
         return True

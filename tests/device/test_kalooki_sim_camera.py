@@ -567,3 +567,33 @@ def test_a_player_straightens_the_table_once_when_the_camera_cannot_read_it(make
     play_until_finished(app, sim, clock, 600, watch)
     turns = [turn for _, _, turn in seen]
     assert len(turns) == len(set(turns))  # once a turn
+
+
+def test_a_player_presses_again_when_no_answer_to_his_press_shows(make_app, clock) -> None:
+    """A press can go unanswered as far as the player sees: lost (the button not pressed home), or
+    answered by a refusal that an entry made since cleared (a draw the camera saw at the pile, a tap).
+    With no refusal shown and his turn not over, a person presses again (``ANSWER_PATIENCE``); the
+    simulated player waited for ever (a whole game stalled in the camera-path bench, session 12)."""
+    app = make_app()
+    sim = Simulator(app, seed=0, autoplay="kalooki")
+    lost: list[int] = []  # the action count at the press lost
+    post = app.post
+
+    def losing_one_press(event: object) -> None:
+        session = app.session
+        if (
+            not lost
+            and isinstance(event, ButtonEvent)
+            and isinstance(session, KalookiSession)
+            and session.seq >= 10
+        ):
+            lost.append(session.seq)
+            return  # the press never reaches the device
+        post(event)
+
+    app.post = losing_one_press
+    play_until_finished(app, sim, clock, 30000)
+    replays(app)  # the game went on to its end
+    table = sim.table
+    assert lost and isinstance(table, KalookiTable)
+    assert table.pressed_again == 1  # pressed again once, after waiting: the lost press
