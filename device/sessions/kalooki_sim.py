@@ -24,8 +24,8 @@ right and presses again. Where the reader is unsure of cards the device opens th
 picks each (the card the picker is on: one of the reader's likeliest readings offered in one tap, else
 rank and suit, or the joker), and the reading is judged with them. Whatever the device refuses otherwise
 he enters with the picker, tap by tap. A press that nothing answers as far as he sees — his turn not
-over and no refusal showing (the press lost, or its refusal cleared by an entry since: the draw the camera
-saw at the pile) — he presses again after :data:`ANSWER_PATIENCE` frames. Without a camera
+over and no refusal showing (the press lost, or answered by the draw alone) — he presses again after
+:data:`ANSWER_PATIENCE` frames. Without a camera
 (``--no-camera``) the table answers each reading itself with what lies on it (:func:`laid_out`): every
 card sure, or — with
 :attr:`KalookiTable.unsure_share` above 0 — a **stand-in reader** unsure of that share of the cards
@@ -635,9 +635,8 @@ class KalookiTable(SimulatedTable):
         assert turn.pressed is not None
         if session.refusal is None or session.refusal is turn.pressed[1]:
             if host.frames - turn.since > ANSWER_PATIENCE:
-                # No answer to be seen: the turn goes on, and no refusal shows (one came and went: an
-                # entry made since cleared it, the draw the camera saw at the pile, say). A person looks
-                # at his cards on the table and presses again.
+                # No answer to be seen: the turn not over and no refusal showing (the press lost, or
+                # answered by the draw alone). A person looks at his cards on the table and presses again.
                 log.info("simulated player: no answer to the press seen; pressed again")
                 self.pressed_again += 1
                 turn.pressed = (session.seq, session.refusal)

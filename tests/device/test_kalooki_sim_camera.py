@@ -571,9 +571,9 @@ def test_a_player_straightens_the_table_once_when_the_camera_cannot_read_it(make
 
 def test_a_player_presses_again_when_no_answer_to_his_press_shows(make_app, clock) -> None:
     """A press can go unanswered as far as the player sees: lost (the button not pressed home), or
-    answered by a refusal that an entry made since cleared (a draw the camera saw at the pile, a tap).
-    With no refusal shown and his turn not over, a person presses again (``ANSWER_PATIENCE``); the
-    simulated player waited for ever (a whole game stalled in the camera-path bench, session 12)."""
+    answered by the draw alone (a camera-path game met it: the draw entered, no refusal showing). With
+    his turn not over and no refusal shown, a person presses again (``ANSWER_PATIENCE``); the simulated
+    player waited for ever (a whole game stalled in the camera-path bench, session 12)."""
     app = make_app()
     sim = Simulator(app, seed=0, autoplay="kalooki")
     lost: list[int] = []  # the action count at the press lost
