@@ -111,6 +111,7 @@ from training.common import (
 from training.learn_splits import LEARNABLE, learned_phrase, learned_splits
 from training.real_indices import RealIndexPhoto, index_targets, photo_indices, real_index_photos
 from training.real_indices import card_classes as _classes
+from vision.cards import CardModels
 from vision.dataset import load_folder
 from vision.nets import cut, edge_angles, normalise
 
@@ -722,13 +723,6 @@ def _index_classifier_sample(table: IndexTable, rng: np.random.Generator) -> tup
     return photometric(_light(patch, rng), rng, hue=False), rank, suit
 
 
-def _card_models(folder: Path) -> Any:
-    """The card models of ``folder`` (``vision.cards`` imported when first needed, as elsewhere here)."""
-    from vision.cards import CardModels
-
-    return CardModels.load(folder)
-
-
 def real_index_patches(
     data: Path, models_folder: Path, split: str | Sequence[str] = "fit", negatives: bool = False
 ) -> list[tuple[np.ndarray, int, int, str]]:
@@ -744,7 +738,7 @@ def real_index_patches(
     reads it) are no card of the photo is "not an index" instead (a pip, a picture, a pattern: nothing
     it could be an index of), at any heat."""
     out: list[tuple[np.ndarray, int, int, str]] = []
-    photos = photo_indices(data / DATASET, _card_models(models_folder), split)
+    photos = photo_indices(data / DATASET, CardModels.load(models_folder), split)
     for item, image, session, card_height, readings in photos:
         photo_ranks = {_classes(b.name)[0] for b in item.boxes}
         for r in readings:
@@ -802,7 +796,7 @@ def self_index_patches(
     ``real_index_patches`` gave every peak inside a card's box that card's rank: the indices of the
     neighbours overlapping that box and the pips read as another card taught the wrong rank."""
     out: list[tuple[np.ndarray, int, int, str]] = []
-    photos = photo_indices(data / DATASET, _card_models(models_folder), split)
+    photos = photo_indices(data / DATASET, CardModels.load(models_folder), split)
     for item, image, session, card_height, readings in photos:
         labels = [(b, *_classes(b.name)) for b in item.boxes]
         photo_ranks = {rank for _, rank, _ in labels}
@@ -1070,7 +1064,7 @@ def suit_accuracy(
 def calibrate(data: Path, out: Path, wrong_share: float = 1 / 200) -> dict[str, float]:
     """Fit both heads' temperatures on the calib photos' detections (paired with the labelled card
     nearest), then the threshold through the real reader on the same photos."""
-    from vision.cards import RANKS, CardModels, read_cards
+    from vision.cards import RANKS, read_cards
     from vision.evaluate import scored_cards, threshold_for
 
     models = CardModels.load(out)

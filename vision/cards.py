@@ -867,7 +867,7 @@ def split_cards(seen: Sequence[IndexReading]) -> list[list[IndexReading]]:
 
     # A strip that would be no card (``a_pip_alone``: one index read weakly, a pip beside a card's own
     # corner) is no strip: it splits nothing, and the card keeps the detector's box.
-    pips = {k for k, group in enumerate(groups) if a_pip_alone(group, combine_indices(group)[1])}
+    pips = {k for k, g in enumerate(groups) if len(g) == 1 and a_pip_alone(g, combine_indices(g)[1])}
 
     def near(a: int, b: int) -> bool:
         return (
@@ -1025,15 +1025,17 @@ def stray_indices(
                 and {RANKS[other], RANKS[rank]} != {"6", "9"}
             )
 
-        keep = [r for r in seen if not strays(r)]
-        others = Counter(r.classes for r in seen if strays(r))
+        flags = [strays(r) for r in seen]
+        keep = [r for r, f in zip(seen, flags, strict=True) if not f]
+        shed = [r for r, f in zip(seen, flags, strict=True) if f]
+        others = Counter(r.classes for r in shed)
         own = sum(r.classes == read for r in keep)
         # Strays are a few indices beside the card's own: where more of them read one other card than
         # read the card, its reading is in doubt (the product of many disagreeing corners can favour a
         # lone index), and all stay its disagreement.
         if own and (not others or max(others.values()) <= own):
             out.append(keep)
-            stray += [r for r in seen if strays(r)]
+            stray += shed
         else:
             out.append(list(seen))
     return out, stray

@@ -625,11 +625,9 @@ class KalookiTable(SimulatedTable):
             self.lying = self._after_turn(turn)
             if turn.mistake is None and self.rng.random() < MISTAKES and self._make_mistake(session, turn):
                 self.mistakes += 1
-            turn.pressed = (session.seq, session.refusal)
-            turn.step, turn.since = "pressed", host.frames
+            turn.step = "pressed"
             self.count_turn()
-            host.post(ButtonEvent(seat, "press", "autoplay"))
-            self._waiting = host.frames
+            self._press(session, turn)
             return True
         # pressed: the device's answer
         assert turn.pressed is not None
@@ -639,10 +637,7 @@ class KalookiTable(SimulatedTable):
                 # answered by the draw alone). A person looks at his cards on the table and presses again.
                 log.info("simulated player: no answer to the press seen; pressed again")
                 self.pressed_again += 1
-                turn.pressed = (session.seq, session.refusal)
-                turn.since = host.frames
-                host.post(ButtonEvent(seat, "press", "autoplay"))
-                self._waiting = host.frames
+                self._press(session, turn)
             return True  # accepted (the next turn begins at the next step), or not yet judged
         if turn.mistake is not None:
             log.info("simulated player: %s refused (%s); put right", turn.mistake, session.refusal.code)
@@ -691,11 +686,16 @@ class KalookiTable(SimulatedTable):
         log.info(
             "simulated player: the camera's reading refused (%s); straightened, pressed again", refusal.code
         )
-        turn.pressed = (session.seq, refusal)
+        self._press(session, turn)
+        return True
+
+    def _press(self, session: KalookiSession, turn: Turn) -> None:
+        """The seat button pressed for ``turn``: the answer awaited from now (the action count and the
+        refusal showing at the press)."""
+        turn.pressed = (session.seq, session.refusal)
         turn.since = self.host.frames
         self.host.post(ButtonEvent(turn.seat, "press", "autoplay"))
         self._waiting = self.host.frames
-        return True
 
     def correct(self, session: KalookiSession) -> None:
         """One tap of a correction: the card the picker is on is the one lying where the reader saw it —
