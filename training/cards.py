@@ -43,7 +43,10 @@ The corner-index reader (``--stage index-detector``, ``--stage index-classifier`
    jitter, and as "not an index": corners without a printed index, pips, pictures, backs, the table and
    indices a quarter or half turn off. With ``--real-index MODELS`` also real patches of the ``fit``
    photos (``REAL_INDEX_SHARE`` of each batch), found by that folder's index detector and labelled with
-   the labelled card they lie on: *for the rank head only and in grey*. With ``--self-train`` those
+   the labelled card they lie on: *for the rank head only and in grey*; with ``--real-negatives`` a peak
+   on a card whose two likeliest ranks are no card of the photo is "not an index"; with
+   ``--motion-blur S`` a share ``S`` of all patches is smeared as by a hand-held phone
+   (``training/motion_blur.py``; both shipped since session 13). With ``--self-train`` those
    patches are labelled by what that folder's reader reads where (``self_index_patches``: a peak read
    as the rank of a card holding it is that rank, a peak reading no card of the photo is "not an
    index", the rest left out); measured in session 6 and not shipped (docs/data.md). Each real
@@ -61,15 +64,16 @@ The corner-index reader (``--stage index-detector``, ``--stage index-classifier`
 
     nice -n 10 python -m training.cards --stage index-detector --out DIR --index-detector-steps 12000 \
         --real-index OLD
-    nice -n 10 python -m training.cards --stage index-classifier --out DIR --index-classifier-steps 2000 \
-        --real-index DIR
+    nice -n 10 python -m training.cards --stage index-classifier --out DIR --index-classifier-steps 8000 \
+        --real-index DIR --real-negatives --motion-blur 0.25
     nice -n 10 python -m training.cards --stage suit --out DIR --suit-steps 1000
     nice -n 10 python -m training.cards --stage side --out DIR --suit-steps 600
     python -m training.cards --stage calibrate --out DIR
 
-(the shipped ones: 16 and 33 minutes on the shared machine; ``--real-index`` needs a folder whose index
+(the shipped ones: 16 and 22 minutes on one core; ``--real-index`` needs a folder whose index
 reader is trained: for the index detector, the reader before it — the shipped one of session 11 harvested
-with session 10's, be1069f's ``vision/models``.)
+with session 10's, be1069f's ``vision/models``; for the index classifier, the folder itself — session 13's
+found its real patches with session 11's index detector.)
 
 Data: the ``fit`` split of ``playing-cards`` (with ``--learn fit,val`` the ``val`` split too: every stage
 that learns from real photos — the detector's boxes, the index classifier's rank patches, the suit net, a
@@ -109,6 +113,7 @@ from training.common import (
     photometric,
 )
 from training.learn_splits import LEARNABLE, learned_phrase, learned_splits
+from training.motion_blur import motion_blur
 from training.real_indices import RealIndexPhoto, index_targets, photo_indices, real_index_photos
 from training.real_indices import card_classes as _classes
 from vision.cards import CardModels
@@ -720,7 +725,7 @@ def _index_classifier_sample(table: IndexTable, rng: np.random.Generator) -> tup
             return _index_classifier_sample(table, rng)
         rank, suit = INDEX_NONE, -1
     patch = index_patch(table.image, x, y, angle, h)
-    return photometric(_light(patch, rng), rng, hue=False), rank, suit
+    return photometric(_light(_smeared(patch, rng), rng), rng, hue=False), rank, suit
 
 
 def real_index_patches(
@@ -848,11 +853,18 @@ def _jitter(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.warpAffine(patch, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
+_motion = [0.0]  # the share of the index classifier's patches smeared as by a phone (``--motion-blur``)
+
+
+def _smeared(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return motion_blur(patch, rng) if _motion[0] and rng.random() < _motion[0] else patch
+
+
 def _real_index_sample(
     patches: list[tuple[np.ndarray, int, int, str]], rng: np.random.Generator
 ) -> tuple[np.ndarray, int, int]:
     patch, rank, _suit, _session = patches[rng.integers(len(patches))]
-    return _grey(photometric(_jitter(patch, rng), rng, hue=False)), rank, -1
+    return _grey(photometric(_smeared(_jitter(patch, rng), rng), rng, hue=False)), rank, -1
 
 
 REAL_INDEX_SHARE = 0.3
@@ -1215,6 +1227,12 @@ def main(argv: list[str] | None = None) -> None:
         help="--real-index's peaks reading no card of their photo taught as 'not an index'",
     )
     parser.add_argument(
+        "--motion-blur",
+        type=float,
+        default=0.0,
+        help="the share of the index classifier's patches smeared as by a hand-held phone (motion_blur)",
+    )
+    parser.add_argument(
         "--learn",
         type=learned_splits,
         default=("fit",),
@@ -1245,6 +1263,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     _crop[0] = args.crop
+    if not 0.0 <= args.motion_blur < 1.0:
+        parser.error("--motion-blur: a share from 0 to below 1")
+    _motion[0] = args.motion_blur
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)

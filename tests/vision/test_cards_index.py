@@ -371,8 +371,10 @@ def test_an_index_turned_off_its_card_is_turned_back_square_to_its_edges() -> No
 def test_the_index_reader_reads_an_unsure_index_again_with_its_edge_view() -> None:
     """With ``edge_view`` the shipped index reader reads an index it is unsure of (``EDGE_UNSURE``) found
     turned off the edges around it (``EDGE_OFF``) again, turned square to them, the logits averaged:
-    indices found 30° off their cards, read as found less than half sure of their rank (as a back: 0.15–
-    0.25 on this x86 machine), are read as printed, more than 0.9 sure."""
+    indices found 20° off their cards, read as found less than 0.6 sure of their rank (0.2, 0.42 and 0.52
+    on this x86 machine), are read as printed, more than 0.9 sure. (Session 13's index classifier, taught
+    the real photos' peaks that read no card of theirs as "not an index", calls an index found 24° or more
+    off "not an index", surely, and it is not read again; the classifier before read it unsure up to 30°.)"""
     from vision.cards import CardModels
 
     reader = CardModels.load().index  # its own copy: the shared default models are not touched
@@ -380,7 +382,7 @@ def test_the_index_reader_reads_an_unsure_index_again_with_its_edge_view() -> No
     image, truth = render_card_table(
         [parse_cards("6D 7D 8D")], seed=11, slant=0.0, spread=(0.3, 0.3), card_height=200.0, angle=8.0
     )
-    off = [(*c.indices[0].center, c.indices[0].angle + 30.0, c.height, 1.0) for c in truth.cards]
+    off = [(*c.indices[0].center, c.indices[0].angle + 20.0, c.height, 1.0) for c in truth.cards]
     reader.find = lambda image, card_height: off  # type: ignore[method-assign]
     both = reader.read(image, 200.0)
     reader.edge_view = 0.0
@@ -389,4 +391,4 @@ def test_the_index_reader_reads_an_unsure_index_again_with_its_edge_view() -> No
         assert card.card is not None
         rank = RANKS.index(str(card.card)[:-1])
         assert int(seen.rank_p.argmax()) == rank, (card.card, seen.rank_p.round(2))
-        assert seen.rank_p[rank] > 0.9 and plain.rank_p[rank] < 0.5, (seen.rank_p[rank], plain.rank_p[rank])
+        assert seen.rank_p[rank] > 0.9 and plain.rank_p[rank] < 0.6, (seen.rank_p[rank], plain.rank_p[rank])

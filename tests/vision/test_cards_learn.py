@@ -40,6 +40,19 @@ def test_the_card_trainer_refuses_calib_before_it_trains(
     assert not list(tmp_path.iterdir())  # nothing trained, nothing written
 
 
+@pytest.mark.parametrize("share", ["-0.1", "1", "1.5"])
+def test_the_card_trainer_refuses_a_smear_share_out_of_range(
+    share: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("torch")
+    from training import cards
+
+    with pytest.raises(SystemExit):
+        cards.main(["--stage", "index-classifier", "--motion-blur", share, "--out", str(tmp_path)])
+    assert "--motion-blur: a share from 0 to below 1" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
 def test_the_notice_says_what_each_card_net_learned_from() -> None:
     pytest.importorskip("torch")
     from training.cards import card_notice
