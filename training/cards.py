@@ -65,15 +65,16 @@ The corner-index reader (``--stage index-detector``, ``--stage index-classifier`
     nice -n 10 python -m training.cards --stage index-detector --out DIR --index-detector-steps 12000 \
         --real-index OLD
     nice -n 10 python -m training.cards --stage index-classifier --out DIR --index-classifier-steps 8000 \
-        --real-index DIR --real-negatives --motion-blur 0.25
+        --real-index OLD --real-negatives --motion-blur 0.25
     nice -n 10 python -m training.cards --stage suit --out DIR --suit-steps 1000
     nice -n 10 python -m training.cards --stage side --out DIR --suit-steps 600
     python -m training.cards --stage calibrate --out DIR
 
 (the shipped ones: 16 and 22 minutes on one core; ``--real-index`` needs a folder whose index
 reader is trained: for the index detector, the reader before it — the shipped one of session 11 harvested
-with session 10's, be1069f's ``vision/models``; for the index classifier, the folder itself — session 13's
-found its real patches with session 11's index detector.)
+with session 10's, be1069f's ``vision/models``; for the index classifier, the shipped folder before it —
+session 13's found its real patches with 108b169's, session 11's index detector, and told its negatives with
+the index classifier it replaced.)
 
 Data: the ``fit`` split of ``playing-cards`` (with ``--learn fit,val`` the ``val`` split too: every stage
 that learns from real photos — the detector's boxes, the index classifier's rank patches, the suit net, a
