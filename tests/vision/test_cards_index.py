@@ -373,7 +373,7 @@ def test_the_index_reader_reads_an_unsure_index_again_with_its_edge_view() -> No
     turned off the edges around it (``EDGE_OFF``) again, turned square to them, the logits averaged:
     indices found 20° off their cards, read as found less than 0.6 sure of their rank (0.2, 0.42 and 0.52
     on this x86 machine), are read as printed, more than 0.9 sure. (Session 13's index classifier, taught
-    the real photos' peaks that read no card of theirs as "not an index", calls an index found 24° or more
+    the real photos' peaks that read no card of theirs as "not an index", calls an index found 25° or more
     off "not an index", surely, and it is not read again; the classifier before read it unsure up to 30°.)"""
     from vision.cards import CardModels
 
