@@ -685,7 +685,9 @@ def index_patch(image: np.ndarray, x: float, y: float, angle: float, card_height
     return cut(image, (x, y), (PATCH_EXTENT[0] * card_height, PATCH_EXTENT[1] * card_height), angle, PATCH)
 
 
-def _index_classifier_sample(table: IndexTable, rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
+def _index_classifier_sample(
+    table: IndexTable, rng: np.random.Generator, smear: float = 0.0
+) -> tuple[np.ndarray, int, int]:
     faces = [c for c in table.cards if c.rank >= 0]
     shown = [(c, i) for c in faces for i in c.indices if i[3]]
     kind = rng.random()
@@ -717,16 +719,16 @@ def _index_classifier_sample(table: IndexTable, rng: np.random.Generator) -> tup
         if any(
             math.hypot(x - i[0], y - i[1]) < 0.07 * card.height for cc in faces for i in cc.indices if i[3]
         ):
-            return _index_classifier_sample(table, rng)
+            return _index_classifier_sample(table, rng, smear)
         rank, suit = INDEX_NONE, -1
     else:
         ih, iw = table.image.shape[:2]
         x, y, angle = rng.uniform(0, iw), rng.uniform(0, ih), rng.uniform(-180, 180)
         if any(math.hypot(x - i[0], y - i[1]) < 0.07 * h for cc in faces for i in cc.indices if i[3]):
-            return _index_classifier_sample(table, rng)
+            return _index_classifier_sample(table, rng, smear)
         rank, suit = INDEX_NONE, -1
     patch = index_patch(table.image, x, y, angle, h)
-    return photometric(_light(_smeared(patch, rng), rng), rng, hue=False), rank, suit
+    return photometric(_light(_smeared(patch, rng, smear), rng), rng, hue=False), rank, suit
 
 
 def real_index_patches(
@@ -854,18 +856,16 @@ def _jitter(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.warpAffine(patch, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
-_motion = [0.0]  # the share of the index classifier's patches smeared as by a phone (``--motion-blur``)
-
-
-def _smeared(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return motion_blur(patch, rng) if _motion[0] and rng.random() < _motion[0] else patch
+def _smeared(patch: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """``patch`` smeared as by a hand-held phone (``motion_blur``) with probability ``share``."""
+    return motion_blur(patch, rng) if share and rng.random() < share else patch
 
 
 def _real_index_sample(
-    patches: list[tuple[np.ndarray, int, int, str]], rng: np.random.Generator
+    patches: list[tuple[np.ndarray, int, int, str]], rng: np.random.Generator, smear: float = 0.0
 ) -> tuple[np.ndarray, int, int]:
     patch, rank, _suit, _session = patches[rng.integers(len(patches))]
-    return _grey(photometric(_smeared(_jitter(patch, rng), rng), rng, hue=False)), rank, -1
+    return _grey(photometric(_smeared(_jitter(patch, rng), rng, smear), rng, hue=False)), rank, -1
 
 
 REAL_INDEX_SHARE = 0.3
@@ -876,7 +876,10 @@ def train_index_classifier(
     steps: int,
     seed: int,
     real: list[tuple[np.ndarray, int, int, str]] | None = None,
+    smear: float = 0.0,
 ) -> IndexClassifier:
+    """The index classifier, taught ``steps`` batches of rendered patches (and ``real`` ones, a share
+    ``REAL_INDEX_SHARE``); a share ``smear`` of all of them smeared as by a phone (``--motion-blur``)."""
     rng = np.random.default_rng(seed + 5)
     torch.manual_seed(seed + 5)
     net = IndexClassifier()
@@ -889,9 +892,9 @@ def train_index_classifier(
         samples = []
         for _ in range(batch):
             if real and rng.random() < REAL_INDEX_SHARE:
-                samples.append(_real_index_sample(real, rng))
+                samples.append(_real_index_sample(real, rng, smear))
                 continue
-            crop, rank, suit = _index_classifier_sample(tables[rng.integers(len(tables))], rng)
+            crop, rank, suit = _index_classifier_sample(tables[rng.integers(len(tables))], rng, smear)
             samples.append((_grey(crop) if real and rng.random() < 0.1 else crop, rank, suit))
         x = torch.from_numpy(normalise(np.stack([s[0] for s in samples])))
         ranks = torch.tensor([s[1] for s in samples])
@@ -1266,7 +1269,6 @@ def main(argv: list[str] | None = None) -> None:
     _crop[0] = args.crop
     if not 0.0 <= args.motion_blur < 1.0:
         parser.error("--motion-blur: a share from 0 to below 1")
-    _motion[0] = args.motion_blur
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -1363,7 +1365,9 @@ def main(argv: list[str] | None = None) -> None:
                     f"{len(real_patches)} real index patches (rank only, grey), {none} not an index",
                     flush=True,
                 )
-            net = train_index_classifier(tables, args.index_classifier_steps, args.seed, real_patches)
+            net = train_index_classifier(
+                tables, args.index_classifier_steps, args.seed, real_patches, args.motion_blur
+            )
             export(net, torch.zeros(1, 3, PATCH[1], PATCH[0]), args.out / "cards_index.onnx", dynamic=False)
         config.setdefault("index", dict(INDEX_CONFIG))
         config_path.write_text(json.dumps(config, indent=2) + "\n")
