@@ -19,7 +19,8 @@ time per table (budget ≤ 150 ms).
 seed, as a photo whose edge cuts through tiles (the real `val` photos' misses, issue 32): every tile of
 which some part lies in the window is the truth (one more than half cut off may go unread, but a reading
 of it is scored), and the tiles the window's edge cuts are counted apart (read right with confidence,
-unsure, missed, read wrong with confidence). Tables are not scored as exact there (the window cuts melds).
+unsure and how many of those right, missed, read wrong with confidence). Tables are not scored as exact
+there (the window cuts melds).
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def score_table(
         right = seen.tile == t.tile
         if cut is not None and k in cut:
             score.cut["unsure" if not sure else "right" if right else "wrong"] += 1
+            score.cut["unsure and right"] += not sure and right
         score.scored.append((seen.confidence, right))
         if sure and right:
             score.confident_right += 1
@@ -201,8 +203,9 @@ def report(scores: dict[str, TableScore]) -> None:
     if total.cut:
         c = total.cut
         print(
-            f"tiles the window's edge cuts: {c.total()}; read right with confidence {c['right']}, unsure "
-            f"{c['unsure']}, missed {c['missed']}, read wrong with confidence {c['wrong']}"
+            f"tiles the window's edge cuts: {c.total() - c['unsure and right']}; read right with confidence "
+            f"{c['right']}, unsure {c['unsure']} ({c['unsure and right']} of them right), missed "
+            f"{c['missed']}, read wrong with confidence {c['wrong']}"
         )
     if total.misreads:
         print(

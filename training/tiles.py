@@ -459,16 +459,25 @@ def _classifier_sample(
     edge_cut_digit: bool = False,
     rack_ends: float = 0.0,
     leave_out_partly_cut: bool = False,
+    digit_named_from: float = 1.0,
 ) -> tuple[np.ndarray, int]:
     again = (edge_cut, edge_cut_digit)
-    leave = leave_out_partly_cut
+    leave, named = leave_out_partly_cut, digit_named_from
     rack_ends = rack_ends if bank is not None else 0.0
     if bank is not None and rng.random() < RUN_CROP_SHARE:
         canvas, laid = lay_runs(bank, rng, (256, 256), rng.uniform(40, 90))
         if laid:
             # A tile of a tight run, or (a fifth of the time) a crop straddling two of its tiles.
             return _classifier_sample(
-                [Photo(canvas, laid)], [], [], none, rng, None, *again, leave_out_partly_cut=leave
+                [Photo(canvas, laid)],
+                [],
+                [],
+                none,
+                rng,
+                None,
+                *again,
+                leave_out_partly_cut=leave,
+                digit_named_from=named,
             )
     tile_geometry = None  # the true tile's centre, sides and turn, when the crop is of a tile
     r = rng.random()
@@ -490,13 +499,21 @@ def _classifier_sample(
         elif rack.tiles:
             x, y, long_side, short_side, turn, label, tile_geometry = _tile_crop_place(photo, rng)
         else:
-            return _classifier_sample(real, synthetic, hard, none, rng, bank, *again, rack_ends, leave)
+            return _classifier_sample(real, synthetic, hard, none, rng, bank, *again, rack_ends, leave, named)
     elif (r := (r - rack_ends) / (1 - rack_ends)) < 0.06:  # as drawn without racks when there are none
         # A tile cut a quarter turn off, as the reader's second look may cut it: not a tile.
         photo = _pick(real, synthetic, rng, 0.3)
         if not photo.tiles:
             return _classifier_sample(
-                real, synthetic, hard, none, rng, None, *again, leave_out_partly_cut=leave
+                real,
+                synthetic,
+                hard,
+                none,
+                rng,
+                None,
+                *again,
+                leave_out_partly_cut=leave,
+                digit_named_from=named,
             )
         x, y, long_side, short_side, turn = geometry(photo.tiles[rng.integers(len(photo.tiles))].corners)
         turn += 90.0 + rng.normal(0, 4.0)
@@ -509,7 +526,15 @@ def _classifier_sample(
         found = _negative(photo, rng)
         if found is None:
             return _classifier_sample(
-                real, synthetic, hard, none, rng, None, *again, leave_out_partly_cut=leave
+                real,
+                synthetic,
+                hard,
+                none,
+                rng,
+                None,
+                *again,
+                leave_out_partly_cut=leave,
+                digit_named_from=named,
             )
         x, y, long_side, short_side, turn = found
         label = none
@@ -517,7 +542,15 @@ def _classifier_sample(
         photo = _pick(real, synthetic, rng, 0.35)
         if not photo.tiles:
             return _classifier_sample(
-                real, synthetic, hard, none, rng, None, *again, leave_out_partly_cut=leave
+                real,
+                synthetic,
+                hard,
+                none,
+                rng,
+                None,
+                *again,
+                leave_out_partly_cut=leave,
+                digit_named_from=named,
             )
         x, y, long_side, short_side, turn, label, tile_geometry = _tile_crop_place(photo, rng)
     image = photo.image
@@ -526,13 +559,16 @@ def _classifier_sample(
         visible = DIGIT_VISIBLE if edge_cut_digit else VISIBLE
         cut_image, edge = cut_by_frame_edge(image, (x, y), long_side, short_side, turn, rng, visible)
         if edge_cut_digit and tile_geometry is not None:
-            # The tile keeps its label only while its digit is whole in the picture.
+            # The tile keeps its label only while its digit is whole in the picture (or, with
+            # ``digit_named_from``, while that share of it is).
             cx, cy, true_long, true_short, true_turn = tile_geometry
             face = cut(image, (cx, cy), (true_short, true_long), true_turn, FACE)
             left = digit_left(edge, (cx, cy), true_long, true_short, true_turn, digit_strokes(face))
             if leave_out_partly_cut and DIGIT_GONE < left < 1.0:
-                return _classifier_sample(real, synthetic, hard, none, rng, bank, *again, rack_ends, leave)
-            if left < 1.0:
+                return _classifier_sample(
+                    real, synthetic, hard, none, rng, bank, *again, rack_ends, leave, named
+                )
+            if left < digit_named_from:
                 label = none
         image, (x, y) = cut_image, edge.centre
     turn += 180.0 * int(rng.integers(2))
@@ -596,6 +632,7 @@ def train_classifier(
     edge_cut_digit: bool = False,
     rack_ends: float = 0.0,
     leave_out_partly_cut: bool = False,
+    digit_named_from: float = 1.0,
 ) -> nn.Module:
     classes = len(_labels())
     return fit_classifier(
@@ -611,6 +648,7 @@ def train_classifier(
             edge_cut_digit,
             rack_ends,
             leave_out_partly_cut,
+            digit_named_from,
         ),
         steps,
         seed,
@@ -893,6 +931,13 @@ def main(argv: list[str] | None = None) -> None:
         "(training.frame_edge.DIGIT_GONE) is left out, neither named nor 'not a tile'",
     )
     parser.add_argument(
+        "--digit-named-from",
+        type=float,
+        default=1.0,
+        help="with --edge-cut-digit: a tile the edge cuts keeps its label while at least this share of its "
+        "digit is in the picture, else it is 'not a tile' (1: only a whole digit is named)",
+    )
+    parser.add_argument(
         "--rack-ends",
         type=float,
         default=RACK_END_SHARE,
@@ -908,6 +953,10 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--edge-cut-digit needs --edge-cut")
     if args.leave_out_partly_cut and not args.edge_cut_digit:
         parser.error("--leave-out-partly-cut needs --edge-cut-digit")
+    if not 0.0 < args.digit_named_from <= 1.0:
+        parser.error("--digit-named-from: a share above 0, at most 1")
+    if args.digit_named_from < 1.0 and (not args.edge_cut_digit or args.leave_out_partly_cut):
+        parser.error("--digit-named-from needs --edge-cut-digit, and not --leave-out-partly-cut")
     if args.rack_ends and args.no_runs:
         parser.error("--rack-ends lays the fit tiles of the runs' bank: not with --no-runs")
     start = prepare(args)
@@ -974,6 +1023,7 @@ def main(argv: list[str] | None = None) -> None:
             args.edge_cut_digit,
             args.rack_ends,
             args.leave_out_partly_cut,
+            args.digit_named_from,
         )
         export(
             classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False

@@ -70,14 +70,17 @@ def test_melds_on_hand_labelled_photos(record: dict) -> None:
     assert found == expected, str(observation)
 
 
-# Every val photo (scenes never trained or tuned on: vision.dataset) is read to exactly its labelled
-# multiset but these four (15 of 19 with the shipped models); each names the reader's mistake. Every
-# mistake left is a tile not read at all or read as unsure: no confident misreading.
+# Every val photo (scenes never trained on: vision.dataset) is read to exactly its labelled multiset but
+# these three (16 of 19 with the shipped models); each names the reader's mistake. Every mistake left is a
+# tile not read at all or read as unsure: no confident misreading. (rummy4-11's R3, cut by the photo's
+# edge, was missed until session 14's edge look, vision.tiles.EDGE_LOOK, whose quarter turn was found on
+# that very tile: this photo is no longer unseen by the reader's design; docs/data.md.)
 VAL_MISREAD = {
-    "rummy4-11_jpeg.rf.ad7b85ee217cb4d369ca80dca9fc269f.jpg": "R3 (cut by the photo's edge) missed",
     "rummy4-14_jpeg.rf.bb66e57bf812a722a18ffe6f500c85e9.jpg": "an R1 read where none is labelled (unsure)",
     "rummy4-15_jpeg.rf.5417f5ee38d0dadef7cd3fa2c3c3468a.jpg": "O11 (cut by the photo's edge) missed",
-    "rummy4-5_jpeg.rf.c6461e6eb174a7f59293f0da9ab6fc68.jpg": "B8 K5 (at the edge) missed, B2 as B1 (unsure)",
+    "rummy4-5_jpeg.rf.c6461e6eb174a7f59293f0da9ab6fc68.jpg": (
+        "K5 and B2 (cut by the photo's edge): K5 missed, B2 read B1 (unsure)"
+    ),
 }
 
 

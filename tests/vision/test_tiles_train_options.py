@@ -18,6 +18,12 @@ import pytest
         (["--rack-ends", "1"], "--rack-ends: a share from 0 to below 1"),
         (["--edge-cut", "0.1", "--leave-out-partly-cut"], "--leave-out-partly-cut needs --edge-cut-digit"),
         (["--rack-ends", "0.1", "--no-runs"], "not with --no-runs"),
+        (["--edge-cut", "0.1", "--digit-named-from", "0.5"], "--digit-named-from needs --edge-cut-digit"),
+        (
+            ["--edge-cut", "0.1", "--edge-cut-digit", "--leave-out-partly-cut", "--digit-named-from", "0.5"],
+            "and not --leave-out-partly-cut",
+        ),
+        (["--edge-cut", "0.1", "--edge-cut-digit", "--digit-named-from", "0"], "a share above 0, at most 1"),
     ],
 )
 def test_the_options_are_refused_before_anything_trains(
@@ -92,6 +98,39 @@ def test_a_tile_cut_into_its_digit_short_of_half_is_left_out_or_not_a_tile(
         assert max(calls) >= 2 and 60 - named <= 20
     else:  # each is "not a tile", asked once
         assert cut_named == 0 and cut_none >= 10 and max(calls) == 1 and 60 - named > 20
+
+
+@pytest.mark.parametrize("named_from", [0.5, 0.9])
+def test_a_tile_cut_into_its_digit_is_named_while_the_share_asked_is_left(
+    named_from: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("torch")
+    from training import tiles
+
+    lefts = iter(np.tile([1.0, 0.7, 0.4], 100))
+    asked: list[float] = []
+
+    def digit_left(*args: object) -> float:
+        asked.append(next(lefts))
+        return asked[-1]
+
+    monkeypatch.setattr(tiles, "digit_left", digit_left)
+    photos = _photos()
+    none = len(tiles._labels()) - 1
+    rng = np.random.default_rng(2)
+    by_left: dict[float, list[bool]] = {1.0: [], 0.7: [], 0.4: []}
+    for _ in range(90):
+        before = len(asked)
+        label = tiles._classifier_sample(
+            photos, [], [], none, rng, None, 1.0, True, digit_named_from=named_from
+        )[1]
+        assert len(asked) - before <= 1  # never drawn again
+        if len(asked) > before:
+            by_left[asked[-1]].append(label != none)
+    assert all(len(named) >= 10 for named in by_left.values())
+    assert all(by_left[1.0]) and not any(by_left[0.4])
+    # 0.7 of the digit left: named from half, "not a tile" when 0.9 is asked.
+    assert all(by_left[0.7]) if named_from == 0.5 else not any(by_left[0.7])
 
 
 def test_without_the_digit_rule_the_cut_tiles_keep_their_labels(monkeypatch: pytest.MonkeyPatch) -> None:
