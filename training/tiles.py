@@ -464,21 +464,20 @@ def _classifier_sample(
     again = (edge_cut, edge_cut_digit)
     leave, named = leave_out_partly_cut, digit_named_from
     rack_ends = rack_ends if bank is not None else 0.0
+
+    def drawn_again(
+        real: list[Photo] = real, synthetic: list[Photo] = synthetic, hard: list = hard
+    ) -> tuple[np.ndarray, int]:
+        """Another sample drawn with the same options (without the runs' bank: no rack, no run)."""
+        return _classifier_sample(
+            real, synthetic, hard, none, rng, None, *again, leave_out_partly_cut=leave, digit_named_from=named
+        )
+
     if bank is not None and rng.random() < RUN_CROP_SHARE:
         canvas, laid = lay_runs(bank, rng, (256, 256), rng.uniform(40, 90))
         if laid:
             # A tile of a tight run, or (a fifth of the time) a crop straddling two of its tiles.
-            return _classifier_sample(
-                [Photo(canvas, laid)],
-                [],
-                [],
-                none,
-                rng,
-                None,
-                *again,
-                leave_out_partly_cut=leave,
-                digit_named_from=named,
-            )
+            return drawn_again([Photo(canvas, laid)], [], [])
     tile_geometry = None  # the true tile's centre, sides and turn, when the crop is of a tile
     r = rng.random()
     if bank is not None and r < rack_ends:
@@ -504,17 +503,7 @@ def _classifier_sample(
         # A tile cut a quarter turn off, as the reader's second look may cut it: not a tile.
         photo = _pick(real, synthetic, rng, 0.3)
         if not photo.tiles:
-            return _classifier_sample(
-                real,
-                synthetic,
-                hard,
-                none,
-                rng,
-                None,
-                *again,
-                leave_out_partly_cut=leave,
-                digit_named_from=named,
-            )
+            return drawn_again()
         x, y, long_side, short_side, turn = geometry(photo.tiles[rng.integers(len(photo.tiles))].corners)
         turn += 90.0 + rng.normal(0, 4.0)
         label = none
@@ -525,33 +514,13 @@ def _classifier_sample(
         photo = _pick(real, synthetic, rng, 0.3)
         found = _negative(photo, rng)
         if found is None:
-            return _classifier_sample(
-                real,
-                synthetic,
-                hard,
-                none,
-                rng,
-                None,
-                *again,
-                leave_out_partly_cut=leave,
-                digit_named_from=named,
-            )
+            return drawn_again()
         x, y, long_side, short_side, turn = found
         label = none
     else:
         photo = _pick(real, synthetic, rng, 0.35)
         if not photo.tiles:
-            return _classifier_sample(
-                real,
-                synthetic,
-                hard,
-                none,
-                rng,
-                None,
-                *again,
-                leave_out_partly_cut=leave,
-                digit_named_from=named,
-            )
+            return drawn_again()
         x, y, long_side, short_side, turn, label, tile_geometry = _tile_crop_place(photo, rng)
     image = photo.image
     if edge_cut > 0 and rng.random() < edge_cut:
