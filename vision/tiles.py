@@ -780,7 +780,18 @@ def read_tiles(
         ways=(votes, loops),
         frame_size=(image.shape[1], image.shape[0]),
         zones=zones,
+        inks=_black_inks(crops, probs) if INK_CHECK else None,
     )
+
+
+def _black_inks(crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """``ink_colours`` of the crops read as a black tile (the only ones ``ink_disagrees`` checks); NaN for
+    the others."""
+    out = np.full((len(crops), 2), math.nan)
+    black = [i for i in range(len(crops)) if LABELS[int(probs[i, :NOT_A_TILE].argmax())].startswith("K")]
+    if black:
+        out[black] = ink_colours(crops[black])
+    return out
 
 
 def observe(
@@ -794,12 +805,15 @@ def observe(
     ways: tuple[np.ndarray, np.ndarray] | None = None,
     frame_size: tuple[int, int] | None = None,
     zones: Sequence[str] = (),
+    inks: np.ndarray | None = None,
 ) -> TableObservation:
     """The table read from the classifier's say on each detection (``TileModels.read``): each tile's
     confidence (held below ``threshold`` in proportion where it leads its twin by less than
     ``twin_margin``), with ``ways`` (``TileModels.way_up``: way-up votes and loop sides) each 6 or 9
     decided by its way up (``settle_six_nine``); with the image's ``frame_size`` (width, height) a tile
-    whose middle the image's edge cuts is unsure (``cut_by_edge``); the tiles lying in the
+    whose middle the image's edge cuts is unsure (``cut_by_edge``); with ``inks`` (``ink_colours`` of the
+    crops read) a tile whose number's ink is clearly of another colour than the one read is read in the
+    ink's colour, unsure (``ink_disagrees``; its meld may decide it); the tiles lying in the
     calibration's zones named in ``zones`` apart (``shown``: each read alone, no meld decides it);
     then the melds' say on the others (``vision.melds``)."""
     tiles: list[SeenTile] = []
@@ -841,11 +855,19 @@ def observe(
             threshold,
             twin_margin,
         )
-    cut = {i for i, t in enumerate(tiles) if frame_size is not None and cut_by_edge(t, frame_size)}
+    # The tiles no meld decides: those the image's edge cuts.
+    held = {i for i, t in enumerate(tiles) if frame_size is not None and cut_by_edge(t, frame_size)}
     tiles = [
-        replace(t, confidence=min(t.confidence, 0.5 * threshold)) if i in cut else t
+        replace(t, confidence=min(t.confidence, 0.5 * threshold)) if i in held else t
         for i, t in enumerate(tiles)
     ]
+    if inks is not None:
+        # A number whose ink is of another colour than the one read (a red run read black in a photo whose
+        # compression washed out its red) is read in the ink's colour, unsure: its meld may decide it.
+        for i, k in enumerate(kept):
+            ink = ink_disagrees(tiles[i].tile, float(inks[k, 0]), float(inks[k, 1]))
+            if ink is not None:
+                tiles[i] = _held_for_ink(tiles[i], ink, probs[k], threshold)
     shown = None
     if calibration is not None and zones:
         # A tile in a zone kept apart (a rack shown face up) is not the table's: no meld of the table
@@ -853,7 +875,7 @@ def observe(
         zoned = [calibration.zone_at(t.center, zones) for t in tiles]
         apart = [replace(_to_frame(t, calibration), zone=z) for t, z in zip(tiles, zoned, strict=True) if z]
         kept_tiles = [i for i, z in enumerate(zoned) if z is None]
-        cut = {k for k, i in enumerate(kept_tiles) if i in cut}
+        held = {k for k, i in enumerate(kept_tiles) if i in held}
         tiles = [tiles[i] for i in kept_tiles]
         shown = TableObservation(
             tuple(apart),
@@ -865,7 +887,7 @@ def observe(
     resolved = correct_melds(tiles, melds, threshold)
     # Nor does its meld decide a tile the edge cuts: its neighbours may be read off their cut numbers alike
     # (a run O7 O8 O9 cut to their marks read as O5 O6 O7, a valid run).
-    resolved = [tiles[i] if i in cut else t for i, t in enumerate(resolved)]
+    resolved = [tiles[i] if i in held else t for i, t in enumerate(resolved)]
     if any(t.corrected for t in resolved):
         melds, loose = group_melds(resolved)  # a decided tile may split a chain into its melds
     corrected = tuple(i for i, t in enumerate(resolved) if t.corrected)
@@ -873,6 +895,83 @@ def observe(
         resolved = [_to_frame(t, calibration) for t in resolved]
     uncertain = tuple(i for i, t in enumerate(resolved) if t.confidence < threshold and not t.corrected)
     return TableObservation(tuple(resolved), tuple(melds), tuple(loose), uncertain, corrected, shown)
+
+
+# The colour of a number's ink, measured on the white-referenced crop (``ink_colours``), against a black
+# reading (``ink_disagrees``). Its redness is the ink's red above its green and blue, its blueness its blue
+# above its red (grey levels, the face at 225). On the `fit`, `calib` and `val` photos, as shot and made
+# harder (bench/tiles_stress.py: dim, mixed light, blur, JPEG 50, glare), black numbers lie within
+# redness -26..39 and blueness -98..26; red ones at redness 25 and more (56 as shot), blue ones at
+# blueness 9 and more (32 as shot) but for dim ones (down to -74: the tone curve takes the blue out of a
+# dark ink), so only a black reading is checked. Under JPEG 50 `val`'s red run R9 R10 R11 was read black,
+# R10 with confidence and its meld deciding the rest, at redness 56-83, and a B11 read K11 at blueness 60.
+# Session 14.
+INK_CHECK = True
+INK_CLEAR = 45.0  # a black number's ink this red or this blue is not black
+INK_LEAST = 15  # the fewest ink pixels that measure a colour
+
+
+def ink_colours(crops: np.ndarray) -> np.ndarray:
+    """Each white-referenced crop's (n, h, w, 3) number ink as (redness, blueness) (n, 2): the mean of the
+    dark pixels in the face's middle (where the number lies), red above the larger of green and blue and
+    blue above red; NaN where fewer than ``INK_LEAST`` pixels are ink.
+
+    >>> crop = np.full((1, 72, 48, 3), 225, np.uint8); crop[0, 14:30, 18:30] = (30, 30, 200)  # red ink
+    >>> [round(float(v)) for v in ink_colours(crop)[0]]
+    [170, -170]
+    """
+    out = np.full((len(crops), 2), math.nan)
+    if len(crops) == 0:
+        return out
+    c = crops.astype(np.float32)
+    h, w = crops.shape[1:3]
+    dark = 225.0 - c.min(axis=3)
+    inner = np.zeros((h, w), bool)
+    inner[int(0.1 * h) : int(0.75 * h), int(0.15 * w) : int(0.85 * w)] = True
+    ink = (dark > 90.0) & inner
+    count = ink.sum(axis=(1, 2))
+    mean = (c * ink[..., None]).sum(axis=(1, 2)) / np.maximum(count, 1)[:, None]  # (n, 3): B, G, R
+    b, g, r = mean[:, 0], mean[:, 1], mean[:, 2]
+    out[:, 0] = r - np.maximum(g, b)
+    out[:, 1] = b - r
+    out[count < INK_LEAST] = math.nan
+    return out
+
+
+def ink_disagrees(tile: Tile, redness: float, blueness: float) -> str | None:
+    """The colour a black tile's number's ink says where it is clearly not black (``"R"``: red or orange,
+    ``"B"``: blue), else None (another colour read, a joker, too little ink).
+
+    >>> ink_disagrees(Tile.parse("K10"), 70.0, -70.0), ink_disagrees(Tile.parse("K10"), 5.0, 3.0)
+    ('R', None)
+    >>> ink_disagrees(Tile.parse("K4"), -60.0, 60.0), ink_disagrees(Tile.parse("B4"), -20.0, 2.0)
+    ('B', None)
+    """
+    if tile.is_joker or tile.colour != "K" or math.isnan(redness) or math.isnan(blueness):
+        return None
+    if redness > INK_CLEAR:
+        return "R"
+    return "B" if blueness > INK_CLEAR else None
+
+
+# The colours a number's ink may be of where it says ``ink_disagrees``'s colour: red ink is red or orange.
+INK_COLOURS = {"R": ("R", "O"), "B": ("B",)}
+
+
+def _held_for_ink(seen: SeenTile, colour: str, probs: np.ndarray, threshold: float) -> SeenTile:
+    """``seen`` read again by its ink (``ink_disagrees`` said ``colour``): unsure, its number in the ink's
+    colours first (the likelier first) and its other candidates of those colours, none of the colour read —
+    so a meld deciding it (``vision.melds.correct_melds``) chooses among what the ink allows."""
+    allowed = INK_COLOURS[colour]
+    own = [(Tile(c, seen.tile.number), float(probs[LABELS.index(f"{c}{seen.tile.number}")])) for c in allowed]
+    own.sort(key=lambda c: -c[1])
+    rest = tuple(
+        c for c in seen.candidates if not c[0].is_joker and c[0].colour in allowed and c[0] not in dict(own)
+    )
+    candidates = (*own, *rest)[:CANDIDATES]
+    return replace(
+        seen, tile=candidates[0][0], confidence=min(seen.confidence, 0.5 * threshold), candidates=candidates
+    )
 
 
 # A tile cut by the image's edge is read with confidence only where the middle of its outline (this share
