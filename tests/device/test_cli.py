@@ -134,7 +134,12 @@ def test_a_config_file_that_does_not_exist_is_an_error(tmp_path: Path, capsys) -
         assert f"the config file {missing} does not exist" in capsys.readouterr().err
 
 
-def test_the_global_config_reaches_the_command(tmp_path: Path, capsys) -> None:
+def test_the_global_config_reaches_the_command(tmp_path: Path, capsys, monkeypatch) -> None:
+    # No simulator's journal to fall back on, whatever this machine's home holds (a simulator run by hand
+    # leaves one there, and the export then exports it).
+    import device.commands.export as export
+
+    monkeypatch.setattr(export, "SIMULATOR_STATE", tmp_path / "no-simulator")
     state = tmp_path / "elsewhere"
     config = tmp_path / "config.toml"
     config.write_text(f'[device]\nstate_dir = "{state}"\n', encoding="utf-8")
