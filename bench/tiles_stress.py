@@ -11,7 +11,14 @@ after each of these (all seeded; the labels are those of the photo as shot):
 - ``mixed``: a warm lamp on one side of the table and daylight on the other (a cast that runs across);
 - ``blur``: out of focus (Gaussian σ 1.6 px);
 - ``jpeg``: a messaging app's compression (JPEG quality 50);
-- ``glare``: a lamp's reflection, a bright blob on the table (120 grey levels at its middle).
+- ``glare``: a lamp's reflection, a bright blob on the table (120 grey levels at its middle);
+
+and framed as other phones frame it (the tiles read are mapped back to the photo's pixels to pair with its
+labels):
+
+- ``portrait``: held the other way, the photo a quarter turn over;
+- ``far``: from further away, the photo at 0.45 of its size;
+- ``tilted``: from the side of the table, the far edge a quarter narrower.
 
 A uniform warm cast is ``bench/tiles_light.py`` (the face-white reference removes it exactly). Prints,
 for each: F1, exact images, confident precision and coverage, red/orange and black/blue tiles swapped,
@@ -24,6 +31,7 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -33,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.dataset import load_folder
 from vision.evaluate import evaluate_tiles, tile_matches, tile_name
-from vision.tiles import read_tiles
+from vision.tiles import TableObservation, read_tiles
 
 Stress = Callable[[np.ndarray, np.random.Generator], np.ndarray]
 
@@ -78,6 +86,53 @@ STRESSES: dict[str, Stress | None] = {
     "glare": glare,
 }
 
+# Another phone's framing: the photo read in another geometry, the tiles' centres mapped back to the
+# photo's so that they pair with its labels. ``(frame) -> (frame as the other phone sees it, back)``.
+Framing = Callable[[np.ndarray], tuple[np.ndarray, Callable[[float, float], tuple[float, float]]]]
+
+
+def portrait(frame: np.ndarray) -> tuple[np.ndarray, Callable[[float, float], tuple[float, float]]]:
+    """Held the other way: the photo a quarter turn over (counter-clockwise)."""
+    w = frame.shape[1]
+    return np.ascontiguousarray(np.rot90(frame)), lambda x, y: (w - 1 - y, x)
+
+
+def far(frame: np.ndarray) -> tuple[np.ndarray, Callable[[float, float], tuple[float, float]]]:
+    """From further away: the photo at 0.45 of its size (tiles of 25-35 px)."""
+    k = 0.45
+    small = cv2.resize(frame, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    return small, lambda x, y: (x / k, y / k)
+
+
+def tilted(frame: np.ndarray) -> tuple[np.ndarray, Callable[[float, float], tuple[float, float]]]:
+    """From the side of the table: the far edge a quarter narrower (a perspective)."""
+    h, w = frame.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[0.12 * w, 0], [0.88 * w, 0], [w, h], [0, h]], np.float32)
+    warp = cv2.getPerspectiveTransform(src, dst)
+    inverse = np.linalg.inv(warp)
+
+    def back(x: float, y: float) -> tuple[float, float]:
+        p = inverse @ np.array([x, y, 1.0])
+        return float(p[0] / p[2]), float(p[1] / p[2])
+
+    return cv2.warpPerspective(frame, warp, (w, h)), back
+
+
+FRAMINGS: dict[str, Framing] = {"portrait": portrait, "far": far, "tilted": tilted}
+
+
+def framed_reader(framing: Framing) -> Callable[[np.ndarray], TableObservation]:
+    """``read_tiles`` through ``framing``, the tiles' centres in the photo's own pixels."""
+
+    def read(frame: np.ndarray) -> TableObservation:
+        seen, back = framing(frame)
+        observation = read_tiles(seen)
+        tiles = tuple(replace(t, center=back(*t.center)) for t in observation.tiles)
+        return replace(observation, tiles=tiles)
+
+    return read
+
 
 def misreadings(items: list, observations: list) -> Counter[tuple[str, str]]:
     """(true, read) of every tile read with confidence that is not the labelled tile there."""
@@ -104,17 +159,26 @@ def main() -> None:
     parser.add_argument("--split", default="val", choices=("fit", "calib", "val"))
     args = parser.parse_args()
     items = load_folder(args.data, args.split)
+    readers: dict[str, Callable[[np.ndarray], TableObservation]] = {}
     for name, stress in STRESSES.items():
         rng = np.random.default_rng(7)
+
+        def stressed(
+            frame: np.ndarray, stress: Stress | None = stress, rng: np.random.Generator = rng
+        ) -> TableObservation:
+            return read_tiles(stress(frame, rng) if stress else frame)
+
+        readers[name] = stressed
+    readers.update({name: framed_reader(framing) for name, framing in FRAMINGS.items()})
+    for name, read in readers.items():
         observations: list = []
 
         def reader(
             frame: np.ndarray,
-            stress: Stress | None = stress,
-            rng: np.random.Generator = rng,
+            read: Callable[[np.ndarray], TableObservation] = read,
             observations: list = observations,
         ) -> object:
-            observations.append(read_tiles(stress(frame, rng) if stress else frame))
+            observations.append(read(frame))
             return observations[-1]
 
         s = evaluate_tiles(args.data, args.split, reader=reader).summary()
