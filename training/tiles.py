@@ -29,7 +29,8 @@ share ``S`` of the classifier's samples is cut by a photo's edge across the crop
 as the reader's crop of a tile the photo's edge cuts runs past the picture; with ``--edge-cut-digit`` the
 edge cuts down to 0.3 of the tile and a tile keeps its label only while its digit stays whole in the picture
 (``training.frame_edge.digit_left``), else it is "not a tile" (with ``--leave-out-partly-cut`` only when
-less than half of its digit is left; a tile cut into its digit short of that is left out). With
+less than half of its digit is left; a tile cut into its digit short of that is left out; with
+``--digit-named-from F`` it keeps its label while at least ``F`` of its digit is left). With
 ``--rack-ends S`` a share ``S`` of the classifier's samples comes from a rendered rack of real fit tiles
 (``training.rack_ends``): its dark blank ends and gaps as "not a tile", now and then one of its tiles. All
 are off by default. ``calib`` sets
