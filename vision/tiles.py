@@ -717,8 +717,22 @@ EDGE_LOOK_SHIFTS = ((0.0, -0.4), (0.0, 0.4))  # (across, along) as ``LOOK_SHIFTS
 
 def _off_picture(d: TileDetection, frame_size: tuple[int, int]) -> bool:
     """Whether some corner of a detection's box lies outside an image ``frame_size`` (width, height) px."""
+    return _reaches_out((d.x, d.y), _corners(d), 1.0, frame_size)
+
+
+def _reaches_out(
+    center: tuple[float, float],
+    corners: Sequence[tuple[float, float]],
+    share: float,
+    frame_size: tuple[int, int],
+) -> bool:
+    """Whether the outline ``corners`` shrunk to ``share`` of its size about ``center`` reaches outside an
+    image ``frame_size`` (width, height) px."""
     w, h = frame_size
-    return any(not (0.0 <= x < w and 0.0 <= y < h) for x, y in _corners(d))
+    cx, cy = center
+    return any(
+        not (0.0 <= cx + share * (x - cx) < w and 0.0 <= cy + share * (y - cy) < h) for x, y in corners
+    )
 
 
 EDGE_WINDOW = 1.1  # the edge window's width in long sides: the tile and a rim of what surrounds it
@@ -998,11 +1012,7 @@ def cut_by_edge(tile: SeenTile, frame_size: tuple[int, int]) -> bool:
     if not tile.corners:
         return False
     share = 1.0 if not tile.tile.is_joker and tile.tile.number in HALF_TURN_TWIN else EDGE_MIDDLE
-    w, h = frame_size
-    cx, cy = tile.center
-    return any(
-        not (0.0 <= cx + share * (x - cx) < w and 0.0 <= cy + share * (y - cy) < h) for x, y in tile.corners
-    )
+    return _reaches_out(tile.center, tile.corners, share, frame_size)
 
 
 # The way-up votes (of the tile's line, or its own) that tell a 6 from a 9: the least with the fewest

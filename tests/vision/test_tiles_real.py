@@ -85,6 +85,14 @@ VAL_MISREAD = {
 }
 
 
+def _tiles_folder() -> Path:
+    """The shared tile photos' folder; the test is skipped where it is not."""
+    folder = DATASETS / "rummikub-tiles"
+    if not folder.is_dir():
+        pytest.skip("the shared photo set is not on this machine")
+    return folder
+
+
 def _val_photos() -> list[object]:
     folder = DATASETS / "rummikub-tiles"
     if not folder.is_dir():
@@ -98,9 +106,7 @@ def _val_photos() -> list[object]:
 
 
 def test_every_val_photo_is_listed() -> None:
-    folder = DATASETS / "rummikub-tiles"
-    if not folder.is_dir():
-        pytest.skip("the shared photo set is not on this machine")
+    folder = _tiles_folder()
     names = {i.path.name for i in load_folder(folder, "val")}
     assert len(names) == 19 and set(VAL_MISREAD) <= names
 
@@ -121,9 +127,7 @@ OTHER_WAY = ["rummy2-18_jpeg", "rummy2-34_jpeg"]
 
 @pytest.mark.parametrize("stem", OTHER_WAY)
 def test_a_6_beside_a_tile_laid_the_other_way_is_read_right(stem: str) -> None:
-    folder = DATASETS / "rummikub-tiles"
-    if not folder.is_dir():
-        pytest.skip("the shared photo set is not on this machine")
+    folder = _tiles_folder()
     (item,) = [i for i in load_folder(folder, "fit") if i.path.name.startswith(stem)]
     frame = cv2.imread(str(item.path))
     assert frame is not None
@@ -192,9 +196,7 @@ def test_a_6_or_9_whose_loop_the_noise_moves_is_unsure_not_turned(
     # calib photos made dim: their loop found on the crop as cut lay on the wrong side, and a 6 was read as
     # a 9 with confidence; found again on the crop smoothed by a median it lies elsewhere or nowhere, so the
     # way up is not told (vision.tiles.LOOP_DENOISE).
-    folder = DATASETS / "rummikub-tiles"
-    if not folder.is_dir():
-        pytest.skip("the shared photo set is not on this machine")
+    folder = _tiles_folder()
     monkeypatch.setattr(tiles, "LOOP_DENOISE", check)
     wrong: Counter[str] = Counter()
     for item in load_folder(folder, "calib"):
@@ -217,9 +219,7 @@ def test_a_red_run_whose_red_the_compression_washed_out_is_not_read_black(
     # val's rummy4-5 sent through a messaging app (JPEG 50): its small red run R9 R10 R11 was read black,
     # R10 with confidence and its meld deciding K9 and K11 with it. The ink of a number read black is
     # measured (vision.tiles.ink_colours): clearly red, the tile is read red, unsure, and its meld decides.
-    folder = DATASETS / "rummikub-tiles"
-    if not folder.is_dir():
-        pytest.skip("the shared photo set is not on this machine")
+    folder = _tiles_folder()
     monkeypatch.setattr(tiles, "INK_CHECK", check)
     (item,) = [i for i in load_folder(folder, "val") if i.path.name.startswith("rummy4-5_")]
     photo = cv2.imread(str(item.path))
