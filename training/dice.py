@@ -28,9 +28,11 @@ import hashlib
 import json
 import math
 import shutil
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -53,6 +55,7 @@ from training.common import (
     write_config,
 )
 from training.learn_splits import learned_phrase, learned_splits
+from training.second_opinions import second_opinions
 from vision.dataset import LabelledImage, load_folder
 from vision.dice import fixed
 
@@ -575,28 +578,6 @@ def hard_negatives(sets: dict[str, list[Photo]], out: Path) -> list[tuple[Photo,
     return found
 
 
-def threshold_for_each(sets: list[list[tuple[float, bool]]], wrong_share: float = 1 / 200) -> float:
-    """The lowest threshold at which, in every one of ``sets`` of (confidence, right) readings, at most
-    ``wrong_share`` of the confident readings are wrong (``vision.evaluate.threshold_for`` for several
-    sets at once; a set without a wrong reading bounds nothing); 1.0 when none is.
-
-    >>> threshold_for_each([[(0.9, True), (0.8, False), (0.7, True)], [(0.95, True), (0.65, False)]], 0.4)
-    0.7
-    >>> threshold_for_each([[(0.9, False), (0.8, True)], [(0.7, True)]], 0.4)
-    1.0
-    """
-    candidates = sorted({conf for scored in sets for conf, _ in scored}, reverse=True)
-    threshold = 1.0
-    for t in candidates:
-        holds = True
-        for scored in sets:
-            sure = [right for conf, right in scored if conf >= t]
-            holds &= len(sure) - sum(sure) <= wrong_share * len(sure)
-        if holds:
-            threshold = t
-    return float(threshold)
-
-
 def calibrate(
     data: Path, out: Path, wrong_share: float = 1 / 200, by_name: bool = False, keep_temperature: bool = False
 ) -> dict[str, float]:
@@ -606,7 +587,7 @@ def calibrate(
     outside val that the split by file name kept out of training (``calibration_items``);
     ``keep_temperature``: the threshold only, at the temperature in ``out``'s settings."""
     from vision.dice import DiceModels, read_dice
-    from vision.evaluate import scored_dice
+    from vision.evaluate import scored_dice, threshold_for_each
 
     models = DiceModels.load(out)
     items = {name: calibration_items(data, name, by_name) for name in DATASETS}
@@ -666,6 +647,18 @@ def notice_phrase(learned: dict[str, str]) -> str:
     return f"{learned['detector']} (the detector) and {learned['classifier']} (the classifier)"
 
 
+def dice_notice(config: dict[str, Any]) -> str:
+    """The dice notice for MODELS.txt: the nets' files and what each learned from (``learned_from``;
+    nets older than it: the split by file name), the second opinions' too."""
+    learned = config.get("learned_from", {"detector": BY_NAME, "classifier": BY_NAME})
+    opinions = config.get("second_opinions", [])
+    phrase = notice_phrase(learned)
+    for o in opinions:
+        phrase += f", and {o['classifier']} (a second opinion) on {o['learned_from']},"
+    lines = CREDIT.format(learned=phrase).split("\n")
+    return "\n".join(textwrap.fill(line, 100) if line.startswith("Trained by") else line for line in lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = arguments(
         __doc__, detector_steps=3000, classifier_steps=6000, seed=5, synthetic=200, rendered="rendered scenes"
@@ -716,6 +709,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--calibrate-only", action="store_true", help="refit temperature and threshold only")
     parser.add_argument(
+        "--second-opinion",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a classifier trained into DIR (with its settings) asked about the doubtful dice too, its "
+        "probabilities averaged with the classifier's; repeatable. The threshold is fitted with them",
+    )
+    parser.add_argument(
         "--by-name",
         action="store_true",
         help="calibrate on the photos outside val that the split by file name (before issue 32) held out: "
@@ -733,9 +735,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.calibrate_only:
         config = json.loads(config_path.read_text())
         config["mirror"] = MIRROR
+        if args.second_opinion:
+            config["second_opinions"] = second_opinions(args.second_opinion, args.out, BY_NAME)
         write_config(config_path, config)  # the reader calibrated reads as the shipped one will
         config.update(calibrate(args.data, args.out, args.wrong_share, args.by_name, args.keep_temperature))
         write_config(config_path, config)
+        (args.out / "MODELS.txt").write_text(credits(args.out, dice_notice(config)))
         return
     fit = load_photos(args.data, *args.learn)
     counts = ", ".join(f"{name} {len(photos)} photos" for name, photos in fit.items())
@@ -756,6 +761,8 @@ def main(argv: list[str] | None = None) -> None:
         "confidence_threshold": 0.5,
         "learned_from": learned,
     }
+    if args.second_opinion:
+        config["second_opinions"] = second_opinions(args.second_opinion, args.out, BY_NAME)
     if not args.skip_detector:
         detector = train_detector(fit, args.detector_steps, args.seed, args.lay)
         export(detector, torch.zeros(1, 3, 192, 256), args.out / "dice_detector.onnx", dynamic=True)
@@ -772,7 +779,7 @@ def main(argv: list[str] | None = None) -> None:
         export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
     config.update(calibrate(args.data, args.out, args.wrong_share, args.by_name))
     write_config(config_path, config)
-    (args.out / "MODELS.txt").write_text(credits(args.out, CREDIT.format(learned=notice_phrase(learned))))
+    (args.out / "MODELS.txt").write_text(credits(args.out, dice_notice(config)))
     shutil.rmtree(args.out / "__pycache__", ignore_errors=True)
     print(f"done in {time.monotonic() - start:.0f} s")
 

@@ -12,6 +12,10 @@ for the photo sets they come from).
    two turns disagree or the top probability is below ``recheck_below`` are the other two turns read
    too, and with ``mirror`` the mirrored crop at all four turns, and all averaged: the doubtful dice get
    the better reading (a face's pips count the same turned or mirrored), the clear ones cost nothing.
+   The doubtful dice are also read by the ``second_opinions``, classifiers taught on other photos, at
+   the same views; each net's probabilities at its own temperature are averaged (``DiceModels.read``).
+   Two nets that learned different photos rarely err alike on a die neither has seen: where they
+   disagree the die is unsure, where they agree it is surer than either alone.
 3. The softmax is divided by a temperature fitted on held-out photos; a die's confidence is its value's
    probability times the detector's score for that face, so die-sized clutter and side faces the
    detector hardly believes in are not read with confidence. Dice below ``confidence_threshold`` are
@@ -167,7 +171,8 @@ class DiceModels:
     """The dice reader: the shared detector and crop classifier with the dice settings (``dice_reader.json``).
 
     The classifier reads square crops at two quarter turns, and at all four (with ``mirror`` also
-    mirrored) where those disagree or are unsure.
+    mirrored) where those disagree or are unsure; those doubtful crops are read by the second opinions
+    too (``second_opinions`` in the settings: each a classifier file and its temperature).
     """
 
     def __init__(self, folder: Path, config: dict[str, Any]) -> None:
@@ -188,6 +193,19 @@ class DiceModels:
         )
         self.confidence_threshold = float(config["confidence_threshold"])
         self.mirror = bool(config.get("mirror", False))
+        # Classifiers taught otherwise (other photos, another seed), asked only about the doubtful dice.
+        self.second_opinions = tuple(
+            CropClassifier(
+                folder / opinion["classifier"],
+                LABELS,
+                (self.crop, self.crop),
+                first=(0, 1),
+                rest=(2, 3),
+                recheck_below=config["recheck_below"],
+                temperature=opinion["temperature"],
+            )
+            for opinion in config.get("second_opinions", ())
+        )
 
     @classmethod
     def load(cls, folder: Path = MODELS) -> DiceModels:
@@ -213,12 +231,37 @@ class DiceModels:
         of each crop; where the two disagree or the top probability is below ``recheck_below``, over all
         four turns and, with ``mirror``, the mirrored crop's four turns too (a die's pips read the same
         turned or mirrored, so each view is another look at the same face)."""
+        return self._classify(image, detections)[0]
+
+    def read(self, image: np.ndarray, detections: list[Detection]) -> np.ndarray:
+        """The detections' probabilities (n, 7): the classifier's (``classify``, at its temperature); for
+        the doubtful dice, the mean of its probabilities and each second opinion's, each read at the
+        same views (all turns, mirrored too with ``mirror``) and at its own temperature. A die the nets
+        read alike keeps its confidence; one they read apart loses it."""
+        logits, doubtful, crops = self._classify(image, detections)
+        probs = self.probabilities(logits)
+        if not self.second_opinions or not doubtful.any():
+            return probs
+        picked = crops[doubtful]
+        opinions = [probs[doubtful]]
+        for net in self.second_opinions:
+            views = [net.turn_logits(picked, (0, 1, 2, 3))]
+            if self.mirror:
+                views.append(net.turn_logits(np.ascontiguousarray(picked[:, :, ::-1]), (0, 1, 2, 3)))
+            opinions.append(net.probabilities(np.concatenate(views).mean(axis=0)))
+        probs[doubtful] = np.mean(opinions, axis=0)
+        return probs
+
+    def _classify(
+        self, image: np.ndarray, detections: list[Detection]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``classify``'s logits, which dice were doubtful (read at every view) and the crops."""
         crops = self.crops(image, detections)
         classifier = self.classifier
         first = classifier.turn_logits(crops, (0, 1))
         logits = first.mean(axis=0)
         if len(crops) == 0:
-            return logits
+            return logits, np.zeros(0, bool), crops
         votes = first.argmax(axis=2)
         doubtful = (votes[0] != votes[1]) | (
             classifier.probabilities(logits).max(axis=1) < classifier.recheck_below
@@ -229,7 +272,7 @@ class DiceModels:
                 mirrored = np.ascontiguousarray(crops[doubtful][:, :, ::-1])
                 views.append(classifier.turn_logits(mirrored, (0, 1, 2, 3)))
             logits[doubtful] = np.concatenate(views).mean(axis=0)
-        return logits
+        return logits, doubtful, crops
 
     def probabilities(self, logits: np.ndarray) -> np.ndarray:
         """Softmax of the logits divided by the fitted temperature."""
@@ -255,7 +298,7 @@ def read_dice(
     models = models or default_models()
     image = calibration.rectify(frame) if calibration is not None else frame
     detections = models.detect(image)
-    probs = models.probabilities(models.classify(image, detections))
+    probs = models.read(image, detections)
     dice: list[Die] = []
     uncertain: list[int] = []
     for i, (x, y, size, score) in enumerate(detections):

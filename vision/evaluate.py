@@ -509,6 +509,28 @@ def threshold_for(scored: Sequence[tuple[float, bool]], wrong_share: float = 1 /
     return float(threshold)
 
 
+def threshold_for_each(sets: list[list[tuple[float, bool]]], wrong_share: float = 1 / 200) -> float:
+    """The lowest threshold at which, in every one of ``sets`` of (confidence, right) readings, at most
+    ``wrong_share`` of the confident readings are wrong (``vision.evaluate.threshold_for`` for several
+    sets at once; a set without a wrong reading bounds nothing); 1.0 when none is.
+
+    >>> threshold_for_each([[(0.9, True), (0.8, False), (0.7, True)], [(0.95, True), (0.65, False)]], 0.4)
+    0.7
+    >>> threshold_for_each([[(0.9, False), (0.8, True)], [(0.7, True)]], 0.4)
+    1.0
+    """
+    candidates = sorted({conf for scored in sets for conf, _ in scored}, reverse=True)
+    threshold = 1.0
+    for t in candidates:
+        holds = True
+        for scored in sets:
+            sure = [right for conf, right in scored if conf >= t]
+            holds &= len(sure) - sum(sure) <= wrong_share * len(sure)
+        if holds:
+            threshold = t
+    return float(threshold)
+
+
 # ---------------------------------------------------------------- cards
 
 

@@ -54,6 +54,7 @@ MODELS = REPO / "vision" / "models"
 MODEL_FILES = (
     "dice_detector.onnx",
     "dice_classifier.onnx",
+    "dice_classifier_2.onnx",
     "dice_reader.json",
     "tiles_detector.onnx",
     "tiles_classifier.onnx",

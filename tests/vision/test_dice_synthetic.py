@@ -143,6 +143,41 @@ def test_sure_dice_are_read_at_two_turns_only() -> None:
     np.testing.assert_allclose(models.classify(frame, detections), first, atol=1e-5)
 
 
+def _second_views(models: DiceModels, crops: np.ndarray) -> np.ndarray:
+    turns = models.classifier.turn_logits(crops, (0, 1, 2, 3))
+    flipped = models.classifier.turn_logits(np.ascontiguousarray(crops[:, :, ::-1]), (0, 1, 2, 3))
+    return np.concatenate([turns, flipped]).mean(axis=0)
+
+
+def test_a_second_opinion_is_asked_about_the_doubtful_dice() -> None:
+    """Every crop doubtful: a die's probabilities are the mean of the classifier's and the second
+    opinion's (here the same net at another temperature), each at the same eight views and at its own
+    temperature; without second opinions, the classifier's alone."""
+    frame, _ = render_dice_scene((1, 2, 3, 4, 5, 6), seed=31, style=1)
+    opinion = {"classifier": "dice_classifier.onnx", "temperature": 4.0, "learned_from": "the test"}
+    alone = _models(mirror=True, recheck_below=1.1, second_opinions=[])
+    asked = _models(mirror=True, recheck_below=1.1, second_opinions=[opinion])
+    detections = alone.detect(frame)
+    first = alone.probabilities(alone.classify(frame, detections))
+    np.testing.assert_allclose(alone.read(frame, detections), first, atol=1e-6)
+    logits = _second_views(alone, alone.crops(frame, detections)) / 4.0
+    second = np.exp(logits - logits.max(axis=1, keepdims=True))
+    second /= second.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(asked.read(frame, detections), (first + second) / 2, atol=1e-5)
+    assert not np.allclose(first, second, atol=1e-3)  # the opinion counted
+    assert sorted(read_dice(frame, models=asked).values) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_sure_die_is_not_asked_about() -> None:
+    """Crops whose two first turns agree and are sure keep the classifier's own probabilities."""
+    frame, _ = render_dice_scene((2, 5), seed=32, style=0)
+    opinion = {"classifier": "dice_classifier.onnx", "temperature": 4.0, "learned_from": "the test"}
+    alone = _models(recheck_below=0.0, second_opinions=[])
+    asked = _models(recheck_below=0.0, second_opinions=[opinion])
+    detections = alone.detect(frame)
+    np.testing.assert_allclose(asked.read(frame, detections), alone.read(frame, detections), atol=1e-6)
+
+
 def test_the_shipped_reader_reads_doubtful_dice_mirrored() -> None:
     assert default_models().mirror
     assert _models(mirror=False).mirror is False
