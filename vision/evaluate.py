@@ -511,7 +511,7 @@ def threshold_for(scored: Sequence[tuple[float, bool]], wrong_share: float = 1 /
 
 def threshold_for_each(sets: list[list[tuple[float, bool]]], wrong_share: float = 1 / 200) -> float:
     """The lowest threshold at which, in every one of ``sets`` of (confidence, right) readings, at most
-    ``wrong_share`` of the confident readings are wrong (``vision.evaluate.threshold_for`` for several
+    ``wrong_share`` of the confident readings are wrong (``threshold_for`` for several
     sets at once; a set without a wrong reading bounds nothing); 1.0 when none is.
 
     >>> threshold_for_each([[(0.9, True), (0.8, False), (0.7, True)], [(0.95, True), (0.65, False)]], 0.4)
