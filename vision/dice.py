@@ -182,30 +182,24 @@ class DiceModels:
         )
         self.crop = int(config["crop"])
         self.margin = float(config["margin"])
-        self.classifier = CropClassifier(
-            folder / config["classifier"],
-            LABELS,
-            (self.crop, self.crop),
-            first=(0, 1),
-            rest=(2, 3),
-            recheck_below=config["recheck_below"],
-            temperature=config["temperature"],
-        )
-        self.confidence_threshold = float(config["confidence_threshold"])
-        self.mirror = bool(config.get("mirror", False))
-        # Classifiers taught otherwise (other photos, another seed), asked only about the doubtful dice.
-        self.second_opinions = tuple(
-            CropClassifier(
-                folder / opinion["classifier"],
+
+        def classifier(settings: dict[str, Any]) -> CropClassifier:
+            """A crop classifier of the settings' ``classifier`` file at their ``temperature``."""
+            return CropClassifier(
+                folder / settings["classifier"],
                 LABELS,
                 (self.crop, self.crop),
                 first=(0, 1),
                 rest=(2, 3),
                 recheck_below=config["recheck_below"],
-                temperature=opinion["temperature"],
+                temperature=settings["temperature"],
             )
-            for opinion in config.get("second_opinions", ())
-        )
+
+        self.classifier = classifier(config)
+        self.confidence_threshold = float(config["confidence_threshold"])
+        self.mirror = bool(config.get("mirror", False))
+        # Classifiers taught otherwise (other photos, another seed), asked only about the doubtful dice.
+        self.second_opinions = tuple(classifier(opinion) for opinion in config.get("second_opinions", ()))
 
     @classmethod
     def load(cls, folder: Path = MODELS) -> DiceModels:
