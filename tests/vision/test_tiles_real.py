@@ -25,6 +25,7 @@ import pytest
 from vision import read_tiles, tiles
 from vision.dataset import load_folder
 from vision.evaluate import tile_name
+from vision.tiles import TableObservation
 
 REPO = Path(__file__).resolve().parents[2]
 DATASETS = Path(os.environ.get("REFEREE_DATASETS", REPO.parent / "shared" / "datasets"))
@@ -182,6 +183,11 @@ DIM_SIXES = ("rummy3-23_", "rummy3-8_")
 DIM_SEED = 1
 
 
+def _confident(observation: TableObservation) -> Counter[str]:
+    """The tiles read with confidence, as a multiset of their names."""
+    return Counter(str(t.tile) for i, t in enumerate(observation.tiles) if i not in observation.uncertain)
+
+
 def _dim(frame: np.ndarray, seed: int) -> np.ndarray:
     """A dim room through a phone's tone curve, with sensor noise (as bench/tiles_stress.py's ``dim``)."""
     x = (frame.astype(np.float32) / 255.0) ** 1.5 * 0.55 * 255.0
@@ -204,11 +210,7 @@ def test_a_6_or_9_whose_loop_the_noise_moves_is_unsure_not_turned(
             continue
         photo = cv2.imread(str(item.path))
         assert photo is not None
-        observation = read_tiles(_dim(photo, DIM_SEED))
-        confident = Counter(
-            str(t.tile) for i, t in enumerate(observation.tiles) if i not in observation.uncertain
-        )
-        wrong += confident - Counter(tile_name(n) for n in item.objects)
+        wrong += _confident(read_tiles(_dim(photo, DIM_SEED))) - Counter(tile_name(n) for n in item.objects)
     assert (not wrong) == check, wrong
 
 
@@ -229,9 +231,7 @@ def test_a_red_run_whose_red_the_compression_washed_out_is_not_read_black(
     assert frame is not None
     observation = read_tiles(frame)
     truth = Counter(tile_name(n) for n in item.objects)
-    confident = Counter(
-        str(t.tile) for i, t in enumerate(observation.tiles) if i not in observation.uncertain
-    )
+    confident = _confident(observation)
     read = Counter(str(t.tile) for t in observation.tiles)
     if not check:
         assert confident - truth  # what the check is for: a black tile that is not there, sure
