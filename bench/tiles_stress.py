@@ -12,6 +12,8 @@ after each of these (all seeded; the labels are those of the photo as shot):
 - ``blur``: out of focus (Gaussian σ 1.6 px);
 - ``jpeg``: a messaging app's compression (JPEG quality 50);
 - ``glare``: a lamp's reflection, a bright blob on the table (120 grey levels at its middle);
+- ``pale``, ``paler``: a washed-out photo — a phone's low-light chroma smoothing, a hazy window — the
+  colours' saturation × 0.55 and × 0.45 (HSV; brightness kept);
 
 and framed as other phones frame it (the tiles read are mapped back to the photo's pixels to pair with its
 labels):
@@ -77,6 +79,21 @@ def glare(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(frame.astype(np.float32) + blob, 0, 255).astype(np.uint8)
 
 
+def washed_out(frame: np.ndarray, share: float) -> np.ndarray:
+    """The frame with its colours' saturation × ``share`` (HSV; each pixel's brightest channel kept)."""
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] *= share
+    return cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
+def pale(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return washed_out(frame, 0.55)
+
+
+def paler(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return washed_out(frame, 0.45)
+
+
 STRESSES: dict[str, Stress | None] = {
     "as shot": None,
     "dim": dim,
@@ -84,6 +101,8 @@ STRESSES: dict[str, Stress | None] = {
     "blur": blur,
     "jpeg": jpeg,
     "glare": glare,
+    "pale": pale,
+    "paler": paler,
 }
 
 # Another phone's framing: the photo read in another geometry, the tiles' centres mapped back to the

@@ -466,6 +466,23 @@ class TileModels:
             )
             tiles.append(i)
 
+    def ink_look(self, crops: np.ndarray, probs: np.ndarray, inks: np.ndarray) -> np.ndarray:
+        """The probabilities (n, 54) of the crops read as a black tile whose ink (``inks``: ``ink_colours``)
+        is not clearly neutral — redness or blueness above ``INK_NEUTRAL`` but not so clear that
+        ``ink_disagrees`` says its colour, or too little ink to measure — read again at both half turns
+        with their colours strengthened (``strengthen``); NaN rows for the others."""
+        out = np.full(probs.shape, math.nan)
+        looked = [
+            i
+            for i in range(len(crops))
+            if BLACK_KINDS[int(probs[i, :NOT_A_TILE].argmax())]
+            and (np.isnan(inks[i]).any() or INK_NEUTRAL < float(inks[i].max()) <= INK_CLEAR)
+        ]
+        if looked:
+            logits = self.classifier.turn_logits(strengthen(crops[looked]), (0, 2)).mean(axis=0)
+            out[looked] = self.probabilities(logits)
+        return out
+
     def way_up(self, crops: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each tile's way-up votes from its crop as read (``read_crops``; ``way_votes``: > 0 upright as
         cut) and, for those read as a 6 or a 9, where their digit's loop lies (``loop_side``; NaN for the
@@ -783,6 +800,7 @@ def read_tiles(
     image = calibration.rectify(frame) if calibration is not None else frame
     detections, probs, sure, leads, crops = models.read_crops(image, models.detect(image))
     votes, loops = models.way_up(crops, probs)
+    inks = _black_inks(crops, probs) if INK_CHECK else None
     return observe(
         detections,
         probs,
@@ -794,7 +812,8 @@ def read_tiles(
         ways=(votes, loops),
         frame_size=(image.shape[1], image.shape[0]),
         zones=zones,
-        inks=_black_inks(crops, probs) if INK_CHECK else None,
+        inks=inks,
+        strengthened=models.ink_look(crops, probs, inks) if inks is not None and INK_LOOK else None,
     )
 
 
@@ -820,6 +839,7 @@ def observe(
     frame_size: tuple[int, int] | None = None,
     zones: Sequence[str] = (),
     inks: np.ndarray | None = None,
+    strengthened: np.ndarray | None = None,
 ) -> TableObservation:
     """The table read from the classifier's say on each detection (``TileModels.read``): each tile's
     confidence (held below ``threshold`` in proportion where it leads its twin by less than
@@ -827,7 +847,9 @@ def observe(
     decided by its way up (``settle_six_nine``); with the image's ``frame_size`` (width, height) a tile
     whose middle the image's edge cuts is unsure (``cut_by_edge``); with ``inks`` (``ink_colours`` of the
     crops read) a tile whose number's ink is clearly of another colour than the one read is read in the
-    ink's colour, unsure (``ink_disagrees``; its meld may decide it); the tiles lying in the
+    ink's colour, unsure (``ink_disagrees``; its meld may decide it), and so is one whose crop read again
+    with its colours strengthened (``strengthened``: ``TileModels.ink_look``) is clearly not black
+    (``strengthened_colour``); the tiles lying in the
     calibration's zones named in ``zones`` apart (``shown``: each read alone, no meld decides it);
     then the melds' say on the others (``vision.melds``)."""
     tiles: list[SeenTile] = []
@@ -882,6 +904,12 @@ def observe(
             ink = ink_disagrees(tiles[i].tile, float(inks[k, 0]), float(inks[k, 1]))
             if ink is not None:
                 tiles[i] = _held_for_ink(tiles[i], ink, probs[k], threshold)
+            elif strengthened is not None and tiles[i].tile.colour == "K":
+                # A washed-out photo: the ink too faint to measure as red or blue, but the crop with its
+                # colours strengthened is not black.
+                said = strengthened_colour(strengthened[k])
+                if said is not None:
+                    tiles[i] = _held_for_ink(tiles[i], said, strengthened[k], threshold)
     shown = None
     if calibration is not None and zones:
         # A tile in a zone kept apart (a rack shown face up) is not the table's: no meld of the table
@@ -971,11 +999,65 @@ def ink_disagrees(tile: Tile, redness: float, blueness: float) -> str | None:
 # The colours a number's ink may be of where it says ``ink_disagrees``'s colour: red ink is red or orange.
 INK_COLOURS = {"R": ("R", "O"), "B": ("B",)}
 
+# A washed-out photo (a phone's low-light chroma smoothing, a hazy window: the colours' saturation × 0.55)
+# leaves a red or blue number's ink too faint for ``INK_CLEAR`` (redness 14-44 where the photo as shot
+# gives 100-130) and the classifier, taught vivid photos, reads it black with confidence: `val` at
+# saturation × 0.55 held 12 such misreadings, × 0.45 45 (bench/tiles_stress.py ``pale``, ``paler``). So a
+# number read black whose ink is not clearly neutral (redness or blueness above ``INK_NEUTRAL``, or too
+# little ink to measure: black ink is dark) is read again at both half turns with its colours strengthened
+# (``strengthen``: each pixel's distance from its own grey × ``INK_BOOST``, as a vivid photo would show it);
+# where the black kinds then hold less than ``INK_NOT_BLACK`` together, the ink's colour is the reading's
+# (``strengthened_colour``): the tile is held unsure in that colour, and its meld decides among that
+# colour's tiles only (as for ``ink_disagrees``). A true black ink, neutral, stays black strengthened; the
+# bluish K1 of a `calib` photo (blueness 25) is read blue strengthened under blur or a cool cast (black
+# 0.06-0.10), so there it is read B1, unsure, never with confidence. Keeping the black reading as the last candidate gave that
+# K1 back but let a washed-out red run read black throughout decide itself black (`val` × 0.45: 6 -> 14
+# confident misreadings). ``INK_NEUTRAL`` chosen on `fit` washed out, ``INK_NOT_BLACK`` on `fit`, `calib`
+# and `val` (0.05 left `val` × 0.45 15 confident misreadings; session 16, docs/data.md).
+INK_LOOK = True
+INK_NEUTRAL = 10.0
+INK_BOOST = 2.0
+INK_NOT_BLACK = 0.15
+BLACK_KINDS = np.array([label.startswith("K") for label in LABELS])
+
+
+def strengthen(crops: np.ndarray, boost: float = INK_BOOST) -> np.ndarray:
+    """The crops (n, h, w, 3 uint8) with each pixel's colour ``boost`` times as far from its grey (the mean
+    of its channels): a saturation boost that keeps a neutral pixel as it is.
+
+    >>> crop = np.array([[[[100, 120, 140], [90, 90, 90]]]], np.uint8)
+    >>> strengthen(crop, 2.0)[0, 0].tolist()
+    [[80, 120, 160], [90, 90, 90]]
+    """
+    c = crops.astype(np.float32)
+    grey = c.mean(axis=3, keepdims=True)
+    return np.clip(grey + boost * (c - grey) + 0.5, 0, 255).astype(np.uint8)
+
+
+def strengthened_colour(probs: np.ndarray) -> str | None:
+    """The colour (``"R"``: red or orange, ``"B"``: blue) a strengthened crop's probabilities (54,) say its
+    ink is where they are clearly not black (the black kinds together below ``INK_NOT_BLACK``), else None
+    (black, not looked at: NaN, a joker or not a tile likeliest).
+
+    >>> p = np.zeros(len(LABELS)); p[LABELS.index("R7")], p[LABELS.index("K7")] = 0.95, 0.05
+    >>> strengthened_colour(p), strengthened_colour(np.full(len(LABELS), np.nan))
+    ('R', None)
+    >>> p[LABELS.index("R7")], p[LABELS.index("K7")] = 0.7, 0.3
+    >>> strengthened_colour(p)
+    """
+    if np.isnan(probs).any() or float(probs[BLACK_KINDS].sum()) >= INK_NOT_BLACK:
+        return None
+    best = LABELS[int(probs.argmax())]
+    if best in ("J", "none"):
+        return None
+    return "R" if best[0] in "RO" else "B" if best[0] == "B" else None
+
 
 def _held_for_ink(seen: SeenTile, colour: str, probs: np.ndarray, threshold: float) -> SeenTile:
-    """``seen`` read again by its ink (``ink_disagrees`` said ``colour``): unsure, its number in the ink's
-    colours first (the likelier first) and its other candidates of those colours, none of the colour read —
-    so a meld deciding it (``vision.melds.correct_melds``) chooses among what the ink allows."""
+    """``seen`` read again by its ink (``ink_disagrees`` or ``strengthened_colour`` said ``colour``; ``probs``
+    the reading that weighs the ink's colours): unsure, its number in the ink's colours first (the likelier
+    first) and its other candidates of those colours, none of the colour read — so a meld deciding it
+    (``vision.melds.correct_melds``) chooses among what the ink allows."""
     allowed = INK_COLOURS[colour]
     own = [(Tile(c, seen.tile.number), float(probs[LABELS.index(f"{c}{seen.tile.number}")])) for c in allowed]
     own.sort(key=lambda c: -c[1])

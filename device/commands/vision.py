@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from device.commands import Subcommands
 
 
+# The development splits are cut by scene (vision.dataset.split_of; docs/data.md).
+SPLIT_HELP = "only one development split (by scene: table and session; val is never trained or tuned on)"
+
+
 def register(sub: Subcommands) -> None:
     p = sub.add_parser("vision", help="evaluate the camera readers on labelled photos")
     tasks = p.add_subparsers(dest="task", metavar="TASK", required=True)
@@ -27,7 +31,7 @@ def register(sub: Subcommands) -> None:
         "--split",
         choices=SPLITS,
         default=None,
-        help="only one development split (by file-name hash; val is never trained or tuned on)",
+        help=SPLIT_HELP,
     )
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.add_argument("--show", type=Path, default=None, help="write annotated images to this folder")
@@ -40,7 +44,7 @@ def register(sub: Subcommands) -> None:
         "--split",
         choices=SPLITS,
         default=None,
-        help="only one development split (by file-name hash; val is never trained or tuned on)",
+        help=SPLIT_HELP,
     )
     t.add_argument("--json", action="store_true", help="print one JSON object")
     t.add_argument("--show", type=Path, default=None, help="write annotated images to this folder")
@@ -59,7 +63,7 @@ def register(sub: Subcommands) -> None:
         "--split",
         choices=SPLITS,
         default=None,
-        help="only one development split (by scene; val is never trained or tuned on)",
+        help=SPLIT_HELP,
     )
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.add_argument("--show", type=Path, default=None, help="write annotated images to this folder")
@@ -82,7 +86,7 @@ def register(sub: Subcommands) -> None:
         "--split",
         choices=SPLITS,
         default=None,
-        help="only one development split (by file-name hash; val is never trained or tuned on)",
+        help=SPLIT_HELP,
     )
     z.add_argument("--json", action="store_true", help="print one JSON object")
     z.set_defaults(func=run_eval_zatre)
