@@ -1010,10 +1010,12 @@ INK_COLOURS = {"R": ("R", "O"), "B": ("B",)}
 # (``strengthened_colour``): the tile is held unsure in that colour, and its meld decides among that
 # colour's tiles only (as for ``ink_disagrees``). A true black ink, neutral, stays black strengthened; the
 # bluish K1 of a `calib` photo (blueness 25) is read blue strengthened under blur or a cool cast (black
-# 0.06-0.10), so there it is read B1, unsure, never with confidence. Keeping the black reading as the last candidate gave that
-# K1 back but let a washed-out red run read black throughout decide itself black (`val` × 0.45: 6 -> 14
-# confident misreadings). ``INK_NEUTRAL`` chosen on `fit` washed out, ``INK_NOT_BLACK`` on `fit`, `calib`
-# and `val` (0.05 left `val` × 0.45 15 confident misreadings; session 16, docs/data.md).
+# 0.06-0.10), so there it is read B1, unsure, never with confidence. Keeping the black reading as the last
+# candidate gave that K1 back but let a washed-out red run read black throughout decide itself black
+# (`val` × 0.45: 6 -> 14 confident misreadings); strengthening × 2.5 or × 3 read `val` × 0.45 without one
+# but took 18-26 true black numbers for coloured ones in `calib`'s low-contrast stress. ``INK_NEUTRAL``
+# chosen on `fit` washed out, ``INK_NOT_BLACK`` on `fit`, `calib` and `val` (0.05 left `val` × 0.45 15
+# confident misreadings; session 16, docs/data.md).
 INK_LOOK = True
 INK_NEUTRAL = 10.0
 INK_BOOST = 2.0
