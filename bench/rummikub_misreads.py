@@ -21,7 +21,11 @@ rack zone kept apart, ``vision.tile_zones``): each mover shows his rack face up 
 his move (after a draw, the tiles drawn); counted too: the racks shown, read, laid again after a refused
 read, entered with the picker, and the refusals by code.
 
+``--washed S``: every frame washed out, its colours' saturation × S (``bench/tiles_stress.py``'s
+``washed_out``: a phone's or a dim room's pale colours), for the reader's colour in the session.
+
     .venv/bin/python bench/rummikub_misreads.py [--games N] [--seed S] [--mode vote|single|both] [--learning]
+        [--washed S]
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ import numpy as np
 import pygame
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tiles_stress import washed_out
 
 import device.sessions.rummikub as rummikub_session
 from device.app import App
@@ -84,19 +91,22 @@ class Clock:
 
 
 class SimulatorCamera:
-    """The simulator's picture as a camera: a new frame (and sequence number) per read."""
+    """The simulator's picture as a camera: a new frame (and sequence number) per read, its colours'
+    saturation × ``washed`` (1: as drawn)."""
 
-    def __init__(self, simulator: Simulator) -> None:
+    def __init__(self, simulator: Simulator, washed: float = 1.0) -> None:
         self.simulator = simulator
+        self.washed = washed
         self.seq = 0
 
     def latest(self) -> tuple[np.ndarray, int]:
         self.seq += 1
-        return self.simulator.camera_frame(), self.seq
+        frame = self.simulator.camera_frame()
+        return (frame if self.washed == 1.0 else washed_out(frame, self.washed)), self.seq
 
 
 def play(
-    games: int, seed: int, vote: bool, max_frames: int, learning: bool = False
+    games: int, seed: int, vote: bool, max_frames: int, learning: bool = False, washed: float = 1.0
 ) -> tuple[Counter[str], dict[str, float]]:
     rummikub_session.VOTE_FRAMES = 5 if vote else 0
     pygame.display.init()
@@ -112,7 +122,7 @@ def play(
         calibration = with_tile_zones(Calibration.identity((1280, 720)))
         tracker = SettleTracker(calibration=calibration, reader=read_tile_table)
         worker = VisionWorker(
-            SimulatorCamera(sim),
+            SimulatorCamera(sim, washed),
             tracker,
             app.post,
             calibration=calibration,
@@ -122,7 +132,7 @@ def play(
         )
     else:
         tracker = SettleTracker(reader=read_tiles)
-        worker = VisionWorker(SimulatorCamera(sim), tracker, app.post, clock=clock, vote=vote_tiles)
+        worker = VisionWorker(SimulatorCamera(sim, washed), tracker, app.post, clock=clock, vote=vote_tiles)
     refusals: Counter[str] = Counter()
     last_refusal: object = None
     app.camera = worker
@@ -180,12 +190,15 @@ def main() -> None:
     parser.add_argument("--mode", choices=("vote", "single", "both"), default="both")
     parser.add_argument("--max-frames", type=int, default=60000, help="give up after this many frames")
     parser.add_argument("--learning", action="store_true", help="learning tables (racks in the rack zone)")
+    parser.add_argument(
+        "--washed", type=float, default=1.0, help="every frame's colour saturation × this (1: as drawn)"
+    )
     args = parser.parse_args()
     modes = {"vote": [True], "single": [False], "both": [False, True]}[args.mode]
     results = {}
     for vote in modes:
         name = "vote over 5 frames" if vote else "one frame"
-        counts, figures = play(args.games, args.seed, vote, args.max_frames, args.learning)
+        counts, figures = play(args.games, args.seed, vote, args.max_frames, args.learning, args.washed)
         results[name] = counts
         print(
             f"{name}: {counts['games finished']} of {args.games} games finished in {figures['frames']} frames"
