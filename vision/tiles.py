@@ -475,7 +475,8 @@ class TileModels:
         looked = [
             i
             for i in range(len(crops))
-            if BLACK_KINDS[int(probs[i, :NOT_A_TILE].argmax())]
+            if int(probs[i].argmax()) != NOT_A_TILE
+            and BLACK_KINDS[int(probs[i, :NOT_A_TILE].argmax())]
             and (np.isnan(inks[i]).any() or INK_NEUTRAL < float(inks[i].max()) <= INK_CLEAR)
         ]
         if looked:

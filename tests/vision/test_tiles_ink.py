@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.tiles import LABELS, NOT_A_TILE, TableObservation, TileDetection, observe, strengthen
+from vision.tiles import (
+    LABELS,
+    NOT_A_TILE,
+    TableObservation,
+    TileDetection,
+    default_models,
+    observe,
+    strengthen,
+)
 
 THRESHOLD = 0.5
 
@@ -72,3 +80,23 @@ def test_strengthening_keeps_a_grey_pixel_and_doubles_a_colour() -> None:
     out = strengthen(crop, 2.0)[0, 0]
     assert out[0].tolist() == [100, 100, 100]
     assert out[1].tolist() == [30, 30, 210]
+
+
+def test_the_look_reads_again_only_black_readings_whose_ink_is_not_clearly_neutral() -> None:
+    models = default_models()
+    width, height = models.crop
+    readings = [{"K7": 0.9}, {"K7": 0.9}, {"K7": 0.9}, {"K7": 0.9}, {"R7": 0.9}, {"K7": 0.2}]
+    inks = np.array(
+        [
+            [np.nan, np.nan],  # too little ink to measure: looked at
+            [3.0, -2.0],  # neutral: not
+            [20.0, -20.0],  # reddish: looked at
+            [60.0, -60.0],  # clearly red: the ink check's, not the look's
+            [np.nan, np.nan],  # read red: not
+            [np.nan, np.nan],  # "not a tile" likeliest (0.8): not
+        ]
+    )
+    crops = np.full((len(readings), height, width, 3), 225, np.uint8)
+    looks = models.ink_look(crops, np.stack([_probs(r) for r in readings]), inks)
+    assert [not np.isnan(row).any() for row in looks] == [True, False, True, False, False, False]
+    assert np.allclose(looks[[0, 2]].sum(axis=1), 1.0)
