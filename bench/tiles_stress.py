@@ -14,6 +14,8 @@ after each of these (all seeded; the labels are those of the photo as shot):
 - ``glare``: a lamp's reflection, a bright blob on the table (120 grey levels at its middle);
 - ``pale``, ``paler``: a washed-out photo — a phone's low-light chroma smoothing, a hazy window — the
   colours' saturation × 0.55 and × 0.45 (HSV; brightness kept);
+- ``smear``: a hand-held phone moved during the exposure, a smear 7 px long along the photo's width
+  (``training.motion_blur.motion_kernel``; at 1000×750 a tenth of a tile's height);
 
 and framed as other phones frame it (the tiles read are mapped back to the photo's pixels to pair with its
 labels):
@@ -41,6 +43,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from training.motion_blur import motion_kernel
 from vision.dataset import load_folder
 from vision.evaluate import evaluate_tiles, tile_matches, tile_name
 from vision.tiles import TableObservation, read_tiles
@@ -86,6 +89,10 @@ def washed_out(frame: np.ndarray, share: float) -> np.ndarray:
     return cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
 
 
+def smear(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return cv2.filter2D(frame, -1, motion_kernel(7.0, 0.0), borderType=cv2.BORDER_REPLICATE)
+
+
 def pale(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return washed_out(frame, 0.55)
 
@@ -103,6 +110,7 @@ STRESSES: dict[str, Stress | None] = {
     "glare": glare,
     "pale": pale,
     "paler": paler,
+    "smear": smear,
 }
 
 # Another phone's framing: the photo read in another geometry, the tiles' centres mapped back to the

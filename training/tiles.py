@@ -32,8 +32,9 @@ edge cuts down to 0.3 of the tile and a tile keeps its label only while its digi
 less than half of its digit is left; a tile cut into its digit short of that is left out; with
 ``--digit-named-from F`` it keeps its label while at least ``F`` of its digit is left). With
 ``--rack-ends S`` a share ``S`` of the classifier's samples comes from a rendered rack of real fit tiles
-(``training.rack_ends``): its dark blank ends and gaps as "not a tile", now and then one of its tiles. All
-are off by default. ``calib`` sets
+(``training.rack_ends``): its dark blank ends and gaps as "not a tile", now and then one of its tiles. With
+``--motion-blur S`` a share ``S`` of the classifier's crops is smeared along a line as by a hand-held phone
+(``training.motion_blur``, the card index classifier's). All are off by default. ``calib`` sets
 temperature and threshold; ``val`` is never touched. Seeds are fixed; torch runs on ``--threads``
 threads.
 """
@@ -76,6 +77,7 @@ from training.frame_edge import (
     digit_left,
     digit_strokes,
 )
+from training.motion_blur import motion_blur
 from training.rack_ends import lay_rack
 from vision.dataset import LabelledImage, load_folder
 from vision.nets import cut
@@ -461,6 +463,7 @@ def _classifier_sample(
     rack_ends: float = 0.0,
     leave_out_partly_cut: bool = False,
     digit_named_from: float = 1.0,
+    smear: float = 0.0,
 ) -> tuple[np.ndarray, int]:
     again = (edge_cut, edge_cut_digit)
     leave, named = leave_out_partly_cut, digit_named_from
@@ -471,7 +474,16 @@ def _classifier_sample(
     ) -> tuple[np.ndarray, int]:
         """Another sample drawn with the same options (without the runs' bank: no rack, no run)."""
         return _classifier_sample(
-            real, synthetic, hard, none, rng, None, *again, leave_out_partly_cut=leave, digit_named_from=named
+            real,
+            synthetic,
+            hard,
+            none,
+            rng,
+            None,
+            *again,
+            leave_out_partly_cut=leave,
+            digit_named_from=named,
+            smear=smear,
         )
 
     if bank is not None and rng.random() < RUN_CROP_SHARE:
@@ -499,7 +511,9 @@ def _classifier_sample(
         elif rack.tiles:
             x, y, long_side, short_side, turn, label, tile_geometry = _tile_crop_place(photo, rng)
         else:
-            return _classifier_sample(real, synthetic, hard, none, rng, bank, *again, rack_ends, leave, named)
+            return _classifier_sample(
+                real, synthetic, hard, none, rng, bank, *again, rack_ends, leave, named, smear
+            )
     elif (r := (r - rack_ends) / (1 - rack_ends)) < 0.06:  # as drawn without racks when there are none
         # A tile cut a quarter turn off, as the reader's second look may cut it: not a tile.
         photo = _pick(real, synthetic, rng, 0.3)
@@ -536,13 +550,15 @@ def _classifier_sample(
             left = digit_left(edge, (cx, cy), true_long, true_short, true_turn, digit_strokes(face))
             if leave_out_partly_cut and DIGIT_GONE < left < 1.0:
                 return _classifier_sample(
-                    real, synthetic, hard, none, rng, bank, *again, rack_ends, leave, named
+                    real, synthetic, hard, none, rng, bank, *again, rack_ends, leave, named, smear
                 )
             if left < digit_named_from:
                 label = none
         image, (x, y) = cut_image, edge.centre
     turn += 180.0 * int(rng.integers(2))
     crop = tile_crop(image, x, y, long_side, short_side, turn)
+    if smear and rng.random() < smear:
+        crop = motion_blur(crop, rng)  # a hand-held phone's smear, before the light and the noise
     if rng.random() < 0.5:
         crop = _tint(crop, rng)
     crop = photometric(light(crop, rng), rng, hue=False)
@@ -603,6 +619,7 @@ def train_classifier(
     rack_ends: float = 0.0,
     leave_out_partly_cut: bool = False,
     digit_named_from: float = 1.0,
+    smear: float = 0.0,
 ) -> nn.Module:
     classes = len(_labels())
     return fit_classifier(
@@ -619,6 +636,7 @@ def train_classifier(
             rack_ends,
             leave_out_partly_cut,
             digit_named_from,
+            smear,
         ),
         steps,
         seed,
@@ -914,7 +932,16 @@ def main(argv: list[str] | None = None) -> None:
         help="the share of the classifier's samples cut from a rendered rack of real fit tiles: its dark "
         "blank ends and gaps as 'not a tile', now and then its tiles (training.rack_ends; 0: none)",
     )
+    parser.add_argument(
+        "--motion-blur",
+        type=float,
+        default=0.0,
+        help="the share of the classifier's crops smeared along a line as by a hand-held phone "
+        "(training.motion_blur; 0: none)",
+    )
     args = parser.parse_args(argv)
+    if not 0.0 <= args.motion_blur < 1.0:
+        parser.error("--motion-blur: a share from 0 to below 1")
     if not 0.0 <= args.edge_cut <= 1.0:
         parser.error("--edge-cut: a share from 0 to 1")
     if not 0.0 <= args.rack_ends < 1.0:
@@ -994,6 +1021,7 @@ def main(argv: list[str] | None = None) -> None:
             args.rack_ends,
             args.leave_out_partly_cut,
             args.digit_named_from,
+            args.motion_blur,
         )
         export(
             classifier, torch.zeros(1, 3, CROP_H, CROP_W), args.out / "tiles_classifier.onnx", dynamic=False

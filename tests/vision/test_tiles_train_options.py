@@ -24,6 +24,7 @@ import pytest
             "and not --leave-out-partly-cut",
         ),
         (["--edge-cut", "0.1", "--edge-cut-digit", "--digit-named-from", "0"], "a share above 0, at most 1"),
+        (["--motion-blur", "1"], "--motion-blur: a share from 0 to below 1"),
     ],
 )
 def test_the_options_are_refused_before_anything_trains(
@@ -170,3 +171,26 @@ def test_rack_ends_are_not_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
     for _ in range(20):
         tiles._classifier_sample(photos, [], [], none, rng, bank)
     assert not racks
+
+
+@pytest.mark.parametrize("smear", [0.0, 0.5])
+def test_the_smear_is_laid_on_the_share_of_crops_asked(smear: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    # training.tiles --motion-blur S: a share S of the classifier's crops smeared as by a hand-held phone
+    # (training.motion_blur), negatives and tiles alike.
+    pytest.importorskip("torch")
+    from training import tiles
+
+    smeared = []
+
+    def motion_blur(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        smeared.append(crop.shape)
+        return crop
+
+    monkeypatch.setattr(tiles, "motion_blur", motion_blur)
+    photos = _photos()
+    none = len(tiles._labels()) - 1
+    rng = np.random.default_rng(3)
+    for _ in range(80):
+        tiles._classifier_sample(photos, [], [], none, rng, None, smear=smear)
+    assert (20 <= len(smeared) <= 60) if smear else not smeared
+    assert all(shape == (tiles.CROP_H, tiles.CROP_W, 3) for shape in smeared)
