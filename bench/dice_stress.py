@@ -5,13 +5,13 @@
 
 Each photo of a split of both dice sets is read as shot and after each of ``bench/tiles_stress.py``'s
 stresses (a dim room through a phone's tone curve with noise, mixed light, out of focus, JPEG 50, a
-lamp's glare, washed-out colours; seeded), and the confident precision, coverage and confident misreads
-are printed for the nets in ``--models`` and, with ``--against``, for other nets on the same stressed
-photos. The tray labels are the corrected ones (``vision.dice.LABEL_FIXES``, as the calibration reads
-them; `val` has no fix). `calib` is the split neither the shipped nets' threshold nor any net learned
-all of: the one to judge by. Then each photo framed as other phones frame it (``tiles_stress.py``'s
-framings: a quarter turn, 0.45 of the size, a perspective from the side; the dice read mapped back to the
-photo's pixels to pair with its labels).
+lamp's glare, washed-out colours, a phone's smear; seeded), and the confident precision, coverage and
+confident misreads are printed for the nets in ``--models`` and, with ``--against``, for other nets on
+the same stressed photos. The tray labels are the corrected ones (``vision.dice.LABEL_FIXES``, as the
+calibration reads them; `val` has no fix). `calib` is the split neither the shipped nets' threshold nor
+any net learned all of: the one to judge by. Then each photo framed as other phones frame it
+(``tiles_stress.py``'s framings: a quarter turn, 0.45 of the size, a perspective from the side; the dice
+read mapped back to the photo's pixels to pair with its labels).
 """
 
 from __future__ import annotations
