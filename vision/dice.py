@@ -239,12 +239,18 @@ class DiceModels:
         picked = crops[doubtful]
         opinions = [probs[doubtful]]
         for net in self.second_opinions:
-            views = [net.turn_logits(picked, (0, 1, 2, 3))]
-            if self.mirror:
-                views.append(net.turn_logits(np.ascontiguousarray(picked[:, :, ::-1]), (0, 1, 2, 3)))
+            views = self._views(net, picked, (0, 1, 2, 3))
             opinions.append(net.probabilities(np.concatenate(views).mean(axis=0)))
         probs[doubtful] = np.mean(opinions, axis=0)
         return probs
+
+    def _views(self, net: CropClassifier, crops: np.ndarray, turns: tuple[int, ...]) -> list[np.ndarray]:
+        """``net``'s logits of the doubtful ``crops`` at ``turns`` and, with ``mirror``, of the mirrored
+        crops at all four turns: the further looks a doubtful die gets."""
+        views = [net.turn_logits(crops, turns)]
+        if self.mirror:
+            views.append(net.turn_logits(np.ascontiguousarray(crops[:, :, ::-1]), (0, 1, 2, 3)))
+        return views
 
     def _classify(
         self, image: np.ndarray, detections: list[Detection]
@@ -261,10 +267,7 @@ class DiceModels:
             classifier.probabilities(logits).max(axis=1) < classifier.recheck_below
         )
         if doubtful.any():
-            views = [first[:, doubtful], classifier.turn_logits(crops[doubtful], (2, 3))]
-            if self.mirror:
-                mirrored = np.ascontiguousarray(crops[doubtful][:, :, ::-1])
-                views.append(classifier.turn_logits(mirrored, (0, 1, 2, 3)))
+            views = [first[:, doubtful], *self._views(classifier, crops[doubtful], (2, 3))]
             logits[doubtful] = np.concatenate(views).mean(axis=0)
         return logits, doubtful, crops
 

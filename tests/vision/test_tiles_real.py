@@ -15,6 +15,7 @@ import json
 import math
 import os
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ import numpy as np
 import pytest
 
 from vision import read_tiles, tiles
-from vision.dataset import load_folder
+from vision.dataset import LabelledImage, load_folder
 from vision.evaluate import tile_name
 from vision.tiles import TableObservation
 
@@ -214,57 +215,61 @@ def test_a_6_or_9_whose_loop_the_noise_moves_is_unsure_not_turned(
     assert (not wrong) == check, wrong
 
 
-@pytest.mark.parametrize("check", [True, False])
-def test_a_red_run_whose_red_the_compression_washed_out_is_not_read_black(
-    check: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # val's rummy4-5 sent through a messaging app (JPEG 50): its small red run R9 R10 R11 was read black,
-    # R10 with confidence and its meld deciding K9 and K11 with it. The ink of a number read black is
-    # measured (vision.tiles.ink_colours): clearly red, the tile is read red, unsure, and its meld decides.
-    folder = _tiles_folder()
-    monkeypatch.setattr(tiles, "INK_CHECK", check)
-    (item,) = [i for i in load_folder(folder, "val") if i.path.name.startswith("rummy4-5_")]
+def _val_photo(prefix: str) -> tuple[LabelledImage, np.ndarray]:
+    """The one `val` photo whose file name starts with ``prefix``, and its picture."""
+    (item,) = [i for i in load_folder(_tiles_folder(), "val") if i.path.name.startswith(prefix)]
     photo = cv2.imread(str(item.path))
     assert photo is not None
-    _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 50])
-    frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    assert frame is not None
-    observation = read_tiles(frame)
-    truth = Counter(tile_name(n) for n in item.objects)
-    confident = _confident(observation)
-    read = Counter(str(t.tile) for t in observation.tiles)
-    if not check:
-        assert confident - truth  # what the check is for: a black tile that is not there, sure
-        return
-    assert not confident - truth
-    assert all(read[t] == truth[t] for t in ("R9", "R10", "R11", "K9", "K10", "K11"))
+    return item, photo
 
 
-def _washed_out(frame: np.ndarray, share: float) -> np.ndarray:
+def _jpeg_50(frame: np.ndarray) -> np.ndarray:
+    """The frame sent through a messaging app (JPEG quality 50)."""
+    _, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 50])
+    out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    assert out is not None
+    return out
+
+
+def _washed_out(frame: np.ndarray, share: float = 0.55) -> np.ndarray:
     """The colours' saturation × ``share`` (as bench/tiles_stress.py's ``pale``)."""
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.float32)
     hsv[..., 1] *= share
     return cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
 
 
-@pytest.mark.parametrize("look", [True, False])
-def test_a_red_run_in_a_washed_out_photo_is_not_read_black(
-    look: bool, monkeypatch: pytest.MonkeyPatch
+# A red run whose red a photo lost, read black with confidence without the rule named (its meld then
+# deciding the rest black with it):
+# - INK_CHECK: val's rummy4-5 sent through a messaging app (JPEG 50): its small red run R9 R10 R11, R10 read
+#   black with confidence. The ink of a number read black is measured (vision.tiles.ink_colours): clearly
+#   red, the tile is read red, unsure, and its meld decides.
+# - INK_LOOK: val's rummy4-4 washed out (saturation × 0.55: a phone's low-light chroma smoothing): its red
+#   run R8 R9 R10, the ink too faint for the ink check. Read again with its colours strengthened the crop
+#   is red: held red, unsure, and its meld decides it.
+RED_RUNS_LOST = [
+    ("INK_CHECK", "rummy4-5_", _jpeg_50, ("R9", "R10", "R11", "K9", "K10", "K11")),
+    ("INK_LOOK", "rummy4-4_", _washed_out, ("R8", "R9", "R10", "K8", "K9", "K10")),
+]
+
+
+@pytest.mark.parametrize("on", [True, False])
+@pytest.mark.parametrize(("rule", "photo_name", "made", "counted"), RED_RUNS_LOST)
+def test_a_red_run_whose_red_the_photo_lost_is_not_read_black(
+    rule: str,
+    photo_name: str,
+    made: Callable[[np.ndarray], np.ndarray],
+    counted: tuple[str, ...],
+    on: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # val's rummy4-4 washed out (saturation × 0.55: a phone's low-light chroma smoothing): its red run R8 R9
-    # R10 was read black with confidence, the ink too faint for the ink check. Read again with its colours
-    # strengthened the crop is red (vision.tiles.INK_LOOK): held red, unsure, and its meld decides it.
-    folder = _tiles_folder()
-    monkeypatch.setattr(tiles, "INK_LOOK", look)
-    (item,) = [i for i in load_folder(folder, "val") if i.path.name.startswith("rummy4-4_")]
-    photo = cv2.imread(str(item.path))
-    assert photo is not None
-    observation = read_tiles(_washed_out(photo, 0.55))
+    monkeypatch.setattr(tiles, rule, on)
+    item, photo = _val_photo(photo_name)
+    observation = read_tiles(made(photo))
     truth = Counter(tile_name(n) for n in item.objects)
     wrong = _confident(observation) - truth
-    if not look:
-        assert wrong  # what the look is for: black tiles that are not there, sure
+    if not on:
+        assert wrong  # what the rule is for: black tiles that are not there, sure
         return
     assert not wrong
     read = Counter(str(t.tile) for t in observation.tiles)
-    assert all(read[t] == truth[t] for t in ("R8", "R9", "R10", "K8", "K9", "K10"))
+    assert all(read[t] == truth[t] for t in counted)
