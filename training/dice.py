@@ -55,6 +55,7 @@ from training.common import (
     write_config,
 )
 from training.learn_splits import learned_phrase, learned_splits
+from training.motion_blur import motion_blur
 from training.second_opinions import second_opinions
 from vision.dataset import LabelledImage, load_folder
 from vision.dice import fixed
@@ -486,6 +487,7 @@ def _classifier_sample(
     faint_share: float = 0.0,
     seams: list[tuple[Photo, Die, Die]] | None = None,
     seam_share: float = 0.0,
+    smear: float = 0.0,
 ) -> tuple[np.ndarray, int]:
     angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
     r = rng.random()
@@ -502,7 +504,7 @@ def _classifier_sample(
         photo = _pick(sets, rng)
         point = _negative_point(photo, rng)
         if point is None:
-            return _classifier_sample(sets, hard, rng, fade, faint, faint_share, seams, seam_share)
+            return _classifier_sample(sets, hard, rng, fade, faint, faint_share, seams, seam_share, smear)
         x, y, size = point
         label = NOT_A_DIE
     else:
@@ -511,7 +513,7 @@ def _classifier_sample(
         else:
             photo = _pick(sets, rng)
             if not photo.dice:
-                return _classifier_sample(sets, hard, rng, fade, faint, faint_share, seams, seam_share)
+                return _classifier_sample(sets, hard, rng, fade, faint, faint_share, seams, seam_share, smear)
             d = photo.dice[rng.integers(len(photo.dice))]
         x = d.x + rng.uniform(-0.12, 0.12) * d.size
         y = d.y + rng.uniform(-0.12, 0.12) * d.size
@@ -519,7 +521,11 @@ def _classifier_sample(
         size, label = d.size * math.exp(rng.uniform(-0.22, 0.22)), d.value - 1
     side = MARGIN * size * math.exp(rng.uniform(-0.1, 0.1))
     crop = _crop(photo.image, x, y, side, angle, flip)
-    return photometric(_fade(crop, rng) if fade and rng.random() < fade else crop, rng), label
+    if fade and rng.random() < fade:
+        crop = _fade(crop, rng)
+    if smear and rng.random() < smear:
+        crop = motion_blur(crop, rng)  # a hand-held phone's smear, before the light and the noise
+    return photometric(crop, rng), label
 
 
 def _fade(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -541,11 +547,13 @@ def train_classifier(
     faint_share: float = 0.0,
     batch: int = 96,
     seam_share: float = 0.0,
+    smear: float = 0.0,
 ) -> nn.Module:
     """The crop classifier; ``fade``: the share of samples whose pips are faded (``_fade``);
     ``faint_share``: the share of die samples drawn from the faint dice (``faint_dice``) instead of
     from a photo picked by ``MIX``; ``seam_share``: the share of samples cut on the seam of two
-    touching dice, "not a die" (``seam_points``)."""
+    touching dice, "not a die" (``seam_points``); ``smear``: the share of crops smeared along a line
+    as by a hand-held phone (``training.motion_blur``)."""
     faint = faint_dice(sets) if faint_share else []
     if faint:
         print(f"{len(faint)} faint dice oversampled ({faint_share:.0%} of the die samples)", flush=True)
@@ -554,7 +562,7 @@ def train_classifier(
         print(f"{len(seams)} seams of touching dice ({seam_share:.0%} of the samples)", flush=True)
     return fit_classifier(
         Classifier,
-        lambda rng: _classifier_sample(sets, hard, rng, fade, faint, faint_share, seams, seam_share),
+        lambda rng: _classifier_sample(sets, hard, rng, fade, faint, faint_share, seams, seam_share, smear),
         steps,
         seed,
         batch=batch,
@@ -729,7 +737,16 @@ def main(argv: list[str] | None = None) -> None:
         help="with --calibrate-only: fit the threshold only (the Zatre reader reads the dice classifier at "
         "the temperature its own constants were chosen at)",
     )
+    parser.add_argument(
+        "--motion-blur",
+        type=float,
+        default=0.0,
+        help="the share of the classifier's crops smeared along a line as by a hand-held phone "
+        "(training.motion_blur; 0: none), e.g. 0.2",
+    )
     args = parser.parse_args(argv)
+    if not 0.0 <= args.motion_blur < 1.0:
+        parser.error("--motion-blur: a share from 0 to below 1")
     start = prepare(args)
     config_path = args.out / "dice_reader.json"
     if args.calibrate_only:
@@ -774,7 +791,15 @@ def main(argv: list[str] | None = None) -> None:
         hard = hard_negatives(fit, args.out)
         print(f"{len(hard)} hard negatives from the detector ({time.monotonic() - start:.0f} s)", flush=True)
         classifier = train_classifier(
-            fit, hard, args.classifier_steps, args.seed, args.fade, args.hard, args.batch, args.seams
+            fit,
+            hard,
+            args.classifier_steps,
+            args.seed,
+            args.fade,
+            args.hard,
+            args.batch,
+            args.seams,
+            args.motion_blur,
         )
         export(classifier, torch.zeros(1, 3, CROP, CROP), args.out / "dice_classifier.onnx", dynamic=False)
     config.update(calibrate(args.data, args.out, args.wrong_share, args.by_name))

@@ -662,8 +662,11 @@ def hard_negatives(photos: list[Photo], out: Path) -> list[tuple[Photo, float, f
     return found
 
 
-def calibrate(data: Path, out: Path, tables: int, wrong_share: float = 1 / 200) -> dict[str, float]:
-    """Fit the temperature on the calib photos, then the confidence threshold through the real reader.
+def calibrate(
+    data: Path, out: Path, tables: int, wrong_share: float = 1 / 200, twin_margin: float | None = None
+) -> dict[str, float]:
+    """Fit the temperature on the calib photos, then the confidence threshold through the real reader,
+    then the twin margin (``fit_twin_margin``; ``twin_margin`` holds it instead).
 
     The temperature is fitted by likelihood on the classifier's logits (both half turns averaged, as the
     reader reads) of the detections on the ``calib`` photos. The threshold is the lowest at which at most
@@ -745,7 +748,10 @@ def calibrate(data: Path, out: Path, tables: int, wrong_share: float = 1 / 200) 
             f"coverage {sum(sure) / max(1, true):.4f} ({len(sure) - sum(sure)} wrong of {len(sure)})"
         )
     print(f"calibration: temperature {temperature:.3f}, threshold {threshold:.3f}")
-    margin = fit_twin_margin(calibration_reads(data, models, tables), threshold)
+    if twin_margin is None:
+        margin = fit_twin_margin(calibration_reads(data, models, tables), threshold)
+    else:
+        margin = twin_margin  # held (--twin-margin): a net that reads no twin wrongly would be fitted 0
     print(f"calibration: twin margin {margin:.2f}")
     return {"temperature": temperature, "confidence_threshold": round(threshold, 4), "twin_margin": margin}
 
@@ -939,7 +945,17 @@ def main(argv: list[str] | None = None) -> None:
         help="the share of the classifier's crops smeared along a line as by a hand-held phone "
         "(training.motion_blur; 0: none)",
     )
+    parser.add_argument(
+        "--twin-margin",
+        type=float,
+        default=None,
+        metavar="M",
+        help="with the calibrate stage: hold the twin margin at M instead of fitting it (a net that reads "
+        "no calib twin wrongly is fitted 0, and its confidence would no longer drop when a twin is close)",
+    )
     args = parser.parse_args(argv)
+    if args.twin_margin is not None and not 0.0 <= args.twin_margin <= 1.0:
+        parser.error("--twin-margin: from 0 to 1")
     if not 0.0 <= args.motion_blur < 1.0:
         parser.error("--motion-blur: a share from 0 to below 1")
     if not 0.0 <= args.edge_cut <= 1.0:
@@ -1028,7 +1044,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     write_config(config_path, config)
     if args.stage in ("all", "calibrate"):
-        config.update(calibrate(args.data, args.out, args.calibration_tables))
+        config.update(calibrate(args.data, args.out, args.calibration_tables, twin_margin=args.twin_margin))
         write_config(config_path, config)
         (args.out / "MODELS.txt").write_text(credits(args.out, CREDIT))
     shutil.rmtree(args.out / "__pycache__", ignore_errors=True)

@@ -25,6 +25,7 @@ import pytest
         ),
         (["--edge-cut", "0.1", "--edge-cut-digit", "--digit-named-from", "0"], "a share above 0, at most 1"),
         (["--motion-blur", "1"], "--motion-blur: a share from 0 to below 1"),
+        (["--twin-margin", "1.5"], "--twin-margin: from 0 to 1"),
     ],
 )
 def test_the_options_are_refused_before_anything_trains(
@@ -194,3 +195,28 @@ def test_the_smear_is_laid_on_the_share_of_crops_asked(smear: float, monkeypatch
         tiles._classifier_sample(photos, [], [], none, rng, None, smear=smear)
     assert (20 <= len(smeared) <= 60) if smear else not smeared
     assert all(shape == (tiles.CROP_H, tiles.CROP_W, 3) for shape in smeared)
+
+
+@pytest.mark.parametrize("held", [None, 0.86])
+def test_the_calibrate_stage_is_asked_to_hold_the_twin_margin(
+    held: float | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # training.tiles --stage calibrate --twin-margin M: the margin held at M (a net that reads no calib
+    # twin wrongly is fitted 0); without it, fitted (None asked). What calibrate returns is written.
+    pytest.importorskip("torch")
+    import json
+
+    from training import tiles
+
+    asked = []
+
+    def calibrate(data: Path, out: Path, tables: int, twin_margin: float | None = None) -> dict[str, float]:
+        asked.append(twin_margin)
+        return {"temperature": 0.75, "confidence_threshold": 0.4, "twin_margin": twin_margin or 0.0}
+
+    monkeypatch.setattr(tiles, "calibrate", calibrate)
+    argv = ["--stage", "calibrate", "--out", str(tmp_path)]
+    tiles.main(argv + ([] if held is None else ["--twin-margin", str(held)]))
+    assert asked == [held]
+    config = json.loads((tmp_path / "tiles_reader.json").read_text())
+    assert config["twin_margin"] == (held or 0.0) and config["confidence_threshold"] == 0.4
