@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.smear_spy import smeared_shapes
+
 
 def test_a_share_outside_0_to_1_is_refused_before_anything_trains(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -28,16 +30,8 @@ def test_the_smear_is_laid_on_the_share_of_crops_asked(smear: float, monkeypatch
     pytest.importorskip("torch")
     from training import dice
 
-    smeared = []
-
-    def motion_blur(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        smeared.append(crop.shape)
-        return crop
-
-    monkeypatch.setattr(dice, "motion_blur", motion_blur)
     sets = {"synthetic": dice.synthetic_photos(3, 1)}
     rng = np.random.default_rng(3)
-    for _ in range(80):
-        dice._classifier_sample(sets, [], rng, smear=smear)
+    smeared = smeared_shapes(dice, monkeypatch, lambda: dice._classifier_sample(sets, [], rng, smear=smear))
     assert (20 <= len(smeared) <= 60) if smear else not smeared
     assert all(shape == (dice.CROP, dice.CROP, 3) for shape in smeared)

@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.smear_spy import smeared_shapes
+
 
 @pytest.mark.parametrize(
     ("argv", "message"),
@@ -181,18 +183,12 @@ def test_the_smear_is_laid_on_the_share_of_crops_asked(smear: float, monkeypatch
     pytest.importorskip("torch")
     from training import tiles
 
-    smeared = []
-
-    def motion_blur(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        smeared.append(crop.shape)
-        return crop
-
-    monkeypatch.setattr(tiles, "motion_blur", motion_blur)
     photos = _photos()
     none = len(tiles._labels()) - 1
     rng = np.random.default_rng(3)
-    for _ in range(80):
-        tiles._classifier_sample(photos, [], [], none, rng, None, smear=smear)
+    smeared = smeared_shapes(
+        tiles, monkeypatch, lambda: tiles._classifier_sample(photos, [], [], none, rng, None, smear=smear)
+    )
     assert (20 <= len(smeared) <= 60) if smear else not smeared
     assert all(shape == (tiles.CROP_H, tiles.CROP_W, 3) for shape in smeared)
 
