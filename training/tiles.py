@@ -956,6 +956,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.twin_margin is not None and not 0.0 <= args.twin_margin <= 1.0:
         parser.error("--twin-margin: from 0 to 1")
+    if args.twin_margin is not None and args.stage not in ("all", "calibrate"):
+        parser.error("--twin-margin: only with --stage calibrate or all (the stages that calibrate)")
     if not 0.0 <= args.motion_blur < 1.0:
         parser.error("--motion-blur: a share from 0 to below 1")
     if not 0.0 <= args.edge_cut <= 1.0:

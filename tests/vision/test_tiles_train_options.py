@@ -28,6 +28,7 @@ from tests.vision.smear_spy import smeared_shapes
         (["--edge-cut", "0.1", "--edge-cut-digit", "--digit-named-from", "0"], "a share above 0, at most 1"),
         (["--motion-blur", "1"], "--motion-blur: a share from 0 to below 1"),
         (["--twin-margin", "1.5"], "--twin-margin: from 0 to 1"),
+        (["--twin-margin", "0.86"], "--twin-margin: only with --stage calibrate or all"),  # not classifier
     ],
 )
 def test_the_options_are_refused_before_anything_trains(
