@@ -15,7 +15,7 @@ after each of these (all seeded; the labels are those of the photo as shot):
 - ``pale``, ``paler``: a washed-out photo — a phone's low-light chroma smoothing, a hazy window — the
   colours' saturation × 0.55 and × 0.45 (HSV; brightness kept);
 - ``smear``: a hand-held phone moved during the exposure, a smear 7 px long along the photo's width
-  (``training.motion_blur.motion_kernel``; at 1000×750 a tenth of a tile's height);
+  (``training.motion_blur.smear_along``; at 1000×750 a tenth of a tile's height);
 
 and framed as other phones frame it (the tiles read are mapped back to the photo's pixels to pair with its
 labels):
@@ -43,7 +43,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from training.motion_blur import motion_kernel
+from training.motion_blur import smear_along
 from vision.dataset import load_folder
 from vision.evaluate import evaluate_tiles, tile_matches, tile_name
 from vision.tiles import TableObservation, read_tiles
@@ -90,7 +90,7 @@ def washed_out(frame: np.ndarray, share: float) -> np.ndarray:
 
 
 def smear(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return cv2.filter2D(frame, -1, motion_kernel(7.0, 0.0), borderType=cv2.BORDER_REPLICATE)
+    return smear_along(frame, 7.0, 0.0)
 
 
 def pale(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -114,7 +114,7 @@ from training.common import (
     photometric,
 )
 from training.learn_splits import LEARNABLE, learned_phrase, learned_splits
-from training.motion_blur import motion_blur
+from training.motion_blur import share, smeared
 from training.real_indices import RealIndexPhoto, index_targets, photo_indices, real_index_photos
 from training.real_indices import card_classes as _classes
 from vision.cards import CardModels
@@ -728,7 +728,7 @@ def _index_classifier_sample(
             return _index_classifier_sample(table, rng, smear)
         rank, suit = INDEX_NONE, -1
     patch = index_patch(table.image, x, y, angle, h)
-    return photometric(_light(_smeared(patch, rng, smear), rng), rng, hue=False), rank, suit
+    return photometric(_light(smeared(patch, rng, smear), rng), rng, hue=False), rank, suit
 
 
 def real_index_patches(
@@ -856,16 +856,11 @@ def _jitter(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.warpAffine(patch, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
-def _smeared(patch: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
-    """``patch`` smeared as by a hand-held phone (``motion_blur``) with probability ``share``."""
-    return motion_blur(patch, rng) if share and rng.random() < share else patch
-
-
 def _real_index_sample(
     patches: list[tuple[np.ndarray, int, int, str]], rng: np.random.Generator, smear: float = 0.0
 ) -> tuple[np.ndarray, int, int]:
     patch, rank, _suit, _session = patches[rng.integers(len(patches))]
-    return _grey(photometric(_smeared(_jitter(patch, rng), rng, smear), rng, hue=False)), rank, -1
+    return _grey(photometric(smeared(_jitter(patch, rng), rng, smear), rng, hue=False)), rank, -1
 
 
 REAL_INDEX_SHARE = 0.3
@@ -1232,7 +1227,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--motion-blur",
-        type=float,
+        type=share,
         default=0.0,
         help="the share of the index classifier's patches smeared as by a hand-held phone (motion_blur)",
     )
@@ -1267,8 +1262,6 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     _crop[0] = args.crop
-    if not 0.0 <= args.motion_blur < 1.0:
-        parser.error("--motion-blur: a share from 0 to below 1")
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)

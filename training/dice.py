@@ -55,7 +55,7 @@ from training.common import (
     write_config,
 )
 from training.learn_splits import learned_phrase, learned_splits
-from training.motion_blur import motion_blur
+from training.motion_blur import share, smeared
 from training.second_opinions import second_opinions
 from vision.dataset import LabelledImage, load_folder
 from vision.dice import fixed
@@ -523,9 +523,7 @@ def _classifier_sample(
     crop = _crop(photo.image, x, y, side, angle, flip)
     if fade and rng.random() < fade:
         crop = _fade(crop, rng)
-    if smear and rng.random() < smear:
-        crop = motion_blur(crop, rng)  # a hand-held phone's smear, before the light and the noise
-    return photometric(crop, rng), label
+    return photometric(smeared(crop, rng, smear), rng), label  # the smear before the light and the noise
 
 
 def _fade(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -739,14 +737,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--motion-blur",
-        type=float,
+        type=share,
         default=0.0,
         help="the share of the classifier's crops smeared along a line as by a hand-held phone "
         "(training.motion_blur; 0: none), e.g. 0.2",
     )
     args = parser.parse_args(argv)
-    if not 0.0 <= args.motion_blur < 1.0:
-        parser.error("--motion-blur: a share from 0 to below 1")
     start = prepare(args)
     config_path = args.out / "dice_reader.json"
     if args.calibrate_only:

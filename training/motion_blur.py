@@ -12,6 +12,7 @@ classifier's patches, rendered and real alike, before their light and noise.
 
 from __future__ import annotations
 
+import argparse
 import math
 
 import cv2
@@ -38,7 +39,29 @@ def motion_kernel(length: float, turn: float) -> np.ndarray:
     return kernel / total
 
 
+def smear_along(image: np.ndarray, length: float, turn: float) -> np.ndarray:
+    """``image`` smeared along a line ``length`` px long turned ``turn`` degrees (its edges repeated)."""
+    return cv2.filter2D(image, -1, motion_kernel(length, turn), borderType=cv2.BORDER_REPLICATE)
+
+
 def motion_blur(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """``patch`` smeared along a line of ``LENGTH`` px at a turn drawn at random (its edges repeated)."""
-    kernel = motion_kernel(float(rng.uniform(*LENGTH)), float(rng.uniform(0.0, 180.0)))
-    return cv2.filter2D(patch, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    return smear_along(patch, float(rng.uniform(*LENGTH)), float(rng.uniform(0.0, 180.0)))
+
+
+def smeared(patch: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """``patch`` smeared as by a hand-held phone (``motion_blur``) with probability ``share``: the trainers'
+    ``--motion-blur S`` (the card indices', the tiles' and the dice classifiers')."""
+    return motion_blur(patch, rng) if share and rng.random() < share else patch
+
+
+def share(text: str) -> float:
+    """The trainers' ``--motion-blur`` value: a share from 0 to below 1 (an argparse type).
+
+    >>> share("0.2")
+    0.2
+    """
+    value = float(text)
+    if not 0.0 <= value < 1.0:
+        raise argparse.ArgumentTypeError("a share from 0 to below 1")
+    return value

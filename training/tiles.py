@@ -77,7 +77,7 @@ from training.frame_edge import (
     digit_left,
     digit_strokes,
 )
-from training.motion_blur import motion_blur
+from training.motion_blur import share, smeared
 from training.rack_ends import lay_rack
 from vision.dataset import LabelledImage, load_folder
 from vision.nets import cut
@@ -557,8 +557,7 @@ def _classifier_sample(
         image, (x, y) = cut_image, edge.centre
     turn += 180.0 * int(rng.integers(2))
     crop = tile_crop(image, x, y, long_side, short_side, turn)
-    if smear and rng.random() < smear:
-        crop = motion_blur(crop, rng)  # a hand-held phone's smear, before the light and the noise
+    crop = smeared(crop, rng, smear)  # a hand-held phone's smear, before the light and the noise
     if rng.random() < 0.5:
         crop = _tint(crop, rng)
     crop = photometric(light(crop, rng), rng, hue=False)
@@ -940,7 +939,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--motion-blur",
-        type=float,
+        type=share,
         default=0.0,
         help="the share of the classifier's crops smeared along a line as by a hand-held phone "
         "(training.motion_blur; 0: none)",
@@ -958,8 +957,6 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--twin-margin: from 0 to 1")
     if args.twin_margin is not None and args.stage not in ("all", "calibrate"):
         parser.error("--twin-margin: only with --stage calibrate or all (the stages that calibrate)")
-    if not 0.0 <= args.motion_blur < 1.0:
-        parser.error("--motion-blur: a share from 0 to below 1")
     if not 0.0 <= args.edge_cut <= 1.0:
         parser.error("--edge-cut: a share from 0 to 1")
     if not 0.0 <= args.rack_ends < 1.0:

@@ -32,6 +32,6 @@ def test_the_smear_is_laid_on_the_share_of_crops_asked(smear: float, monkeypatch
 
     sets = {"synthetic": dice.synthetic_photos(3, 1)}
     rng = np.random.default_rng(3)
-    smeared = smeared_shapes(dice, monkeypatch, lambda: dice._classifier_sample(sets, [], rng, smear=smear))
+    smeared = smeared_shapes(monkeypatch, lambda: dice._classifier_sample(sets, [], rng, smear=smear))
     assert (20 <= len(smeared) <= 60) if smear else not smeared
     assert all(shape == (dice.CROP, dice.CROP, 3) for shape in smeared)

@@ -188,7 +188,7 @@ def test_the_smear_is_laid_on_the_share_of_crops_asked(smear: float, monkeypatch
     none = len(tiles._labels()) - 1
     rng = np.random.default_rng(3)
     smeared = smeared_shapes(
-        tiles, monkeypatch, lambda: tiles._classifier_sample(photos, [], [], none, rng, None, smear=smear)
+        monkeypatch, lambda: tiles._classifier_sample(photos, [], [], none, rng, None, smear=smear)
     )
     assert (20 <= len(smeared) <= 60) if smear else not smeared
     assert all(shape == (tiles.CROP_H, tiles.CROP_W, 3) for shape in smeared)
